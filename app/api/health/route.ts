@@ -1,0 +1,3 @@
+import { healthRoute } from '@/server/http/next';
+
+export const GET = healthRoute('live');

@@ -1,0 +1,169 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+
+export const lockState = pgEnum('lock_state', ['locked', 'executing', 'used']);
+export const transactionStatus = pgEnum('transaction_status', ['PENDING', 'SUCCESS', 'FAILED', 'REFUND']);
+export const apiInterface = pgEnum('api_interface', ['v1', 'legacy']);
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+};
+
+export interface AssetSnapshot {
+  id: number | null;
+  symbol: string | null;
+  contract: string | null;
+  image: string | null;
+  chain: string | null;
+  decimals?: number;
+}
+
+export const locks = pgTable(
+  'locks',
+  {
+    id: text('id').primaryKey(),
+    interface: apiInterface('interface').notNull().default('v1'),
+    provider: text('provider').notNull(),
+    routeId: text('route_id').notNull(),
+    srcChain: text('src_chain').notNull(),
+    srcAssetId: integer('src_asset_id').notNull(),
+    dstChain: text('dst_chain').notNull(),
+    dstAssetId: integer('dst_asset_id').notNull(),
+    amount: text('amount').notNull(),
+    amountBase: numeric('amount_base', { precision: 78, scale: 0 }).notNull(),
+    slippageBps: integer('slippage_bps').notNull(),
+    depositor: text('depositor').notNull(),
+    recipient: text('recipient').notNull(),
+    referralCode: text('referral_code'),
+    /** The public route as returned by lock. */
+    route: jsonb('route').$type<Record<string, unknown>>().notNull(),
+    /** Provider quote data needed to execute; never sent to clients. */
+    providerQuote: jsonb('provider_quote').$type<Record<string, unknown>>().notNull(),
+    state: lockState('state').notNull().default('locked'),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'date' }),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    transactionId: text('transaction_id'),
+    ...timestamps,
+  },
+  (t) => [
+    index('locks_created_idx').on(t.createdAt),
+    index('locks_provider_created_idx').on(t.provider, t.createdAt),
+    index('locks_executing_idx').on(t.claimedAt).where(sql`${t.state} = 'executing'`),
+  ],
+);
+
+export const transactions = pgTable(
+  'transactions',
+  {
+    id: text('id').primaryKey(),
+    lockId: text('lock_id')
+      .notNull()
+      .unique()
+      .references(() => locks.id),
+    provider: text('provider').notNull(),
+    status: transactionStatus('status').notNull().default('PENDING'),
+    hash: text('hash').notNull().default(''),
+    inboundHash: text('inbound_hash').notNull().default(''),
+    outboundHash: text('outbound_hash'),
+    /** Lookup forms of the three hashes: hex lowercased without 0x, others verbatim. */
+    hashKey: text('hash_key'),
+    inboundHashKey: text('inbound_hash_key'),
+    outboundHashKey: text('outbound_hash_key'),
+    srcChain: text('src_chain').notNull(),
+    dstChain: text('dst_chain').notNull(),
+    srcAsset: jsonb('src_asset').$type<AssetSnapshot>().notNull(),
+    dstAsset: jsonb('dst_asset').$type<AssetSnapshot>().notNull(),
+    srcAmount: text('src_amount').notNull(),
+    dstAmount: text('dst_amount').notNull(),
+    srcAmountBase: numeric('src_amount_base', { precision: 78, scale: 0 }).notNull(),
+    dstAmountBase: numeric('dst_amount_base', { precision: 78, scale: 0 }),
+    amountUsd: numeric('amount_usd', { precision: 38, scale: 8 }),
+    walletAddress: text('wallet_address').notNull(),
+    recipientWalletAddress: text('recipient_wallet_address').notNull(),
+    /** Lookup forms of the wallets: lowercase for EVM, verbatim otherwise. */
+    walletKey: text('wallet_key').notNull(),
+    recipientWalletKey: text('recipient_wallet_key').notNull(),
+    feeAmount: text('fee_amount'),
+    feeAmountUsd: numeric('fee_amount_usd', { precision: 38, scale: 8 }),
+    feeCurrency: text('fee_currency'),
+    feeDetails: jsonb('fee_details'),
+    referralCode: text('referral_code'),
+    quote: jsonb('quote').$type<Record<string, unknown>>().notNull(),
+    providerResult: jsonb('provider_result').$type<Record<string, unknown>>().notNull(),
+    /** Server-side provider context for status polling (request id, channel id, deposit address…). */
+    trackingContext: jsonb('tracking_context').$type<Record<string, unknown>>().notNull(),
+    nextPollAt: timestamp('next_poll_at', { withTimezone: true, mode: 'date' }),
+    lastPolledAt: timestamp('last_polled_at', { withTimezone: true, mode: 'date' }),
+    pollAttempts: integer('poll_attempts').notNull().default(0),
+    pollErrors: integer('poll_errors').notNull().default(0),
+    lastPollError: text('last_poll_error'),
+    stale: boolean('stale').notNull().default(false),
+    finalizedAt: timestamp('finalized_at', { withTimezone: true, mode: 'date' }),
+    ...timestamps,
+  },
+  (t) => [
+    index('transactions_hash_key_idx').on(t.hashKey),
+    index('transactions_inbound_hash_key_idx').on(t.inboundHashKey),
+    index('transactions_outbound_hash_key_idx').on(t.outboundHashKey),
+    index('transactions_wallet_created_idx').on(t.walletKey, t.createdAt, t.id),
+    index('transactions_recipient_created_idx').on(t.recipientWalletKey, t.createdAt, t.id),
+    index('transactions_referral_created_idx').on(t.referralCode, t.createdAt, t.id),
+    index('transactions_created_idx').on(t.createdAt, t.id),
+    index('transactions_status_created_idx').on(t.status, t.createdAt),
+    index('transactions_due_poll_idx').on(t.nextPollAt).where(sql`${t.status} = 'PENDING'`),
+  ],
+);
+
+export const transactionEvents = pgTable(
+  'transaction_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    transactionId: text('transaction_id')
+      .notNull()
+      .references(() => transactions.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    fromStatus: transactionStatus('from_status'),
+    toStatus: transactionStatus('to_status'),
+    message: text('message').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('transaction_events_tx_idx').on(t.transactionId, t.id)],
+);
+
+export const referralCodes = pgTable(
+  'referral_codes',
+  {
+    code: text('code').primaryKey(),
+    ownerId: text('owner_id').notNull(),
+    label: text('label'),
+    active: boolean('active').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('referral_codes_owner_idx').on(t.ownerId)],
+);
+
+export const rateLimitHits = pgTable(
+  'rate_limit_hits',
+  {
+    minute: timestamp('minute', { withTimezone: true, mode: 'date' }).notNull(),
+    routeClass: text('route_class').notNull(),
+    clientHash: text('client_hash').notNull(),
+    hits: integer('hits').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.minute, t.routeClass, t.clientHash] })],
+);

@@ -1,0 +1,37 @@
+import { expect, test } from '@playwright/test';
+
+test('the catalog is served through Next with the v1 contract', async ({ request }) => {
+  const res = await request.get('/api/v1/swap/chains?type=UTXO');
+  expect(res.status()).toBe(200);
+  expect(res.headers()['x-api-version']).toBe('1');
+  expect(res.headers()['x-request-id']).toMatch(/^req_/);
+  const body = await res.json();
+  expect(body.data.map((c: { key: string }) => c.key).sort()).toEqual(['bitcoin', 'bitcoincash', 'dogecoin', 'litecoin']);
+  expect(body.pagination).toMatchObject({ page: 1, perPage: 100, total: 4, hasMore: false });
+});
+
+test('legacy catalog, unknown paths and wrong methods keep their envelopes', async ({ request }) => {
+  const legacy = await request.get('/api/swap/sources');
+  expect(Object.keys(await legacy.json()).sort()).toEqual(['page', 'perPage', 'sources', 'total']);
+
+  const unknown = await request.get('/api/v1/does/not/exist');
+  expect(unknown.status()).toBe(404);
+  expect(unknown.headers()['x-api-version']).toBe('1');
+  const body = await unknown.json();
+  expect(body.error.code).toBe('NOT_FOUND');
+  expect(body.error.requestId).toBe(unknown.headers()['x-request-id']);
+
+  const wrongMethod = await request.delete('/api/v1/swap/assets');
+  expect(wrongMethod.status()).toBe(405);
+  expect((await wrongMethod.json()).error.code).toBe('METHOD_NOT_ALLOWED');
+
+  const invalid = await request.get('/api/v1/swap/assets?perPage=5000');
+  expect(invalid.status()).toBe(400);
+  expect((await invalid.json()).error.field).toBe('perPage');
+});
+
+test('health reports ready', async ({ request }) => {
+  const res = await request.get('/api/health/ready');
+  expect(res.status()).toBe(200);
+  expect((await res.json()).checks.postgres.ok).toBe(true);
+});

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The product as Playwright drives it: a fresh database of its own, the built app, on its own port.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export DATABASE_URL="${E2E_DATABASE_URL:-postgres://postgres:postgres@127.0.0.1:5432/switchyard_e2e}"
+export REDIS_PREFIX=e2e PORT="${E2E_PORT:-3210}" NODE_ENV=production LOG_LEVEL=warn
+npx tsx drizzle/migrate.ts --reset
+npx tsx drizzle/seed/run.ts
+exec npx tsx scripts/run-all.ts

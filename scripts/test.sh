@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The whole test suite: lint, types, unit and integration tests on real Postgres and Redis,
+# then the built app end to end in Debian's Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/services.sh --with-chromium
+bash scripts/deps.sh
+echo "== lint";       npx biome check .
+echo "== typecheck";  npx tsc --noEmit
+echo "== unit + integration"; npx vitest run
+echo "== build";      npx next build
+echo "== e2e";        npx playwright test

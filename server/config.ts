@@ -1,0 +1,138 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const positiveInt = z.coerce.number().int().positive();
+
+const providerEnv = (key: string, defaultDeadlineMs: number) => ({
+  [`${key}_ENABLED`]: bool.default(true),
+  [`${key}_URL`]: z.url().optional(),
+  [`${key}_API_KEY`]: z.string().min(1).optional(),
+  [`${key}_DEADLINE_MS`]: positiveInt.default(defaultDeadlineMs),
+});
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: positiveInt.default(3000),
+  API_PORT: positiveInt.default(3100),
+  PUBLIC_BASE_URL: z.url().optional(),
+  DATABASE_URL: z.string().default('postgres://postgres:postgres@127.0.0.1:5432/switchyard'),
+  DATABASE_POOL_MAX: positiveInt.default(10),
+  DATABASE_CONNECT_TIMEOUT_MS: positiveInt.default(1000),
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9_-]+$/i)
+    .default('sy'),
+  DEPENDENCY_TIMEOUT_MS: positiveInt.default(900),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PROVIDERS_MODE: z.enum(['simulated', 'live']).default('simulated'),
+  SIMULATOR_HOST: z.string().default('127.0.0.1'),
+  SIMULATOR_BASE_PORT: positiveInt.default(4700),
+  PROVIDER_DEADLINE_MS: positiveInt.default(2500),
+  LOCK_TTL_MS: positiveInt.default(60_000),
+  LOCK_EXPIRY_MARGIN_MS: z.coerce.number().int().min(0).default(10_000),
+  DEFAULT_SLIPPAGE_BPS: z.coerce.number().int().min(0).max(10_000).default(100),
+  MAX_BODY_BYTES: positiveInt.default(64 * 1024),
+  TRUST_PROXY: bool.default(false),
+  ...providerEnv('THORCHAIN', 2500),
+  ...providerEnv('RELAY', 2500),
+  ...providerEnv('CHAINFLIP', 2500),
+  ...providerEnv('LIFI', 2500),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export const PROVIDER_KEYS = ['THORCHAIN', 'RELAY', 'CHAINFLIP', 'LIFI'] as const;
+export type ProviderKey = (typeof PROVIDER_KEYS)[number];
+
+export interface ProviderConfig {
+  key: ProviderKey;
+  enabled: boolean;
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+  deadlineMs: number;
+}
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  host: string;
+  port: number;
+  apiPort: number;
+  publicBaseUrl: string | undefined;
+  databaseUrl: string;
+  databasePoolMax: number;
+  databaseConnectTimeoutMs: number;
+  redisUrl: string;
+  redisPrefix: string;
+  dependencyTimeoutMs: number;
+  logLevel: Env['LOG_LEVEL'];
+  providersMode: Env['PROVIDERS_MODE'];
+  simulatorHost: string;
+  simulatorBasePort: number;
+  providerDeadlineMs: number;
+  lockTtlMs: number;
+  lockExpiryMarginMs: number;
+  defaultSlippageBps: number;
+  maxBodyBytes: number;
+  trustProxy: boolean;
+  providers: Record<ProviderKey, ProviderConfig>;
+}
+
+export class ConfigError extends Error {}
+
+export function parseConfig(source: Record<string, string | undefined>): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`Invalid configuration: ${problems}`);
+  }
+  const env = parsed.data as Env & Record<string, unknown>;
+  const providers = Object.fromEntries(
+    PROVIDER_KEYS.map((key) => [
+      key,
+      {
+        key,
+        enabled: env[`${key}_ENABLED`] as boolean,
+        baseUrl: env[`${key}_URL`] as string | undefined,
+        apiKey: env[`${key}_API_KEY`] as string | undefined,
+        deadlineMs: env[`${key}_DEADLINE_MS`] as number,
+      },
+    ]),
+  ) as Record<ProviderKey, ProviderConfig>;
+  return {
+    env: env.NODE_ENV,
+    host: env.HOST,
+    port: env.PORT,
+    apiPort: env.API_PORT,
+    publicBaseUrl: env.PUBLIC_BASE_URL,
+    databaseUrl: env.DATABASE_URL,
+    databasePoolMax: env.DATABASE_POOL_MAX,
+    databaseConnectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+    redisUrl: env.REDIS_URL,
+    redisPrefix: env.REDIS_PREFIX,
+    dependencyTimeoutMs: env.DEPENDENCY_TIMEOUT_MS,
+    logLevel: env.LOG_LEVEL,
+    providersMode: env.PROVIDERS_MODE,
+    simulatorHost: env.SIMULATOR_HOST,
+    simulatorBasePort: env.SIMULATOR_BASE_PORT,
+    providerDeadlineMs: env.PROVIDER_DEADLINE_MS,
+    lockTtlMs: env.LOCK_TTL_MS,
+    lockExpiryMarginMs: env.LOCK_EXPIRY_MARGIN_MS,
+    defaultSlippageBps: env.DEFAULT_SLIPPAGE_BPS,
+    maxBodyBytes: env.MAX_BODY_BYTES,
+    trustProxy: env.TRUST_PROXY,
+    providers,
+  };
+}
+
+let loaded: Config | undefined;
+
+/** The process-wide configuration, read from the environment exactly once. */
+export function loadConfig(): Config {
+  loaded ??= parseConfig(process.env);
+  return loaded;
+}

@@ -1,0 +1,37 @@
+import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import * as schema from '../drizzle/schema';
+
+export type Database = PostgresJsDatabase<typeof schema>;
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+export type Executor = Database | Transaction;
+
+export interface DbHandle {
+  db: Database;
+  sql: postgres.Sql;
+  close(): Promise<void>;
+}
+
+export interface DbOptions {
+  url: string;
+  poolMax: number;
+  connectTimeoutMs: number;
+}
+
+export function createDb({ url, poolMax, connectTimeoutMs }: DbOptions): DbHandle {
+  const sql = postgres(url, {
+    max: poolMax,
+    connect_timeout: connectTimeoutMs / 1000,
+    idle_timeout: 30,
+    onnotice: () => {},
+    connection: { application_name: 'switchyard' },
+  });
+  const db = drizzle(sql, { schema });
+  return { db, sql, close: () => sql.end({ timeout: 2 }) };
+}
+
+/** Runs `work` in a transaction, or inside the one already given. */
+export async function withTransaction<T>(executor: Executor, work: (tx: Transaction) => Promise<T>): Promise<T> {
+  if ('rollback' in executor) return work(executor as Transaction);
+  return (executor as Database).transaction(work);
+}

@@ -1,0 +1,39 @@
+import type { AppContext } from './context';
+
+export interface Readiness {
+  ok: boolean;
+  checks: Record<'postgres' | 'redis', { ok: boolean; latencyMs: number; error?: string }>;
+}
+
+async function timed(work: () => Promise<unknown>, timeoutMs: number) {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      work(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+    return { ok: true, latencyMs: Math.round(performance.now() - started) };
+  } catch (error) {
+    const timedOut = error instanceof Error && error.message.startsWith('no answer');
+    return {
+      ok: false,
+      latencyMs: Math.round(performance.now() - started),
+      error: timedOut ? 'timeout' : 'unreachable',
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Postgres and Redis, each answered or given up on within the dependency timeout. */
+export async function checkReadiness(ctx: AppContext): Promise<Readiness> {
+  const timeout = ctx.config.dependencyTimeoutMs;
+  const [postgres, redis] = await Promise.all([
+    timed(() => ctx.sql`select 1`, timeout),
+    timed(() => ctx.redis.ping(), timeout),
+  ]);
+  return { ok: postgres.ok && redis.ok, checks: { postgres, redis } };
+}

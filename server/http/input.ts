@@ -1,0 +1,87 @@
+import type { z } from 'zod';
+import { AppError, type ErrorCode, type FieldProblem, validationError } from '../errors';
+
+/** Zod issues become field problems; a refinement may carry its spec code in `params.code`. */
+export function problemsFromZod(error: z.ZodError): FieldProblem[] {
+  return error.issues.map((issue) => {
+    const params = (issue as { params?: { code?: ErrorCode } }).params;
+    const field = issue.path.map(String).join('.');
+    let message = issue.message;
+    if (issue.code === 'invalid_type' && /received undefined/.test(message)) message = 'Required';
+    if (issue.code === 'unrecognized_keys') message = `Unknown field(s): ${issue.keys.join(', ')}`;
+    return { code: params?.code ?? 'VALIDATION_ERROR', field, message };
+  });
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw validationError(problemsFromZod(result.error));
+  return result.data;
+}
+
+/** Repeated keys become arrays, as `addresses=a&addresses=b` requires. */
+export function queryObject(params: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const key of new Set(params.keys())) {
+    const values = params.getAll(key);
+    out[key] = values.length === 1 ? (values[0] as string) : values;
+  }
+  return out;
+}
+
+export const MAX_QUERY_LENGTH = 4096;
+
+export function readQuery(url: URL): Record<string, string | string[]> {
+  if (url.search.length > MAX_QUERY_LENGTH) {
+    throw new AppError('VALIDATION_ERROR', `Query string longer than ${MAX_QUERY_LENGTH} characters`, {
+      field: 'query',
+      problems: [{ code: 'VALIDATION_ERROR', field: 'query', message: 'Query string too long' }],
+    });
+  }
+  return queryObject(url.searchParams);
+}
+
+function bodyProblem(message: string, status = 400): AppError {
+  return new AppError('VALIDATION_ERROR', message, {
+    status,
+    field: 'body',
+    problems: [{ code: 'VALIDATION_ERROR', field: 'body', message }],
+  });
+}
+
+/** Reads a JSON object body under a byte limit, without trusting Content-Length alone. */
+export async function readJsonBody(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(contentType.trim())) {
+    throw bodyProblem('Content-Type must be application/json');
+  }
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) throw bodyProblem(`Request body larger than ${maxBytes} bytes`, 413);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => {});
+        throw bodyProblem(`Request body larger than ${maxBytes} bytes`, 413);
+      }
+      chunks.push(value);
+    }
+  }
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+  if (text.trim() === '') throw bodyProblem('Request body is empty; a JSON object is required');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw bodyProblem('Request body is not valid JSON');
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw bodyProblem('Request body must be a JSON object');
+  }
+  return parsed as Record<string, unknown>;
+}

@@ -1,0 +1,55 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import type { AppContext } from '../context';
+import { handleApiRequest, handleHealth } from './routes';
+
+function toRequest(req: IncomingMessage, origin: string): Request {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(key, v);
+    else if (value !== undefined) headers.set(key, value);
+  }
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  return new Request(new URL(req.url ?? '/', origin), {
+    method: req.method,
+    headers,
+    body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
+    duplex: 'half',
+  } as RequestInit);
+}
+
+async function send(res: ServerResponse, response: Response) {
+  res.statusCode = response.status;
+  for (const [key, value] of response.headers) res.setHeader(key, value);
+  res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
+}
+
+/** The same Fetch-API handlers as Next's route files, on a bare node:http server. */
+export function createApiServer(app: AppContext): Server {
+  return createServer(async (req, res) => {
+    const origin = `http://${req.headers.host ?? 'localhost'}`;
+    try {
+      const request = toRequest(req, origin);
+      const path = new URL(request.url).pathname;
+      const response =
+        path === '/api/health'
+          ? await handleHealth(app, 'live')
+          : path === '/api/health/ready'
+            ? await handleHealth(app, 'ready')
+            : await handleApiRequest(app, request);
+      await send(res, response);
+    } catch {
+      res.statusCode = 500;
+      res.end();
+    }
+  });
+}
+
+export async function listen(server: Server, port: number, host: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : port;
+}

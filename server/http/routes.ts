@@ -1,0 +1,61 @@
+import type { AppContext } from '../context';
+import { AppError } from '../errors';
+import { checkReadiness } from '../health';
+import { type ApiInterface, type Endpoint, interfaceHeaders, serve } from './endpoint';
+import { listAssetsLegacy, listChainsLegacy, listSourcesLegacy } from './legacy/catalog';
+import { jsonResponse } from './respond';
+import { listAssetsV1, listChainsV1, listSourcesV1 } from './v1/catalog';
+
+type Method = 'GET' | 'POST';
+
+/** Every public API path, its interface and its endpoints by method. */
+export const API_ROUTES: Record<string, { api: ApiInterface; methods: Partial<Record<Method, Endpoint>> }> = {
+  '/api/v1/swap/chains': { api: 'v1', methods: { GET: listChainsV1 } },
+  '/api/v1/swap/assets': { api: 'v1', methods: { GET: listAssetsV1 } },
+  '/api/v1/swap/sources': { api: 'v1', methods: { GET: listSourcesV1 } },
+  '/api/swap/chains': { api: 'legacy', methods: { GET: listChainsLegacy } },
+  '/api/swap/assets': { api: 'legacy', methods: { GET: listAssetsLegacy } },
+  '/api/swap/sources': { api: 'legacy', methods: { GET: listSourcesLegacy } },
+};
+
+export type ApiPath = keyof typeof API_ROUTES;
+
+const interfaceOf = (pathname: string): ApiInterface => (/^\/api\/v1(\/|$)/.test(pathname) ? 'v1' : 'legacy');
+
+function preflight(api: ApiInterface, allow: string): Response {
+  return jsonResponse(204, null, {
+    ...interfaceHeaders(api, ''),
+    'access-control-allow-methods': allow,
+    'access-control-allow-headers': 'Content-Type, Idempotency-Key',
+    'access-control-max-age': '600',
+  });
+}
+
+/** Dispatches one request by path and method; unknown paths and methods answer in their interface's envelope. */
+export async function handleApiRequest(app: AppContext, request: Request, path?: string): Promise<Response> {
+  const pathname = path ?? new URL(request.url).pathname.replace(/\/+$/, '');
+  const route = API_ROUTES[pathname];
+  const api = route?.api ?? interfaceOf(pathname);
+  if (!route) {
+    return serve(api, app, request, async () => {
+      throw new AppError('NOT_FOUND', `No endpoint at ${request.method} ${pathname}`);
+    });
+  }
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  const allow = Object.keys(route.methods).join(', ');
+  if (method === 'OPTIONS') return preflight(api, `${allow}, OPTIONS`);
+  const target = route.methods[method as Method];
+  if (!target) {
+    return serve(api, app, request, async () => {
+      throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allow}`);
+    });
+  }
+  return serve(api, app, request, (ctx) => target.run(ctx));
+}
+
+/** Liveness answers from the process alone; readiness also asks Postgres and Redis. */
+export async function handleHealth(app: AppContext, probe: 'live' | 'ready'): Promise<Response> {
+  if (probe === 'live') return jsonResponse(200, { status: 'ok' }, {});
+  const readiness = await checkReadiness(app);
+  return jsonResponse(readiness.ok ? 200 : 503, { status: readiness.ok ? 'ready' : 'unavailable', ...readiness }, {});
+}

@@ -1,0 +1,22 @@
+import { listAssets, listChains, listSources } from '../../catalog/list';
+import { listAssetsQuery, listChainsQuery, listSourcesQuery } from '../../schemas/catalog';
+import { toV1List } from '../../schemas/common';
+import { endpoint } from '../endpoint';
+
+export const listChainsV1 = endpoint({
+  routeClass: 'catalog',
+  query: listChainsQuery,
+  handle: async ({ query }, { app }) => ({ body: toV1List(await listChains(app, query)) }),
+});
+
+export const listAssetsV1 = endpoint({
+  routeClass: 'catalog',
+  query: listAssetsQuery,
+  handle: async ({ query }, { app }) => ({ body: toV1List(await listAssets(app, query)) }),
+});
+
+export const listSourcesV1 = endpoint({
+  routeClass: 'catalog',
+  query: listSourcesQuery,
+  handle: async ({ query }, { app }) => ({ body: toV1List(await listSources(app, query)) }),
+});

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { endpoint, serve } from '../server/http/endpoint';
+import { startTestApp, type TestApp } from './support/app';
+import { expectLegacyError, expectNoLeak, expectV1Error, expectV1Headers } from './support/assertions';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t?.stop());
+
+const echo = endpoint({
+  routeClass: 'quote',
+  body: z.object({ name: z.string(), count: z.number().int() }),
+  handle: async ({ body }) => ({ body: { data: body } }),
+});
+
+const exploding = endpoint({
+  routeClass: 'catalog',
+  handle: async () => {
+    throw new Error('select * from secrets where password = hunter2');
+  },
+});
+
+const call = async (api: 'v1' | 'legacy', ep: typeof echo, init: RequestInit = {}) => {
+  const res = await serve(api, t.app, new Request('http://localhost/api/v1/test', { method: 'POST', ...init }), (ctx) =>
+    ep.run(ctx),
+  );
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+};
+
+const json = (body: string, headers: Record<string, string> = {}) => ({
+  body,
+  headers: { 'content-type': 'application/json', ...headers },
+});
+
+describe('v1 wrapper', () => {
+  it('passes a valid body through and sets the v1 headers', async () => {
+    const res = await call('v1', echo, json('{"name":"a","count":2}'));
+    expect(res.status).toBe(200);
+    expectV1Headers(res.headers);
+    expect(res.body).toEqual({ data: { name: 'a', count: 2 } });
+  });
+
+  it('gives every request its own id', async () => {
+    const a = await call('v1', echo, json('{"name":"a","count":2}'));
+    const b = await call('v1', echo, json('{"name":"a","count":2}'));
+    expect(a.headers.get('x-request-id')).not.toBe(b.headers.get('x-request-id'));
+  });
+
+  it('answers malformed JSON with a 400 envelope', async () => {
+    expectV1Error(await call('v1', echo, json('{"name": ')), 400, 'VALIDATION_ERROR', 'body');
+  });
+
+  it.each(['[]', '"text"', '42', 'null', ''])('refuses a body that is not a JSON object: %j', async (body) => {
+    expectV1Error(await call('v1', echo, json(body)), 400, 'VALIDATION_ERROR', 'body');
+  });
+
+  it('refuses a wrong content type', async () => {
+    const res = await call('v1', echo, { body: '{"name":"a","count":1}', headers: { 'content-type': 'text/plain' } });
+    expectV1Error(res, 400, 'VALIDATION_ERROR', 'body');
+    const none = await call('v1', echo, { body: '{"name":"a","count":1}' });
+    expect(none.status).toBe(400);
+  });
+
+  it('refuses a body over 64 KiB with 413, whatever Content-Length claims', async () => {
+    const big = JSON.stringify({ name: 'x'.repeat(70_000), count: 1 });
+    expectV1Error(await call('v1', echo, json(big)), 413, 'VALIDATION_ERROR', 'body');
+    expectV1Error(await call('v1', echo, json(big, { 'content-length': '10' })), 413, 'VALIDATION_ERROR', 'body');
+  });
+
+  it('reports every validation problem together', async () => {
+    const res = await call('v1', echo, json('{"name": 5, "count": "two"}'));
+    expectV1Error(res, 400, 'VALIDATION_ERROR', 'name');
+    expect(res.body.error.details.errors.map((e: any) => e.field)).toEqual(['name', 'count']);
+    const missing = await call('v1', echo, json('{}'));
+    expect(missing.body.error.details.errors.map((e: any) => e.field)).toEqual(['name', 'count']);
+    expect(missing.body.error.details.errors[0].message).toBe('Required');
+  });
+
+  it('turns an unexpected error into a 500 without leaking its message', async () => {
+    const res = await call('v1', exploding as never);
+    expectV1Error(res, 500, 'INTERNAL_ERROR');
+    expect(JSON.stringify(res.body)).not.toContain('hunter2');
+  });
+});
+
+describe('legacy wrapper', () => {
+  it('uses the legacy error shape', async () => {
+    expectLegacyError(await call('legacy', echo, json('{')), 400, 'VALIDATION_ERROR');
+    const res = await call('legacy', exploding as never);
+    expectLegacyError(res, 500, 'INTERNAL_ERROR');
+    expect(res.headers.get('x-api-version')).toBeNull();
+  });
+});
+
+describe('routing', () => {
+  it('answers an unknown v1 path with the 404 envelope and headers', async () => {
+    expectV1Error(await t.json('/api/v1/nope'), 404, 'NOT_FOUND');
+    expectV1Error(await t.json('/api/v1'), 404, 'NOT_FOUND');
+    expectV1Error(await t.post('/api/v1/swap/nothing/here', {}), 404, 'NOT_FOUND');
+  });
+
+  it('answers an unknown legacy path with the legacy 404', async () => {
+    expectLegacyError(await t.json('/api/nope'), 404, 'NOT_FOUND');
+  });
+
+  it('answers a wrong method with 405 in the envelope', async () => {
+    expectV1Error(await t.post('/api/v1/swap/chains', {}), 405, 'METHOD_NOT_ALLOWED');
+    expectLegacyError(await t.post('/api/swap/chains', {}), 405, 'METHOD_NOT_ALLOWED');
+  });
+
+  it('answers CORS preflight for integrators in browsers', async () => {
+    const res = await t.fetch('/api/v1/swap/chains', { method: 'OPTIONS' });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-methods')).toContain('GET');
+  });
+
+  it('refuses an oversized query string', async () => {
+    expectV1Error(await t.json(`/api/v1/swap/chains?junk=${'a'.repeat(5000)}`), 400, 'VALIDATION_ERROR', 'query');
+  });
+});
+
+describe('health', () => {
+  it('reports liveness and readiness', async () => {
+    const live = await t.json('/api/health');
+    expect(live).toMatchObject({ status: 200, body: { status: 'ok' } });
+    const ready = await t.json('/api/health/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body.checks.postgres.ok).toBe(true);
+    expect(ready.body.checks.redis.ok).toBe(true);
+  });
+});
+
+describe('dependencies down', () => {
+  let down: TestApp;
+  beforeAll(async () => {
+    down = await startTestApp({
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+      REDIS_URL: 'redis://127.0.0.1:1',
+    });
+  });
+  afterAll(() => down?.stop());
+
+  it('answers 503 SERVICE_UNAVAILABLE within a second when Postgres is unreachable', async () => {
+    const started = performance.now();
+    const res = await down.json('/api/v1/swap/chains');
+    expect(performance.now() - started).toBeLessThan(1500);
+    expectV1Error(res, 503, 'SERVICE_UNAVAILABLE');
+    expectLegacyError(await down.json('/api/swap/chains'), 503, 'SERVICE_UNAVAILABLE');
+  });
+
+  it('reports not ready, naming no internals, within a second', async () => {
+    const started = performance.now();
+    const res = await down.json('/api/health/ready');
+    expect(performance.now() - started).toBeLessThan(1500);
+    expect(res.status).toBe(503);
+    expect(res.body.checks.postgres.ok).toBe(false);
+    expect(res.body.checks.redis.ok).toBe(false);
+    expectNoLeak(res.body);
+  });
+});

@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import { parseConfig } from '../../server/config';
+import { type AppContext, createAppContext } from '../../server/context';
+import { createApiServer, listen } from '../../server/http/node-adapter';
+import { cloneTemplate, dropDatabase } from './databases';
+
+export interface TestApp {
+  app: AppContext;
+  baseUrl: string;
+  databaseName: string;
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  json<T = any>(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: T }>;
+  post<T = any>(
+    path: string,
+    body: unknown,
+    init?: RequestInit,
+  ): Promise<{ status: number; headers: Headers; body: T }>;
+  stop(): Promise<void>;
+}
+
+export function testEnv(overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    ...overrides,
+  };
+}
+
+/** A database cloned from the template, a Redis prefix of its own, and the API on a loopback port. */
+export async function startTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+  const suffix = randomBytes(5).toString('hex');
+  const databaseName = `switchyard_test_${suffix}`;
+  const databaseUrl = await cloneTemplate(databaseName);
+  const config = parseConfig(testEnv({ DATABASE_URL: databaseUrl, REDIS_PREFIX: `t${suffix}`, ...overrides }));
+  const app = createAppContext(config);
+  const server: Server = createApiServer(app);
+  const port = await listen(server, 0, '127.0.0.1');
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const doFetch = (path: string, init?: RequestInit) => fetch(`${baseUrl}${path}`, init);
+  const json = async (path: string, init?: RequestInit) => {
+    const res = await doFetch(path, init);
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+  };
+  return {
+    app,
+    baseUrl,
+    databaseName,
+    fetch: doFetch,
+    json,
+    post: (path, body, init) =>
+      json(path, {
+        ...init,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(init?.headers as Record<string, string> | undefined) },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await app.close();
+      await dropDatabase(databaseName);
+    },
+  };
+}
