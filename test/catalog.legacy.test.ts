@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assets as assetSeed, chains as chainSeed } from '../drizzle/seed/catalog-data';
 import { sourcesSeed } from '../drizzle/seed/sources-data';
-import { expectLegacyError } from './support/assertions';
 import { startTestApp, type TestApp } from './support/app';
+import { expectLegacyError } from './support/assertions';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,19 +1,22 @@
+import { randomBytes } from 'node:crypto';
+import type { TestProject } from 'vitest/node';
 import { migrateDatabase } from '../drizzle/migrate';
 import { seedCatalog } from '../drizzle/seed/seed';
 import { createDb } from '../server/db';
-import { databaseUrl, dropDatabase, TEMPLATE_DATABASE, withAdmin } from './support/databases';
+import { databaseUrl, dropAbandonedDatabases, dropDatabase, testDatabaseName, withAdmin } from './support/databases';
 
-/** One migrated, seeded template; every test file clones its own database from it. */
-export default async function setup() {
-  await withAdmin(async (sql) => {
-    const stale = await sql<
-      { datname: string }[]
-    >`select datname from pg_database where datname like 'switchyard_test_%'`;
-    for (const { datname } of stale) await sql.unsafe(`drop database if exists "${datname}" with (force)`);
-  });
-  await dropDatabase(TEMPLATE_DATABASE);
-  await withAdmin((sql) => sql.unsafe(`create database "${TEMPLATE_DATABASE}"`));
-  const url = databaseUrl(TEMPLATE_DATABASE);
+declare module 'vitest' {
+  export interface ProvidedContext {
+    templateDatabase: string;
+  }
+}
+
+/** One migrated, seeded template per run; every test file clones its own database from it. */
+export default async function setup(project: TestProject) {
+  await dropAbandonedDatabases();
+  const template = testDatabaseName('tpl', randomBytes(3).toString('hex'));
+  await withAdmin((sql) => sql.unsafe(`create database "${template}"`));
+  const url = databaseUrl(template);
   await migrateDatabase(url);
   const handle = createDb({ url, poolMax: 1, connectTimeoutMs: 5000 });
   try {
@@ -21,4 +24,8 @@ export default async function setup() {
   } finally {
     await handle.close();
   }
+  project.provide('templateDatabase', template);
+  return async () => {
+    await dropDatabase(template);
+  };
 }

@@ -6,7 +6,12 @@ test('the catalog is served through Next with the v1 contract', async ({ request
   expect(res.headers()['x-api-version']).toBe('1');
   expect(res.headers()['x-request-id']).toMatch(/^req_/);
   const body = await res.json();
-  expect(body.data.map((c: { key: string }) => c.key).sort()).toEqual(['bitcoin', 'bitcoincash', 'dogecoin', 'litecoin']);
+  expect(body.data.map((c: { key: string }) => c.key).sort()).toEqual([
+    'bitcoin',
+    'bitcoincash',
+    'dogecoin',
+    'litecoin',
+  ]);
   expect(body.pagination).toMatchObject({ page: 1, perPage: 100, total: 4, hasMore: false });
 });
 

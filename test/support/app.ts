@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
+import { inject } from 'vitest';
 import { parseConfig } from '../../server/config';
 import { type AppContext, createAppContext } from '../../server/context';
 import { createApiServer, listen } from '../../server/http/node-adapter';
-import { cloneTemplate, dropDatabase } from './databases';
+import { cloneTemplate, dropDatabase, testDatabaseName } from './databases';
 
 export interface TestApp {
   app: AppContext;
@@ -31,8 +32,8 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
 /** A database cloned from the template, a Redis prefix of its own, and the API on a loopback port. */
 export async function startTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
   const suffix = randomBytes(5).toString('hex');
-  const databaseName = `switchyard_test_${suffix}`;
-  const databaseUrl = await cloneTemplate(databaseName);
+  const databaseName = testDatabaseName('db', suffix);
+  const databaseUrl = await cloneTemplate(inject('templateDatabase'), databaseName);
   const config = parseConfig(testEnv({ DATABASE_URL: databaseUrl, REDIS_PREFIX: `t${suffix}`, ...overrides }));
   const app = createAppContext(config);
   const server: Server = createApiServer(app);

@@ -1,0 +1,264 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  type AssetSeed,
+  type ChainSeed,
+  assets as seedAssets,
+  chains as seedChains,
+} from '../../drizzle/seed/catalog-data';
+
+/** Faults a simulator can be told to produce, per kind of call. */
+export const FAULTS = [
+  'none',
+  'slow',
+  'hang',
+  'error5xx',
+  'malformed',
+  'ratelimit',
+  'noroute',
+  'oversized',
+  'redirect',
+] as const;
+export type Fault = (typeof FAULTS)[number];
+export type CallKind = 'quote' | 'execute' | 'status';
+export type Outcome = 'success' | 'failure' | 'refund';
+
+export interface SimulatorConfig {
+  faults: Record<CallKind, Fault>;
+  /** The ending given to swaps that start (are executed or first observed) from now on. */
+  outcome: Outcome;
+  /** Status polls a swap takes to walk from its first state to its ending. */
+  settleAfterPolls: number;
+  slowMs: number;
+}
+
+export interface SimulatorLogEntry {
+  method: string;
+  path: string;
+  kind: CallKind | 'other';
+  at: number;
+  headers: Record<string, string>;
+}
+
+export interface SimRequest {
+  method: string;
+  url: URL;
+  body: unknown;
+  headers: Record<string, string>;
+  config: SimulatorConfig;
+}
+
+export interface SimResponse {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface SimRoute {
+  method: 'GET' | 'POST';
+  pattern: RegExp;
+  kind: CallKind | 'other';
+  handle(req: SimRequest, match: RegExpMatchArray): SimResponse | Promise<SimResponse>;
+  /** The provider's own answer for the `noroute` fault on this route. */
+  noRoute?(req: SimRequest): SimResponse;
+}
+
+export interface RunningSimulator {
+  name: string;
+  url: string;
+  port: number;
+  server: Server;
+  config: SimulatorConfig;
+  log: SimulatorLogEntry[];
+  configure(patch: Partial<Omit<SimulatorConfig, 'faults'>> & { faults?: Partial<Record<CallKind, Fault>> }): void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export const defaultSimulatorConfig = (): SimulatorConfig => ({
+  faults: { quote: 'none', execute: 'none', status: 'none' },
+  outcome: 'success',
+  settleAfterPolls: 3,
+  slowMs: 4000,
+});
+
+const json = (res: ServerResponse, { status, body, headers }: SimResponse) => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(typeof body === 'string' ? body : JSON.stringify(body));
+};
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * An HTTP server speaking one provider's wire format, with `/__sim/*` control endpoints for tests
+ * and operators: `GET /__sim/state`, `PUT /__sim/config` (partial SimulatorConfig), `POST /__sim/reset`.
+ */
+export async function startSimulator(
+  name: string,
+  routes: SimRoute[],
+  { port = 0, host = '127.0.0.1', onReset }: { port?: number; host?: string; onReset?: () => void } = {},
+): Promise<RunningSimulator> {
+  let config = defaultSimulatorConfig();
+  const log: SimulatorLogEntry[] = [];
+  const hanging = new Set<ServerResponse>();
+
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? host}`);
+    const method = req.method ?? 'GET';
+    const body = await readBody(req);
+    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+
+    if (url.pathname.startsWith('/__sim/')) {
+      if (method === 'GET' && url.pathname === '/__sim/state') return json(res, { status: 200, body: { config, log } });
+      if (method === 'PUT' && url.pathname === '/__sim/config') {
+        simulator.configure((body ?? {}) as never);
+        return json(res, { status: 200, body: { config } });
+      }
+      if (method === 'POST' && url.pathname === '/__sim/reset') {
+        simulator.reset();
+        return json(res, { status: 200, body: { config } });
+      }
+      return json(res, { status: 404, body: { message: 'unknown control endpoint' } });
+    }
+
+    for (const route of routes) {
+      if (route.method !== method) continue;
+      const match = url.pathname.match(route.pattern);
+      if (!match) continue;
+      log.push({ method, path: `${url.pathname}${url.search}`, kind: route.kind, at: Date.now(), headers });
+      if (log.length > 5000) log.shift();
+      const fault: Fault = route.kind === 'other' ? 'none' : config.faults[route.kind];
+      const simReq: SimRequest = { method, url, body, headers, config };
+      switch (fault) {
+        case 'hang':
+          hanging.add(res);
+          res.once('close', () => hanging.delete(res));
+          return;
+        case 'error5xx':
+          return json(res, {
+            status: 503,
+            body: { error: 'service temporarily unavailable', message: 'upstream down' },
+          });
+        case 'ratelimit':
+          return json(res, {
+            status: 429,
+            body: { message: 'Too many requests', errorCode: 'RATE_LIMITED' },
+            headers: { 'retry-after': '30' },
+          });
+        case 'malformed':
+          res.writeHead(200, { 'content-type': 'application/json' });
+          return res.end('{"partial": [1, 2, ');
+        case 'oversized':
+          res.writeHead(200, { 'content-type': 'application/json' });
+          return res.end(JSON.stringify({ padding: 'x'.repeat(3 * 1024 * 1024) }));
+        case 'redirect':
+          res.writeHead(302, { location: 'http://127.0.0.1:9/elsewhere' });
+          return res.end();
+        case 'noroute':
+          if (route.noRoute) return json(res, route.noRoute(simReq));
+          break;
+        case 'slow':
+          await new Promise((r) => setTimeout(r, config.slowMs));
+          break;
+      }
+      try {
+        return json(res, await route.handle(simReq, match));
+      } catch (error) {
+        return json(res, { status: 500, body: { error: (error as Error).message } });
+      }
+    }
+    return json(res, { status: 404, body: { error: 'not found', message: `no route for ${method} ${url.pathname}` } });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+
+  const simulator: RunningSimulator = {
+    name,
+    url: `http://${host}:${actualPort}`,
+    port: actualPort,
+    server,
+    get config() {
+      return config;
+    },
+    log,
+    configure(patch) {
+      config = { ...config, ...patch, faults: { ...config.faults, ...(patch.faults ?? {}) } };
+    },
+    reset() {
+      config = defaultSimulatorConfig();
+      log.length = 0;
+      onReset?.();
+    },
+    async close() {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+  return simulator;
+}
+
+/** Walks a swap through `stages` by poll count, ending on the outcome it was given when it started. */
+export function stageAt<T>(stages: readonly T[], polls: number, settleAfterPolls: number): T {
+  if (polls >= settleAfterPolls) return stages[stages.length - 1] as T;
+  const index = Math.floor((polls / Math.max(1, settleAfterPolls)) * (stages.length - 1));
+  return stages[Math.min(index, stages.length - 2)] as T;
+}
+
+// ---- Prices and asset lookup from the catalog seed: the simulators' "market".
+
+export interface SimAsset extends AssetSeed {
+  chainSeed: ChainSeed;
+}
+
+const byChain = new Map(seedChains.map((c) => [c.key, c]));
+const simAssets: SimAsset[] = seedAssets.map((a) => ({ ...a, chainSeed: byChain.get(a.chain) as ChainSeed }));
+
+export function findSimAsset(predicate: (asset: SimAsset) => boolean): SimAsset | undefined {
+  return simAssets.find(predicate);
+}
+
+export const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+const PRICE_SCALE = 10n ** 18n;
+function scaledPrice(price: string): bigint {
+  const [whole, frac = ''] = price.split('.');
+  return BigInt(whole + frac.slice(0, 18).padEnd(18, '0'));
+}
+
+/** Converts base units of one asset to another at seed prices, less `feeBps`. */
+export function convertAtMarket(amountBase: bigint, from: SimAsset, to: SimAsset, feeBps = 30): bigint {
+  const usdScaled = (amountBase * scaledPrice(from.priceUsd)) / 10n ** BigInt(from.decimals);
+  const out = (usdScaled * 10n ** BigInt(to.decimals)) / scaledPrice(to.priceUsd);
+  return (out * BigInt(10_000 - feeBps)) / 10_000n;
+}
+
+export function usdOf(amountBase: bigint, asset: SimAsset): string {
+  const cents = (amountBase * scaledPrice(asset.priceUsd) * 100n) / (10n ** BigInt(asset.decimals) * PRICE_SCALE);
+  return `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;
+}
+
+/** A deterministic hex string from a seed, for fake hashes and ids. */
+export function fakeHex(seed: string, bytes = 32): string {
+  let h = 0x811c9dc5;
+  let out = '';
+  while (out.length < bytes * 2) {
+    for (const ch of `${seed}:${out.length}`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+    out += h.toString(16).padStart(8, '0');
+  }
+  return out.slice(0, bytes * 2);
+}

@@ -1,0 +1,165 @@
+import type { ProviderKey } from '../config';
+
+export type { ProviderKey };
+export type ChainType = 'EVM' | 'UTXO' | 'COSMOS' | 'OTHER';
+export type TxStatus = 'PENDING' | 'SUCCESS' | 'FAILED' | 'REFUND';
+
+/** A catalog asset with everything an adapter needs to name it upstream. */
+export interface RouteAsset {
+  id: number;
+  chain: string;
+  chainType: ChainType;
+  chainId: number;
+  symbol: string;
+  name: string;
+  /** Canonical address: EIP-55 for EVM, `native` for non-EVM natives, mint/jetton otherwise. */
+  address: string;
+  decimals: number;
+  isNative: boolean;
+  image: string;
+  priceUsd: string | null;
+  providerIds: { thorchain?: string; chainflip?: string; relay?: number; lifi?: number };
+}
+
+export interface QuoteInput {
+  src: RouteAsset;
+  dst: RouteAsset;
+  /** Source amount in the source asset's base units. */
+  amountBase: bigint;
+  slippageBps: number;
+  depositor?: string;
+  recipient?: string;
+}
+
+export interface FeeItem {
+  label: string;
+  type: 'network' | 'gas' | 'bridge' | 'relayer' | 'provider' | 'liquidity' | 'affiliate' | 'other';
+  amount: string;
+  amountUsd: number | null;
+  currency: string;
+}
+
+export interface DisplayFee {
+  usd: string | null;
+  formatted: string | null;
+  currency: string | null;
+  details: FeeItem[];
+}
+
+export interface RouteStep {
+  type: 'swap' | 'bridge' | 'deposit' | 'approve' | 'send';
+  name: string;
+  image: string;
+}
+
+/** One route as an adapter reports it; `providerQuote` stays on the server. */
+export interface ProviderRoute {
+  /** Stable for the same provider, pair and path: a re-quote finds the same id. */
+  routeId: string;
+  dstAmountBase: bigint;
+  /** Minimum received after slippage, when the provider reports it. */
+  dstMinAmountBase?: bigint;
+  estimatedTimeSeconds: number;
+  fee: DisplayFee;
+  /** USD values when the provider reports them; otherwise priced from the catalog. */
+  srcUsd?: string;
+  dstUsd?: string;
+  steps: RouteStep[];
+  /** When the provider's quote stops being honoured. */
+  expiresAt?: Date;
+  providerQuote: Record<string, unknown>;
+}
+
+export interface ExecuteInput extends QuoteInput {
+  depositor: string;
+  recipient: string;
+  routeId: string;
+  /** What the adapter stored at lock. */
+  providerQuote: Record<string, unknown>;
+  /** Our public transaction id, for upstream references where a provider accepts one. */
+  transactionId: string;
+}
+
+/** Spec §2 exec object. */
+export interface ExecPayload {
+  chainId: number | null;
+  providerTarget: string;
+  providerCalldata?: string;
+  value?: string;
+  srcToken: string;
+  srcAmount: string;
+  approvalTarget?: string;
+  approvalToken?: string;
+  approvalAmount?: string;
+  allSteps?: Record<string, unknown>[];
+  meta: {
+    providerQuoteId?: string;
+    selectedQuoteId?: string;
+    executionMode: 'evm-calldata' | 'deposit-address' | 'deposit-channel' | 'ton-messages' | 'solana-instructions';
+    walletExecution: boolean;
+    depositAddress?: string;
+    depositMemo?: string;
+    channelId?: string;
+    expiresAt?: string;
+  };
+}
+
+export interface ProviderResult {
+  txHash?: string;
+  status: 'AWAITING_WALLET' | 'AWAITING_DEPOSIT' | 'SUBMITTED';
+  requestId?: string;
+  channelId?: string;
+  depositAddress?: string;
+  depositMemo?: string;
+  execution: ExecPayload['meta']['executionMode'];
+}
+
+export interface ExecutionResult {
+  providerResult: ProviderResult;
+  exec?: ExecPayload;
+  /** Everything status polling needs later; stored server-side, never returned. */
+  trackingContext: Record<string, unknown>;
+  /** Final amounts when the provider refreshed them at execute. */
+  dstAmountBase?: bigint;
+  fee?: DisplayFee;
+}
+
+export interface StatusInput {
+  trackingContext: Record<string, unknown>;
+  hash: string;
+  inboundHash: string;
+  src: RouteAsset;
+  dst: RouteAsset;
+  createdAt: Date;
+}
+
+export interface StatusResult {
+  status: TxStatus;
+  /** Human-readable summary of the upstream state, for the timeline. */
+  detail: string;
+  upstreamState: string;
+  inboundHash?: string;
+  outboundHash?: string;
+  dstAmountBase?: bigint;
+  fee?: { amount: string; currency: string; amountUsd: number | null; details?: unknown };
+  /** The upstream does not know the transaction yet (indexing lag or no deposit). */
+  notFound?: boolean;
+}
+
+export interface StatusContextReady {
+  /** True when the stored context (or a hash) is enough to ask the provider. */
+  ready: boolean;
+}
+
+export interface ProviderAdapter {
+  readonly key: ProviderKey;
+  /** How often its status may be asked for one transaction (the provider's documented cadence). */
+  readonly pollIntervalMs: number;
+  supports(src: RouteAsset, dst: RouteAsset): boolean;
+  /** Routes for the pair, best first; [] when the provider has no route. */
+  quote(input: QuoteInput, signal: AbortSignal): Promise<ProviderRoute[]>;
+  /** The side-effecting call at execute: calldata, deposit address or channel. */
+  execute(input: ExecuteInput, signal: AbortSignal): Promise<ExecutionResult>;
+  canTrack(trackingContext: Record<string, unknown>, hash: string): boolean;
+  status(input: StatusInput, signal: AbortSignal): Promise<StatusResult>;
+}
