@@ -6,11 +6,11 @@ const bool = z
 
 const positiveInt = z.coerce.number().int().positive();
 
-const providerEnv = (key: string, defaultDeadlineMs: number) => ({
+const providerEnv = (key: string) => ({
   [`${key}_ENABLED`]: bool.default(true),
   [`${key}_URL`]: z.url().optional(),
   [`${key}_API_KEY`]: z.string().min(1).optional(),
-  [`${key}_DEADLINE_MS`]: positiveInt.default(defaultDeadlineMs),
+  [`${key}_DEADLINE_MS`]: positiveInt.optional(),
 });
 
 export const envSchema = z.object({
@@ -33,15 +33,21 @@ export const envSchema = z.object({
   SIMULATOR_HOST: z.string().default('127.0.0.1'),
   SIMULATOR_BASE_PORT: positiveInt.default(4700),
   PROVIDER_DEADLINE_MS: positiveInt.default(2500),
+  EXECUTE_DEADLINE_MS: positiveInt.default(8000),
+  CATALOG_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
   LOCK_TTL_MS: positiveInt.default(60_000),
   LOCK_EXPIRY_MARGIN_MS: z.coerce.number().int().min(0).default(10_000),
   DEFAULT_SLIPPAGE_BPS: z.coerce.number().int().min(0).max(10_000).default(100),
   MAX_BODY_BYTES: positiveInt.default(64 * 1024),
   TRUST_PROXY: bool.default(false),
-  ...providerEnv('THORCHAIN', 2500),
-  ...providerEnv('RELAY', 2500),
-  ...providerEnv('CHAINFLIP', 2500),
-  ...providerEnv('LIFI', 2500),
+  UPSTREAM_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((h) => h.trim()).filter(Boolean)),
+  ...providerEnv('THORCHAIN'),
+  ...providerEnv('RELAY'),
+  ...providerEnv('CHAINFLIP'),
+  ...providerEnv('LIFI'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -74,11 +80,14 @@ export interface Config {
   simulatorHost: string;
   simulatorBasePort: number;
   providerDeadlineMs: number;
+  executeDeadlineMs: number;
+  catalogCacheMs: number;
   lockTtlMs: number;
   lockExpiryMarginMs: number;
   defaultSlippageBps: number;
   maxBodyBytes: number;
   trustProxy: boolean;
+  upstreamAllowedHosts: string[];
   providers: Record<ProviderKey, ProviderConfig>;
 }
 
@@ -99,7 +108,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
         enabled: env[`${key}_ENABLED`] as boolean,
         baseUrl: env[`${key}_URL`] as string | undefined,
         apiKey: env[`${key}_API_KEY`] as string | undefined,
-        deadlineMs: env[`${key}_DEADLINE_MS`] as number,
+        deadlineMs: (env[`${key}_DEADLINE_MS`] as number | undefined) ?? env.PROVIDER_DEADLINE_MS,
       },
     ]),
   ) as Record<ProviderKey, ProviderConfig>;
@@ -120,11 +129,14 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     simulatorHost: env.SIMULATOR_HOST,
     simulatorBasePort: env.SIMULATOR_BASE_PORT,
     providerDeadlineMs: env.PROVIDER_DEADLINE_MS,
+    executeDeadlineMs: env.EXECUTE_DEADLINE_MS,
+    catalogCacheMs: env.CATALOG_CACHE_MS,
     lockTtlMs: env.LOCK_TTL_MS,
     lockExpiryMarginMs: env.LOCK_EXPIRY_MARGIN_MS,
     defaultSlippageBps: env.DEFAULT_SLIPPAGE_BPS,
     maxBodyBytes: env.MAX_BODY_BYTES,
     trustProxy: env.TRUST_PROXY,
+    upstreamAllowedHosts: env.UPSTREAM_ALLOWED_HOSTS,
     providers,
   };
 }

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { type Config, loadConfig } from './config';
 import { createDb, type DbHandle } from './db';
 import { createLogger, type Logger } from './log';
+import { createProviderRegistry, type ProviderRegistry } from './providers/registry';
 import { createWebRedis } from './redis';
 
 /** Everything a domain function may need, built once per process and passed down. */
@@ -11,6 +12,21 @@ export interface AppContext {
   sql: DbHandle['sql'];
   redis: Redis;
   log: Logger;
+  providers: ProviderRegistry;
+  /** Per-provider outcome counters for the dashboard; absent where nothing records them. */
+  metrics?: ProviderMetrics;
+  /** Schedules status polling; absent in processes that do not track. */
+  tracking?: TrackingScheduler;
+  close(): Promise<void>;
+}
+
+export interface ProviderMetrics {
+  recordQuotes(outcomes: { provider: string; ok: boolean; latencyMs: number; error?: { kind: string } }[]): Promise<void>;
+  recordFailure(provider: string, stage: 'lock' | 'execute' | 'status'): Promise<void>;
+}
+
+export interface TrackingScheduler {
+  schedule(transactionId: string, delayMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -27,6 +43,7 @@ export function createAppContext(config: Config): AppContext {
     sql: handle.sql,
     redis,
     log: createLogger(config.logLevel),
+    providers: createProviderRegistry(config),
     async close() {
       redis.disconnect();
       await handle.close();

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../context';
 import { AppError, toAppError } from '../errors';
 import { newRequestId } from '../ids';
-import { parseWith, readJsonBody, readQuery } from './input';
+import { type FieldCoder, parseWith, readJsonBody, readQuery } from './input';
 import { API_VERSION, type EndpointResult, jsonResponse, legacyErrorBody, v1ErrorBody } from './respond';
 
 export type RouteClass = 'catalog' | 'quote' | 'execute' | 'transactions';
@@ -19,10 +19,18 @@ export interface EndpointDefinition<Q extends z.ZodType | undefined, B extends z
   routeClass: RouteClass;
   query?: Q;
   body?: B;
+  /** Spec codes for body fields that fail their schema (see `swapFieldCode`). */
+  bodyCodes?: FieldCoder;
+  /**
+   * 'domain': the handler receives the raw JSON object and validates it together with catalog
+   * rules, so every problem is reported at once; `body` then only documents the shape.
+   */
+  bodyValidation?: 'schema' | 'domain';
   handle(
     input: {
       query: Q extends z.ZodType ? z.output<Q> : undefined;
       body: B extends z.ZodType ? z.output<B> : undefined;
+      rawBody: Record<string, unknown>;
     },
     ctx: RequestContext,
   ): Promise<EndpointResult>;
@@ -43,10 +51,12 @@ export function endpoint<Q extends z.ZodType | undefined = undefined, B extends 
     routeClass: definition.routeClass,
     async run(ctx) {
       const query = definition.query ? parseWith(definition.query, readQuery(ctx.url)) : undefined;
-      const body = definition.body
-        ? parseWith(definition.body, await readJsonBody(ctx.request, ctx.app.config.maxBodyBytes))
-        : undefined;
-      return definition.handle({ query, body } as never, ctx);
+      const rawBody = definition.body ? await readJsonBody(ctx.request, ctx.app.config.maxBodyBytes) : {};
+      const body =
+        definition.body && definition.bodyValidation !== 'domain'
+          ? parseWith(definition.body, rawBody, definition.bodyCodes)
+          : undefined;
+      return definition.handle({ query, body, rawBody } as never, ctx);
     },
   };
 }

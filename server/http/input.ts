@@ -13,10 +13,22 @@ export function problemsFromZod(error: z.ZodError): FieldProblem[] {
   });
 }
 
-export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+export type FieldCoder = (field: string, value: unknown) => ErrorCode;
+
+/** Parses `input`, collecting every problem; `codeFor` assigns spec codes by field when given. */
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown, codeFor?: FieldCoder): z.output<S> {
   const result = schema.safeParse(input);
-  if (!result.success) throw validationError(problemsFromZod(result.error));
-  return result.data;
+  if (result.success) return result.data;
+  const problems = problemsFromZod(result.error);
+  if (codeFor && input && typeof input === 'object') {
+    for (const problem of problems) {
+      const [top] = problem.field.split('.');
+      if (problem.code === 'VALIDATION_ERROR' && top) {
+        problem.code = codeFor(top, (input as Record<string, unknown>)[top]);
+      }
+    }
+  }
+  throw validationError(problems);
 }
 
 /** Repeated keys become arrays, as `addresses=a&addresses=b` requires. */

@@ -3,8 +3,10 @@ import { AppError } from '../errors';
 import { checkReadiness } from '../health';
 import { type ApiInterface, type Endpoint, interfaceHeaders, serve } from './endpoint';
 import { listAssetsLegacy, listChainsLegacy, listSourcesLegacy } from './legacy/catalog';
+import { executeLegacy, lockLegacy, quoteLegacy } from './legacy/swap';
 import { jsonResponse } from './respond';
 import { listAssetsV1, listChainsV1, listSourcesV1 } from './v1/catalog';
+import { executeV1, lockV1, quoteV1 } from './v1/swap';
 
 type Method = 'GET' | 'POST';
 
@@ -13,9 +15,15 @@ export const API_ROUTES: Record<string, { api: ApiInterface; methods: Partial<Re
   '/api/v1/swap/chains': { api: 'v1', methods: { GET: listChainsV1 } },
   '/api/v1/swap/assets': { api: 'v1', methods: { GET: listAssetsV1 } },
   '/api/v1/swap/sources': { api: 'v1', methods: { GET: listSourcesV1 } },
+  '/api/v1/quote': { api: 'v1', methods: { POST: quoteV1 } },
+  '/api/v1/quote/lock': { api: 'v1', methods: { POST: lockV1 } },
+  '/api/v1/quote/execute': { api: 'v1', methods: { POST: executeV1 } },
   '/api/swap/chains': { api: 'legacy', methods: { GET: listChainsLegacy } },
   '/api/swap/assets': { api: 'legacy', methods: { GET: listAssetsLegacy } },
   '/api/swap/sources': { api: 'legacy', methods: { GET: listSourcesLegacy } },
+  '/api/quote': { api: 'legacy', methods: { POST: quoteLegacy } },
+  '/api/quote/lock': { api: 'legacy', methods: { POST: lockLegacy } },
+  '/api/quote/execute': { api: 'legacy', methods: { POST: executeLegacy } },
 };
 
 export type ApiPath = keyof typeof API_ROUTES;

@@ -4,10 +4,12 @@ import { inject } from 'vitest';
 import { parseConfig } from '../../server/config';
 import { type AppContext, createAppContext } from '../../server/context';
 import { createApiServer, listen } from '../../server/http/node-adapter';
+import { type Simulators, simulatorEnv, startSimulators, stopSimulators } from '../../server/providers/simulators';
 import { cloneTemplate, dropDatabase, testDatabaseName } from './databases';
 
 export interface TestApp {
   app: AppContext;
+  sims: Simulators;
   baseUrl: string;
   databaseName: string;
   fetch(path: string, init?: RequestInit): Promise<Response>;
@@ -25,6 +27,7 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    CATALOG_CACHE_MS: '0',
     ...overrides,
   };
 }
@@ -34,7 +37,10 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
   const suffix = randomBytes(5).toString('hex');
   const databaseName = testDatabaseName('db', suffix);
   const databaseUrl = await cloneTemplate(inject('templateDatabase'), databaseName);
-  const config = parseConfig(testEnv({ DATABASE_URL: databaseUrl, REDIS_PREFIX: `t${suffix}`, ...overrides }));
+  const sims = await startSimulators();
+  const config = parseConfig(
+    testEnv({ DATABASE_URL: databaseUrl, REDIS_PREFIX: `t${suffix}`, ...simulatorEnv(sims), ...overrides }),
+  );
   const app = createAppContext(config);
   const server: Server = createApiServer(app);
   const port = await listen(server, 0, '127.0.0.1');
@@ -47,6 +53,7 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
   };
   return {
     app,
+    sims,
     baseUrl,
     databaseName,
     fetch: doFetch,
@@ -62,6 +69,7 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await app.close();
+      await stopSimulators(sims);
       await dropDatabase(databaseName);
     },
   };

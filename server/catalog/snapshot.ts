@@ -1,0 +1,94 @@
+import { eq } from 'drizzle-orm';
+import { assets, chains, sources } from '../../drizzle/schema';
+import type { AppContext } from '../context';
+import type { RouteAsset } from '../providers/types';
+import { assetAddressKey, type ChainKind } from './addresses';
+
+export interface CatalogChain {
+  key: string;
+  name: string;
+  type: ChainKind;
+  chainId: number;
+  bech32Prefix: string | null;
+  nativeSymbol: string;
+  explorerTxUrl: string;
+  explorerAddressUrl: string;
+}
+
+export interface CatalogSnapshot {
+  loadedAt: number;
+  chain(key: string): CatalogChain | undefined;
+  asset(chainKey: string, address: string): RouteAsset | undefined;
+  assetById(id: number): RouteAsset | undefined;
+  activeSources: Set<string>;
+}
+
+async function loadSnapshot(ctx: AppContext): Promise<CatalogSnapshot> {
+  const [chainRows, assetRows, sourceRows] = await Promise.all([
+    ctx.db.select().from(chains).where(eq(chains.active, true)),
+    ctx.db.select().from(assets).where(eq(assets.active, true)),
+    ctx.db.select({ key: sources.key }).from(sources).where(eq(sources.active, true)),
+  ]);
+  const chainMap = new Map<string, CatalogChain>();
+  const providerIds = new Map<string, RouteAsset['providerIds']>();
+  for (const c of chainRows) {
+    chainMap.set(c.key, {
+      key: c.key,
+      name: c.name,
+      type: c.type,
+      chainId: c.chainId,
+      bech32Prefix: c.bech32Prefix,
+      nativeSymbol: c.nativeSymbol,
+      explorerTxUrl: c.explorerTxUrl,
+      explorerAddressUrl: c.explorerAddressUrl,
+    });
+    providerIds.set(c.key, c.providerIds);
+  }
+  const byKey = new Map<string, RouteAsset>();
+  const byId = new Map<number, RouteAsset>();
+  for (const a of assetRows) {
+    const chain = chainMap.get(a.chainKey);
+    if (!chain) continue;
+    const asset: RouteAsset = {
+      id: a.id,
+      chain: a.chainKey,
+      chainType: chain.type,
+      chainId: chain.chainId,
+      symbol: a.symbol,
+      name: a.name,
+      address: a.address,
+      decimals: a.decimals,
+      isNative: a.isNative,
+      image: a.image,
+      priceUsd: a.priceUsd,
+      providerIds: providerIds.get(a.chainKey) ?? {},
+    };
+    byKey.set(`${a.chainKey}|${a.addressKey}`, asset);
+    byId.set(a.id, asset);
+  }
+  return {
+    loadedAt: Date.now(),
+    chain: (key) => chainMap.get(key),
+    asset(chainKey, address) {
+      const chain = chainMap.get(chainKey);
+      return chain ? byKey.get(`${chainKey}|${assetAddressKey(chain.type, address)}`) : undefined;
+    },
+    assetById: (id) => byId.get(id),
+    activeSources: new Set(sourceRows.map((s) => s.key)),
+  };
+}
+
+const snapshots = new WeakMap<AppContext, Promise<CatalogSnapshot>>();
+
+/** The active catalog, cached per process for `catalogCacheMs` (quote validation reads it on every request). */
+export async function getCatalog(ctx: AppContext): Promise<CatalogSnapshot> {
+  const cached = snapshots.get(ctx);
+  if (cached) {
+    const snapshot = await cached.catch(() => undefined);
+    if (snapshot && Date.now() - snapshot.loadedAt < ctx.config.catalogCacheMs) return snapshot;
+  }
+  const loading = loadSnapshot(ctx);
+  snapshots.set(ctx, loading);
+  loading.catch(() => snapshots.delete(ctx));
+  return loading;
+}

@@ -1,0 +1,44 @@
+import { getCatalog } from '../../catalog/snapshot';
+import { executeLock } from '../../routing/execute';
+import { lockRoute } from '../../routing/lock';
+import { quoteRoutes } from '../../routing/quote';
+import { validateSwapBody } from '../../routing/validate';
+import { executeBodyV1, lockBodyV1, quoteBodyV1, swapFieldCode } from '../../schemas/swap';
+import { endpoint } from '../endpoint';
+
+export const quoteV1 = endpoint({
+  routeClass: 'quote',
+  body: quoteBodyV1,
+  bodyValidation: 'domain',
+  handle: async ({ rawBody }, { app }) => {
+    const { pair } = await validateSwapBody(app, quoteBodyV1, rawBody);
+    const routes = await quoteRoutes(app, pair, (await getCatalog(app)).activeSources);
+    return { body: { data: routes } };
+  },
+});
+
+export const lockV1 = endpoint({
+  routeClass: 'execute',
+  body: lockBodyV1,
+  bodyValidation: 'domain',
+  handle: async ({ rawBody }, { app }) => {
+    const { body, pair } = await validateSwapBody(app, lockBodyV1, rawBody);
+    const locked = await lockRoute(app, {
+      pair,
+      provider: body.provider,
+      routeId: body.routeId,
+      referralCode: body.referralCode,
+      interface: 'v1',
+    });
+    return { body: { data: locked } };
+  },
+});
+
+export const executeV1 = endpoint({
+  routeClass: 'execute',
+  body: executeBodyV1,
+  bodyCodes: swapFieldCode,
+  handle: async ({ body }, { app }) => ({
+    body: { data: await executeLock(app, { lockId: body.lockId, referralCode: body.referralCode }) },
+  }),
+});

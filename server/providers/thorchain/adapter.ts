@@ -1,0 +1,351 @@
+import { encodeFunctionData, getAddress, isAddress, parseAbi, zeroAddress } from 'viem';
+import { formatAmount, formatDisplay, rescale } from '../../catalog/amounts';
+import { isProviderError, ProviderError } from '../errors';
+import { createUpstream } from '../http';
+import type { AdapterOptions } from '../options';
+import type {
+  DisplayFee,
+  ExecPayload,
+  ExecuteInput,
+  ExecutionResult,
+  FeeItem,
+  ProviderAdapter,
+  ProviderKey,
+  ProviderRoute,
+  QuoteInput,
+  RouteAsset,
+  RouteStep,
+  StatusInput,
+  StatusResult,
+} from '../types';
+import { NODE_PROFILES, nodeDecimals, symbolOfNotation, type ThorNode, thorAssetNotation, thorTxId } from './assets';
+import { mapTxStatus } from './status';
+import {
+  errorText,
+  isErrorBody,
+  type QuoteFees,
+  type QuoteSwapResponse,
+  quoteAnswerSchema,
+  statusAnswerSchema,
+} from './wire';
+
+export interface ThorchainAdapterOptions extends AdapterOptions {
+  /** Which node family's paths to use (`/thorchain/…` or `/mayachain/…`). */
+  node?: ThorNode;
+}
+
+type SwapMode = 'streaming' | 'rapid';
+
+const SWAP_MODES: Record<SwapMode, { streaming_interval: number; streaming_quantity?: number }> = {
+  streaming: { streaming_interval: 1, streaming_quantity: 0 },
+  rapid: { streaming_interval: 0 },
+};
+
+export const THORCHAIN_ROUTER_ABI = parseAbi([
+  'function depositWithExpiry(address vault, address asset, uint256 amount, string memo, uint256 expiration) payable',
+]);
+
+/** Nine Realms' public nodes identify integrators by this header (xchainjs `NINE_REALMS_CLIENT_HEADER`). */
+const CLIENT_ID_HEADER = 'x-client-id';
+
+const NO_ROUTE_PATTERNS = [
+  /not enough fee/i,
+  /not enough to pay transaction fee/i,
+  /not enough asset to pay for fees/i,
+  /pool does not exist/i,
+  /unknown asset/i,
+  /trading is halted/i,
+  /halted/i,
+  /dust threshold/i,
+  /min swap amount/i,
+  /recommended_min_amount_in/i,
+];
+
+const isNoRouteText = (text: string) => NO_ROUTE_PATTERNS.some((pattern) => pattern.test(text));
+
+/** `=:ASSET:DEST:LIMIT/INTERVAL/QUANTITY:…` → LIMIT (plain or `12345e3` short form), in 1e8. */
+export function memoLimit(memo: string | undefined): bigint | undefined {
+  const limit = memo?.split(':')[3]?.split('/')[0];
+  if (!limit) return undefined;
+  const plain = /^\d+$/.exec(limit);
+  if (plain) return BigInt(limit);
+  const short = /^(\d+)e(\d+)$/i.exec(limit);
+  return short ? BigInt(short[1] as string) * 10n ** BigInt(short[2] as string) : undefined;
+}
+
+const byAmountOutDescending = (a: ProviderRoute, b: ProviderRoute) =>
+  a.dstAmountBase === b.dstAmountBase ? 0 : a.dstAmountBase < b.dstAmountBase ? 1 : -1;
+
+const sumUints = (...values: (string | undefined)[]) => values.reduce((sum, v) => sum + BigInt(v ?? '0'), 0n);
+
+export function createThorchainAdapter(options: ThorchainAdapterOptions): ProviderAdapter {
+  const node: ThorNode = options.node ?? 'thorchain';
+  const profile = NODE_PROFILES[node];
+  const key: ProviderKey = options.config.key;
+  const upstream = createUpstream({
+    provider: key,
+    baseUrl: options.baseUrl,
+    allowedHosts: options.allowedHosts,
+    auth: options.config.apiKey ? { header: CLIENT_ID_HEADER, value: options.config.apiKey } : undefined,
+  });
+
+  const routeIdOf = (mode: SwapMode) => `${node}:${mode}`;
+  const modeOfRoute = (routeId: string): SwapMode => {
+    const mode = (Object.keys(SWAP_MODES) as SwapMode[]).find((m) => routeIdOf(m) === routeId);
+    if (!mode) throw new ProviderError(key, 'REJECTED', `unknown route ${routeId}`);
+    return mode;
+  };
+
+  function assetSupported(asset: RouteAsset): boolean {
+    const chain = asset.providerIds.thorchain;
+    if (!chain || !profile.chains.has(chain)) return false;
+    return asset.isNative || asset.chainType === 'EVM';
+  }
+
+  function supports(src: RouteAsset, dst: RouteAsset): boolean {
+    if (!assetSupported(src) || !assetSupported(dst)) return false;
+    // A source on the node's own chain is paid with a MsgDeposit, which has no deposit address to hand out.
+    if (src.providerIds.thorchain === profile.nativeChain) return false;
+    if (src.chainType !== 'EVM' && src.chainType !== 'UTXO' && src.chainType !== 'COSMOS') return false;
+    return thorAssetNotation(src) !== thorAssetNotation(dst);
+  }
+
+  function swapPlan(input: QuoteInput) {
+    const fromAsset = thorAssetNotation(input.src) as string;
+    const toAsset = thorAssetNotation(input.dst) as string;
+    const amount = rescale(input.amountBase, input.src.decimals, nodeDecimals(node, fromAsset));
+    return { fromAsset, toAsset, amount };
+  }
+
+  function classifyQuoteError(status: number, body: unknown): ProviderError | undefined {
+    const text = errorText(body);
+    if (status !== 429 && isNoRouteText(text)) return new ProviderError(key, 'NO_ROUTE', text, status);
+    return undefined;
+  }
+
+  async function requestQuote(
+    input: QuoteInput,
+    mode: SwapMode,
+    signal: AbortSignal,
+    parties: { destination?: string; refundAddress?: string },
+  ): Promise<QuoteSwapResponse> {
+    const plan = swapPlan(input);
+    const { data } = await upstream.request({
+      path: `/${node}/quote/swap`,
+      query: {
+        from_asset: plan.fromAsset,
+        to_asset: plan.toAsset,
+        amount: plan.amount.toString(),
+        destination: parties.destination || undefined,
+        refund_address: parties.refundAddress || undefined,
+        ...SWAP_MODES[mode],
+        liquidity_tolerance_bps: input.slippageBps > 0 ? input.slippageBps : undefined,
+      },
+      schema: quoteAnswerSchema,
+      signal,
+      classify: classifyQuoteError,
+    });
+    if (isErrorBody(data)) {
+      const text = errorText(data);
+      throw new ProviderError(key, isNoRouteText(text) ? 'NO_ROUTE' : 'REJECTED', text);
+    }
+    return data;
+  }
+
+  function displayFee(fees: QuoteFees): DisplayFee {
+    const decimals = nodeDecimals(node, fees.asset);
+    const currency = symbolOfNotation(fees.asset);
+    const item = (label: string, type: FeeItem['type'], amount: string | undefined): FeeItem[] =>
+      amount && BigInt(amount) > 0n
+        ? [{ label, type, amount: formatAmount(BigInt(amount), decimals), amountUsd: null, currency }]
+        : [];
+    const total =
+      fees.total !== undefined ? BigInt(fees.total) : sumUints(fees.outbound, fees.liquidity, fees.affiliate);
+    return {
+      usd: null,
+      formatted: formatDisplay(total, decimals, currency),
+      currency,
+      details: [
+        ...item('Outbound fee', 'network', fees.outbound),
+        ...item('Liquidity fee', 'liquidity', fees.liquidity),
+        ...item('Affiliate fee', 'affiliate', fees.affiliate),
+      ],
+    };
+  }
+
+  function stepsFor(input: QuoteInput, mode: SwapMode): RouteStep[] {
+    const approve: RouteStep[] =
+      input.src.chainType === 'EVM' && !input.src.isNative
+        ? [{ type: 'approve', name: `Approve ${profile.label} router`, image: input.src.image }]
+        : [];
+    const swapName = mode === 'streaming' ? `${profile.label} streaming swap` : `${profile.label} swap`;
+    return [...approve, { type: 'swap', name: swapName, image: profile.image }];
+  }
+
+  const estimatedSeconds = (data: QuoteSwapResponse) =>
+    data.total_swap_seconds ??
+    (data.inbound_confirmation_seconds ?? 0) + (data.outbound_delay_seconds ?? 0) + (data.streaming_swap_seconds ?? 0);
+
+  function toRoute(input: QuoteInput, mode: SwapMode, data: QuoteSwapResponse): ProviderRoute {
+    const plan = swapPlan(input);
+    const dstNodeDecimals = nodeDecimals(node, plan.toAsset);
+    const limit = memoLimit(data.memo);
+    return {
+      routeId: routeIdOf(mode),
+      dstAmountBase: rescale(BigInt(data.expected_amount_out), dstNodeDecimals, input.dst.decimals),
+      dstMinAmountBase: limit ? rescale(limit, dstNodeDecimals, input.dst.decimals) : undefined,
+      estimatedTimeSeconds: estimatedSeconds(data),
+      fee: displayFee(data.fees),
+      steps: stepsFor(input, mode),
+      expiresAt: new Date(data.expiry * 1000),
+      providerQuote: {
+        node,
+        mode,
+        fromAsset: plan.fromAsset,
+        toAsset: plan.toAsset,
+        amount: plan.amount.toString(),
+        ...SWAP_MODES[mode],
+        liquidityToleranceBps: input.slippageBps,
+        expectedAmountOut: data.expected_amount_out,
+        recommendedMinAmountIn: data.recommended_min_amount_in ?? null,
+        expiry: data.expiry,
+      },
+    };
+  }
+
+  async function quote(input: QuoteInput, signal: AbortSignal): Promise<ProviderRoute[]> {
+    if (!supports(input.src, input.dst) || swapPlan(input).amount <= 0n) return [];
+    const modes = Object.keys(SWAP_MODES) as SwapMode[];
+    const parties = { destination: input.recipient, refundAddress: input.depositor };
+    const settled = await Promise.allSettled(modes.map((mode) => requestQuote(input, mode, signal, parties)));
+    const routes: ProviderRoute[] = [];
+    const failures: unknown[] = [];
+    settled.forEach((result, i) => {
+      if (result.status === 'fulfilled') routes.push(toRoute(input, modes[i] as SwapMode, result.value));
+      else failures.push(result.reason);
+    });
+    if (routes.length) return routes.sort(byAmountOutDescending);
+    const hardFailure = failures.find((e) => !(isProviderError(e) && e.kind === 'NO_ROUTE'));
+    if (hardFailure) throw hardFailure;
+    return [];
+  }
+
+  function evmExecution(input: ExecuteInput, data: QuoteSwapResponse, vault: string, memo: string): ExecPayload {
+    if (!data.router || !isAddress(data.router, { strict: false }) || !isAddress(vault, { strict: false })) {
+      throw new ProviderError(key, 'BAD_RESPONSE', 'EVM quote without a valid router or vault address');
+    }
+    const router = getAddress(data.router);
+    const asset = input.src.isNative ? zeroAddress : getAddress(input.src.address);
+    const amount = input.amountBase.toString();
+    const approval = input.src.isNative ? {} : { approvalTarget: router, approvalToken: asset, approvalAmount: amount };
+    return {
+      chainId: input.src.chainId,
+      providerTarget: router,
+      providerCalldata: encodeFunctionData({
+        abi: THORCHAIN_ROUTER_ABI,
+        functionName: 'depositWithExpiry',
+        args: [getAddress(vault), asset, input.amountBase, memo, BigInt(data.expiry)],
+      }),
+      value: input.src.isNative ? amount : '0',
+      srcToken: input.src.isNative ? 'native' : asset,
+      srcAmount: amount,
+      ...approval,
+      meta: {
+        selectedQuoteId: input.routeId,
+        executionMode: 'evm-calldata',
+        walletExecution: true,
+        expiresAt: new Date(data.expiry * 1000).toISOString(),
+      },
+    };
+  }
+
+  function depositExecution(input: ExecuteInput, data: QuoteSwapResponse, vault: string, memo: string): ExecPayload {
+    const amount = input.amountBase.toString();
+    return {
+      chainId: null,
+      providerTarget: vault,
+      value: amount,
+      srcToken: 'native',
+      srcAmount: amount,
+      meta: {
+        selectedQuoteId: input.routeId,
+        executionMode: 'deposit-address',
+        walletExecution: false,
+        depositAddress: vault,
+        depositMemo: memo,
+        expiresAt: new Date(data.expiry * 1000).toISOString(),
+      },
+    };
+  }
+
+  async function execute(input: ExecuteInput, signal: AbortSignal): Promise<ExecutionResult> {
+    if (!supports(input.src, input.dst)) throw new ProviderError(key, 'REJECTED', 'pair not supported');
+    const mode = modeOfRoute(input.routeId);
+    const data = await requestQuote(input, mode, signal, {
+      destination: input.recipient,
+      refundAddress: input.depositor,
+    });
+    const vault = data.inbound_address;
+    const memo = data.memo;
+    if (!vault || !memo) throw new ProviderError(key, 'BAD_RESPONSE', 'quote without inbound_address or memo');
+
+    const exec =
+      input.src.chainType === 'EVM'
+        ? evmExecution(input, data, vault, memo)
+        : depositExecution(input, data, vault, memo);
+    const plan = swapPlan(input);
+    const route = toRoute(input, mode, data);
+    return {
+      providerResult:
+        exec.meta.executionMode === 'evm-calldata'
+          ? { status: 'AWAITING_WALLET', execution: 'evm-calldata' }
+          : { status: 'AWAITING_DEPOSIT', depositAddress: vault, depositMemo: memo, execution: 'deposit-address' },
+      exec,
+      trackingContext: {
+        node,
+        fromAsset: plan.fromAsset,
+        toAsset: plan.toAsset,
+        inboundAddress: vault,
+        memo,
+        expiry: data.expiry,
+      },
+      dstAmountBase: route.dstAmountBase,
+      fee: route.fee,
+    };
+  }
+
+  async function status(input: StatusInput, signal: AbortSignal): Promise<StatusResult> {
+    const context = input.trackingContext;
+    const toAsset = typeof context.toAsset === 'string' ? context.toAsset : (thorAssetNotation(input.dst) ?? '');
+    const txId = thorTxId(input.hash || input.inboundHash);
+    try {
+      const { data } = await upstream.request({
+        path: `/${node}/tx/status/${encodeURIComponent(txId)}`,
+        schema: statusAnswerSchema,
+        signal,
+        okStatuses: [200, 400, 404],
+      });
+      return mapTxStatus(data, {
+        toAsset,
+        nativeChain: profile.nativeChain,
+        dstDecimals: input.dst.decimals,
+        dstNodeDecimals: nodeDecimals(node, toAsset),
+      });
+    } catch (error) {
+      if (isProviderError(error) && error.upstreamStatus === 404) {
+        return { status: 'PENDING', detail: 'not indexed yet', upstreamState: 'not_found', notFound: true };
+      }
+      throw error;
+    }
+  }
+
+  return {
+    key,
+    pollIntervalMs: 10_000,
+    supports,
+    quote,
+    execute,
+    canTrack: (_trackingContext, hash) => hash.trim().length > 0,
+    status,
+  };
+}

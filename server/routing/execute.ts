@@ -1,0 +1,178 @@
+import { and, eq, gt, sql } from 'drizzle-orm';
+import { parseUnits } from 'viem';
+import { locks, transactionEvents, transactions } from '../../drizzle/schema';
+import type { AssetSnapshot } from '../../drizzle/schema/swaps';
+import { walletKey } from '../catalog/addresses';
+import { formatAmount, usdValue } from '../catalog/amounts';
+import { getCatalog } from '../catalog/snapshot';
+import type { AppContext } from '../context';
+import { AppError, notFound } from '../errors';
+import { newTransactionId, PUBLIC_ID_PATTERN } from '../ids';
+import { ProviderError, providerAppError } from '../providers/errors';
+import type { ExecPayload, ExecutionResult, ProviderResult, RouteAsset } from '../providers/types';
+import { hashKey } from '../transactions/keys';
+import { withDeadline } from './deadline';
+import { type PublicFee, type PublicRoute, presentFee } from './present';
+
+export interface ExecuteRequest {
+  lockId: string;
+  referralCode?: string;
+}
+
+export interface ExecuteResult {
+  provider: string;
+  lockId: string;
+  providerResult: ProviderResult;
+  quote: Pick<PublicRoute, 'src' | 'dst' | 'steps' | 'fee' | 'feeBreakdown' | 'estimatedTime'>;
+  fee: PublicFee;
+  exec?: ExecPayload;
+  transaction: { id: string; status: 'PENDING' };
+}
+
+type LockRow = typeof locks.$inferSelect;
+
+const snapshot = (asset: RouteAsset): AssetSnapshot => ({
+  id: asset.id,
+  symbol: asset.symbol,
+  contract: asset.isNative ? null : asset.address,
+  image: asset.image,
+  chain: asset.chain,
+  decimals: asset.decimals,
+});
+
+/** One conditional UPDATE: exactly one caller wins a live lock, however many race for it. */
+async function claimLock(ctx: AppContext, lockId: string): Promise<LockRow> {
+  const [claimed] = await ctx.db
+    .update(locks)
+    .set({ state: 'executing', claimedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(and(eq(locks.id, lockId), eq(locks.state, 'locked'), gt(locks.expiresAt, sql`now()`)))
+    .returning();
+  if (claimed) return claimed;
+  const [existing] = await ctx.db.select({ id: locks.id }).from(locks).where(eq(locks.id, lockId)).limit(1);
+  if (!existing) throw notFound('Lock', 'lockId');
+  throw new AppError('QUOTE_EXPIRED', 'This lock has expired or was already executed; request a new quote and lock', {
+    field: 'lockId',
+  });
+}
+
+/** A provider hiccup never burns a lock: the claim is handed back while the lock is still valid. */
+async function releaseLock(ctx: AppContext, lockId: string) {
+  await ctx.db
+    .update(locks)
+    .set({ state: 'locked', claimedAt: null, updatedAt: sql`now()` })
+    .where(and(eq(locks.id, lockId), eq(locks.state, 'executing')));
+}
+
+/** Claim, call the provider, record the transaction (architecture §4 "Execute"). */
+export async function executeLock(ctx: AppContext, request: ExecuteRequest): Promise<ExecuteResult> {
+  if (!PUBLIC_ID_PATTERN.test(request.lockId) || !request.lockId.startsWith('lk_')) throw notFound('Lock', 'lockId');
+  const lock = await claimLock(ctx, request.lockId);
+  const adapter = ctx.providers.get(lock.provider);
+  const catalog = await getCatalog(ctx);
+  const src = catalog.assetById(lock.srcAssetId);
+  const dst = catalog.assetById(lock.dstAssetId);
+  const transactionId = newTransactionId();
+
+  let result: ExecutionResult;
+  try {
+    if (!adapter || !src || !dst) throw new ProviderError('THORCHAIN', 'UNAVAILABLE', 'provider or asset no longer active');
+    const deadline = ctx.config.executeDeadlineMs;
+    result = await withDeadline(
+      deadline,
+      (signal) =>
+        adapter.execute(
+          {
+            src,
+            dst,
+            amountBase: BigInt(lock.amountBase),
+            slippageBps: lock.slippageBps,
+            depositor: lock.depositor,
+            recipient: lock.recipient,
+            routeId: lock.routeId,
+            providerQuote: lock.providerQuote,
+            transactionId,
+          },
+          signal,
+        ),
+      () => new ProviderError(adapter.key, 'UNAVAILABLE', `no answer within ${deadline} ms`),
+    );
+  } catch (error) {
+    await releaseLock(ctx, lock.id);
+    await ctx.metrics?.recordFailure(lock.provider, 'execute');
+    throw providerAppError(error, lock.provider);
+  }
+
+  const route = lock.route as unknown as PublicRoute;
+  const fee = result.fee ? presentFee(result.fee, [src, dst]) : route.fee;
+  const dstAmountBase = result.dstAmountBase ?? parseUnits(route.dst.amount, dst.decimals);
+  const referralCode = request.referralCode ?? lock.referralCode;
+  const trackable = adapter.canTrack(result.trackingContext, '');
+  const srcUsd = usdValue(BigInt(lock.amountBase), src.decimals, src.priceUsd) ?? (route.src.usd || null);
+
+  await ctx.db.transaction(async (tx) => {
+    await tx.insert(transactions).values({
+      id: transactionId,
+      lockId: lock.id,
+      provider: lock.provider,
+      status: 'PENDING',
+      hash: result.providerResult.txHash ?? '',
+      inboundHash: result.providerResult.txHash ?? '',
+      hashKey: hashKey(result.providerResult.txHash),
+      inboundHashKey: hashKey(result.providerResult.txHash),
+      srcChain: src.chain,
+      dstChain: dst.chain,
+      srcAsset: snapshot(src),
+      dstAsset: snapshot(dst),
+      srcAmount: lock.amount,
+      dstAmount: formatAmount(dstAmountBase, dst.decimals),
+      srcAmountBase: lock.amountBase,
+      dstAmountBase: dstAmountBase.toString(),
+      amountUsd: srcUsd,
+      walletAddress: lock.depositor,
+      recipientWalletAddress: lock.recipient,
+      walletKey: walletKey(src.chainType, lock.depositor),
+      recipientWalletKey: walletKey(dst.chainType, lock.recipient),
+      feeAmount: fee.usd,
+      feeAmountUsd: fee.usd,
+      feeCurrency: fee.usd !== null ? 'USD' : fee.currency,
+      feeDetails: fee.details,
+      referralCode,
+      quote: route as unknown as Record<string, unknown>,
+      providerResult: result.providerResult as unknown as Record<string, unknown>,
+      trackingContext: result.trackingContext,
+      nextPollAt: trackable ? new Date() : null,
+    });
+    await tx.insert(transactionEvents).values({
+      transactionId,
+      type: 'created',
+      toStatus: 'PENDING',
+      message: `Executed lock ${lock.id} through ${lock.provider}`,
+      data: { lockId: lock.id, referralCode, execution: result.providerResult.execution, trackable },
+    });
+    const [used] = await tx
+      .update(locks)
+      .set({ state: 'used', usedAt: sql`now()`, transactionId, updatedAt: sql`now()` })
+      .where(and(eq(locks.id, lock.id), eq(locks.state, 'executing')))
+      .returning({ id: locks.id });
+    if (!used) throw new AppError('QUOTE_EXPIRED', 'This lock was executed concurrently', { field: 'lockId' });
+  });
+
+  if (trackable) await ctx.tracking?.schedule(transactionId, 0).catch(() => {});
+
+  return {
+    provider: lock.provider,
+    lockId: lock.id,
+    providerResult: result.providerResult,
+    quote: {
+      src: route.src,
+      dst: { ...route.dst },
+      steps: route.steps,
+      fee,
+      feeBreakdown: { total: { usd: fee.usd, formatted: fee.formatted, currency: fee.currency }, items: fee.details },
+      estimatedTime: route.estimatedTime,
+    },
+    fee,
+    ...(result.exec ? { exec: result.exec } : {}),
+    transaction: { id: transactionId, status: 'PENDING' },
+  };
+}

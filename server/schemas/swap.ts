@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import type { ErrorCode } from '../errors';
+
+const required = (field: string) => ({ error: (iss: { input?: unknown }) => (iss.input === undefined ? 'Required' : `${field} must be a string`) });
+
+export const MAX_EXCLUDE = 20;
+
+const providerKey = z.string().max(64);
+const chainKey = (field: string) => z.string(required(field)).trim().min(1, 'must not be empty').max(64);
+const assetAddress = (field: string) => z.string(required(field)).trim().min(1, 'must not be empty').max(128);
+const wallet = z.string('must be a string').max(128, 'too long');
+export const referralCodeSchema = z
+  .string('must be a string')
+  .trim()
+  .min(1, 'must not be empty')
+  .max(64, 'at most 64 characters')
+  .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, "-" and "_" only');
+
+const pairFields = {
+  srcChain: chainKey('srcChain'),
+  srcAddress: assetAddress('srcAddress'),
+  dstChain: chainKey('dstChain'),
+  dstAddress: assetAddress('dstAddress'),
+  amount: z.string(required('amount')).max(100, 'too long'),
+  depositor: wallet.optional(),
+  recipient: wallet.optional(),
+  exclude: z.array(providerKey, 'must be an array of provider keys').max(MAX_EXCLUDE, `at most ${MAX_EXCLUDE} providers`).optional(),
+};
+
+const slippageV1 = z
+  .number('must be a number of basis points')
+  .int('must be a whole number of basis points')
+  .min(0, 'must be at least 0')
+  .max(10_000, 'must be at most 10000 (100%)');
+const slippageLegacy = z.number('must be a number of basis points').int('must be a whole number of basis points').min(0, 'must be at least 0');
+
+export const quoteBodyV1 = z.object({ ...pairFields, slippage: slippageV1.optional() });
+export const quoteBodyLegacy = z.object({ ...pairFields, slippage: slippageLegacy.optional() });
+
+const lockFields = {
+  provider: z.string('must be a provider key').trim().min(1, 'must not be empty').max(64),
+  depositor: z.string(required('depositor')).max(128, 'too long'),
+  recipient: z.string(required('recipient')).max(128, 'too long'),
+  referralCode: referralCodeSchema.optional(),
+};
+
+export const lockBodyV1 = quoteBodyV1.extend({ ...lockFields, routeId: z.string('must be a string').max(128).optional() });
+export const lockBodyLegacy = quoteBodyLegacy.extend(lockFields);
+
+export const executeBodyV1 = z.object({
+  lockId: z.string('must be a string').trim().min(1, 'must not be empty').max(64),
+  referralCode: referralCodeSchema.optional(),
+});
+
+export const executeBodyLegacy = z.object({
+  quoteId: z.string('must be a string').trim().min(1, 'must not be empty').max(64),
+  referralCode: referralCodeSchema.optional(),
+});
+
+export type QuoteBody = z.output<typeof quoteBodyV1>;
+export type LockBody = z.output<typeof lockBodyV1>;
+export type ExecuteBody = z.output<typeof executeBodyV1>;
+
+const isBlank = (value: unknown) => value === undefined || (typeof value === 'string' && value.trim() === '');
+
+/**
+ * The spec §7 code for a field that failed its schema: a missing provider is MISSING_PROVIDER,
+ * a present-but-wrong amount INVALID_AMOUNT, and so on; anything else VALIDATION_ERROR.
+ */
+export function swapFieldCode(field: string, value: unknown): ErrorCode {
+  switch (field) {
+    case 'amount':
+      return value === undefined ? 'VALIDATION_ERROR' : 'INVALID_AMOUNT';
+    case 'slippage':
+      return 'INVALID_SLIPPAGE';
+    case 'depositor':
+    case 'recipient':
+      return value === undefined ? 'VALIDATION_ERROR' : 'INVALID_ADDRESS';
+    case 'provider':
+      return isBlank(value) ? 'MISSING_PROVIDER' : 'VALIDATION_ERROR';
+    case 'lockId':
+    case 'quoteId':
+      return isBlank(value) ? 'MISSING_LOCK_ID' : 'VALIDATION_ERROR';
+    default:
+      return 'VALIDATION_ERROR';
+  }
+}
