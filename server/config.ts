@@ -40,10 +40,29 @@ export const envSchema = z.object({
   DEFAULT_SLIPPAGE_BPS: z.coerce.number().int().min(0).max(10_000).default(100),
   MAX_BODY_BYTES: positiveInt.default(64 * 1024),
   TRUST_PROXY: bool.default(false),
+  WORKER_HEALTH_PORT: positiveInt.default(3300),
+  TRACKING_CONCURRENCY: positiveInt.default(20),
+  WORKER_LOCK_DURATION_MS: positiveInt.default(30_000),
+  SWEEP_INTERVAL_MS: positiveInt.default(30_000),
+  SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(60_000),
+  STALE_AFTER_MS: positiveInt.default(6 * 3600_000),
+  REFUND_WATCH_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(6 * 3600_000),
+  EXECUTE_CLAIM_TIMEOUT_MS: positiveInt.default(120_000),
+  TRACKING_MIN_INTERVAL_MS: positiveInt.default(5_000),
+  TRACKING_TIME_SCALE: z.coerce.number().positive().max(1).default(1),
   UPSTREAM_ALLOWED_HOSTS: z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((h) => h.trim()).filter(Boolean)),
+    .transform((v) =>
+      v
+        .split(',')
+        .map((h) => h.trim())
+        .filter(Boolean),
+    ),
   ...providerEnv('THORCHAIN'),
   ...providerEnv('RELAY'),
   ...providerEnv('CHAINFLIP'),
@@ -87,6 +106,19 @@ export interface Config {
   defaultSlippageBps: number;
   maxBodyBytes: number;
   trustProxy: boolean;
+  worker: {
+    healthPort: number;
+    trackingConcurrency: number;
+    lockDurationMs: number;
+    sweepIntervalMs: number;
+    sweepGraceMs: number;
+    staleAfterMs: number;
+    refundWatchMs: number;
+    executeClaimTimeoutMs: number;
+    minPollIntervalMs: number;
+    /** Multiplies every polling delay; below 1 only for simulated end-to-end runs. */
+    timeScale: number;
+  };
   upstreamAllowedHosts: string[];
   providers: Record<ProviderKey, ProviderConfig>;
 }
@@ -136,6 +168,18 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     defaultSlippageBps: env.DEFAULT_SLIPPAGE_BPS,
     maxBodyBytes: env.MAX_BODY_BYTES,
     trustProxy: env.TRUST_PROXY,
+    worker: {
+      healthPort: env.WORKER_HEALTH_PORT,
+      trackingConcurrency: env.TRACKING_CONCURRENCY,
+      lockDurationMs: env.WORKER_LOCK_DURATION_MS,
+      sweepIntervalMs: env.SWEEP_INTERVAL_MS,
+      sweepGraceMs: env.SWEEP_GRACE_MS,
+      staleAfterMs: env.STALE_AFTER_MS,
+      refundWatchMs: env.REFUND_WATCH_MS,
+      executeClaimTimeoutMs: env.EXECUTE_CLAIM_TIMEOUT_MS,
+      minPollIntervalMs: env.TRACKING_MIN_INTERVAL_MS,
+      timeScale: env.TRACKING_TIME_SCALE,
+    },
     upstreamAllowedHosts: env.UPSTREAM_ALLOWED_HOSTS,
     providers,
   };

@@ -4,6 +4,7 @@ import { createDb, type DbHandle } from './db';
 import { createLogger, type Logger } from './log';
 import { createProviderRegistry, type ProviderRegistry } from './providers/registry';
 import { createWebRedis } from './redis';
+import { createQueue, createTrackingScheduler } from './tracking/queues';
 
 /** Everything a domain function may need, built once per process and passed down. */
 export interface AppContext {
@@ -21,7 +22,9 @@ export interface AppContext {
 }
 
 export interface ProviderMetrics {
-  recordQuotes(outcomes: { provider: string; ok: boolean; latencyMs: number; error?: { kind: string } }[]): Promise<void>;
+  recordQuotes(
+    outcomes: { provider: string; ok: boolean; latencyMs: number; error?: { kind: string } }[],
+  ): Promise<void>;
   recordFailure(provider: string, stage: 'lock' | 'execute' | 'status'): Promise<void>;
 }
 
@@ -37,6 +40,7 @@ export function createAppContext(config: Config): AppContext {
     connectTimeoutMs: config.databaseConnectTimeoutMs,
   });
   const redis = createWebRedis(config.redisUrl, config.dependencyTimeoutMs);
+  const tracking = createTrackingScheduler(createQueue('tracking', redis, config.redisPrefix));
   return {
     config,
     db: handle.db,
@@ -44,7 +48,9 @@ export function createAppContext(config: Config): AppContext {
     redis,
     log: createLogger(config.logLevel),
     providers: createProviderRegistry(config),
+    tracking,
     async close() {
+      await tracking.close().catch(() => {});
       redis.disconnect();
       await handle.close();
     },

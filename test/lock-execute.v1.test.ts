@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectV1Error, expectV1Headers } from './support/assertions';
 import { startTestApp, type TestApp } from './support/app';
+import { expectV1Error, expectV1Headers, firstRow } from './support/assertions';
 import { BTC_TO_ETH, ETH_TO_BTC, keyPaths, USDC_ETH_TO_ARB } from './support/fixtures';
 
 let t: TestApp;
@@ -28,7 +28,11 @@ describe('POST /api/v1/quote/lock', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expectV1Headers(res.headers);
     const data = res.body.data;
-    expect(data).toMatchObject({ provider: 'CHAINFLIP', routeId: expect.any(String), lockId: expect.stringMatching(/^lk_/) });
+    expect(data).toMatchObject({
+      provider: 'CHAINFLIP',
+      routeId: expect.any(String),
+      lockId: expect.stringMatching(/^lk_/),
+    });
     for (const field of ['src', 'dst', 'fee', 'feeBreakdown']) expect(data).toHaveProperty(field);
     const expiresAt = Date.parse(data.expiresAt);
     expect(data.ttlMs).toBeGreaterThan(5000);
@@ -36,7 +40,7 @@ describe('POST /api/v1/quote/lock', () => {
     expect(Math.abs(expiresAt - (before + data.ttlMs))).toBeLessThan(2000);
     expect(keyPaths(res.body).filter((p) => /exec|providerQuote|calldata/i.test(p))).toEqual([]);
 
-    const [row] = await t.app.sql`select * from locks where id = ${data.lockId}`;
+    const row = await firstRow(t.app.sql`select * from locks where id = ${data.lockId}`);
     expect(row).toMatchObject({
       provider: 'CHAINFLIP',
       src_chain: 'ethereum',
@@ -74,18 +78,30 @@ describe('POST /api/v1/quote/lock', () => {
   it('runs the quote validation too, all problems together', async () => {
     const res = await lock({ ...ETH_TO_BTC, amount: '0', slippage: 10_001, provider: 'THORCHAIN' });
     expectV1Error(res, 400, 'VALIDATION_ERROR');
-    expect(res.body.error.details.errors.map((e: any) => e.code).sort()).toEqual(['INVALID_AMOUNT', 'INVALID_SLIPPAGE']);
+    expect(res.body.error.details.errors.map((e: any) => e.code).sort()).toEqual([
+      'INVALID_AMOUNT',
+      'INVALID_SLIPPAGE',
+    ]);
   });
 
   it('refuses an unknown provider on its field and a bad referral code', async () => {
     expectV1Error(await lock({ ...ETH_TO_BTC, provider: 'NOPE' }), 400, 'VALIDATION_ERROR', 'provider');
-    expectV1Error(await lock({ ...ETH_TO_BTC, provider: 'RELAY', referralCode: 'has spaces' }), 400, 'VALIDATION_ERROR', 'referralCode');
+    expectV1Error(
+      await lock({ ...ETH_TO_BTC, provider: 'RELAY', referralCode: 'has spaces' }),
+      400,
+      'VALIDATION_ERROR',
+      'referralCode',
+    );
   });
 
   it('answers 409 PROVIDER_UNAVAILABLE for an excluded, inactive or non-serving provider, or a vanished route', async () => {
     expectV1Error(await lock({ ...ETH_TO_BTC, provider: 'RELAY', exclude: ['RELAY'] }), 409, 'PROVIDER_UNAVAILABLE');
     expectV1Error(await lock({ ...USDC_ETH_TO_ARB, provider: 'THORCHAIN' }), 409, 'PROVIDER_UNAVAILABLE');
-    expectV1Error(await lock({ ...ETH_TO_BTC, provider: 'RELAY', routeId: 'relay:nothing' }), 409, 'PROVIDER_UNAVAILABLE');
+    expectV1Error(
+      await lock({ ...ETH_TO_BTC, provider: 'RELAY', routeId: 'relay:nothing' }),
+      409,
+      'PROVIDER_UNAVAILABLE',
+    );
     t.sims.LIFI.configure({ faults: { quote: 'noroute' } });
     expectV1Error(await lock({ ...ETH_TO_BTC, provider: 'LIFI' }), 409, 'PROVIDER_UNAVAILABLE');
     await t.app.sql`update sources set active = false where key = 'CHAINFLIP'`;
@@ -122,9 +138,12 @@ describe('POST /api/v1/quote/execute', () => {
     expect(data.providerResult.depositAddress).toBeTruthy();
     expect(data.quote).toMatchObject({ src: locked.src, steps: locked.steps, estimatedTime: locked.estimatedTime });
     expect(data.fee).toBeTypeOf('object');
-    expect(data.exec.meta).toMatchObject({ executionMode: 'deposit-channel', channelId: data.providerResult.channelId });
+    expect(data.exec.meta).toMatchObject({
+      executionMode: 'deposit-channel',
+      channelId: data.providerResult.channelId,
+    });
 
-    const [tx] = await t.app.sql`select * from transactions where id = ${data.transaction.id}`;
+    const tx = await firstRow(t.app.sql`select * from transactions where id = ${data.transaction.id}`);
     expect(tx).toMatchObject({
       status: 'PENDING',
       provider: 'CHAINFLIP',
@@ -142,34 +161,43 @@ describe('POST /api/v1/quote/execute', () => {
     expect(tx.tracking_context.channelId).toBe(data.providerResult.channelId);
     const events = await t.app.sql`select type from transaction_events where transaction_id = ${tx.id}`;
     expect(events.map((e) => e.type)).toEqual(['created']);
-    const [lockRow] = await t.app.sql`select state, transaction_id from locks where id = ${locked.lockId}`;
+    const lockRow = await firstRow(t.app.sql`select state, transaction_id from locks where id = ${locked.lockId}`);
     expect(lockRow).toEqual({ state: 'used', transaction_id: tx.id });
   });
 
   it('returns deposit address and memo for a THORChain UTXO source', async () => {
     const locked = await lockOk({ ...BTC_TO_ETH, provider: 'THORCHAIN' });
     const { body } = await execute({ lockId: locked.lockId });
-    expect(body.data.providerResult).toMatchObject({ depositAddress: expect.any(String), depositMemo: expect.stringMatching(/^=:/) });
-    expect(body.data.exec).toMatchObject({ providerTarget: body.data.providerResult.depositAddress, srcToken: 'native' });
+    expect(body.data.providerResult).toMatchObject({
+      depositAddress: expect.any(String),
+      depositMemo: expect.stringMatching(/^=:/),
+    });
+    expect(body.data.exec).toMatchObject({
+      providerTarget: body.data.providerResult.depositAddress,
+      srcToken: 'native',
+    });
   });
 
-  it.each(['RELAY', 'LIFI'])('returns wallet calldata with the approval for an ERC-20 source through %s', async (provider) => {
-    const locked = await lockOk({ ...USDC_ETH_TO_ARB, provider });
-    const { status, body } = await execute({ lockId: locked.lockId });
-    expect(status, JSON.stringify(body)).toBe(200);
-    const exec = body.data.exec;
-    expect(exec).toMatchObject({
-      chainId: 1,
-      providerTarget: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
-      providerCalldata: expect.stringMatching(/^0x[0-9a-fA-F]+$/),
-      srcToken: USDC_ETH_TO_ARB.srcAddress,
-      srcAmount: '2500000000',
-      approvalTarget: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
-      approvalAmount: expect.any(String),
-    });
-    expect(exec.approvalToken.toLowerCase()).toBe(USDC_ETH_TO_ARB.srcAddress.toLowerCase());
-    expect(exec.meta.walletExecution).toBe(true);
-  });
+  it.each(['RELAY', 'LIFI'])(
+    'returns wallet calldata with the approval for an ERC-20 source through %s',
+    async (provider) => {
+      const locked = await lockOk({ ...USDC_ETH_TO_ARB, provider });
+      const { status, body } = await execute({ lockId: locked.lockId });
+      expect(status, JSON.stringify(body)).toBe(200);
+      const exec = body.data.exec;
+      expect(exec).toMatchObject({
+        chainId: 1,
+        providerTarget: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+        providerCalldata: expect.stringMatching(/^0x[0-9a-fA-F]+$/),
+        srcToken: USDC_ETH_TO_ARB.srcAddress,
+        srcAmount: '2500000000',
+        approvalTarget: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+        approvalAmount: expect.any(String),
+      });
+      expect(exec.approvalToken.toLowerCase()).toBe(USDC_ETH_TO_ARB.srcAddress.toLowerCase());
+      expect(exec.meta.walletExecution).toBe(true);
+    },
+  );
 
   it('answers MISSING_LOCK_ID without a lockId', async () => {
     expectV1Error(await execute({}), 400, 'MISSING_LOCK_ID', 'lockId');
@@ -197,7 +225,9 @@ describe('POST /api/v1/quote/execute', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
     for (const r of results.filter((r) => r.status === 409)) expect(r.body.error.code).toBe('QUOTE_EXPIRED');
-    const [{ count }] = await t.app.sql`select count(*)::int as count from transactions where lock_id = ${locked.lockId}`;
+    const { count } = await firstRow(
+      t.app.sql`select count(*)::int as count from transactions where lock_id = ${locked.lockId}`,
+    );
     expect(count).toBe(1);
     expect(t.sims.CHAINFLIP.log.filter((e) => e.kind === 'execute')).toHaveLength(1);
   });
@@ -206,7 +236,7 @@ describe('POST /api/v1/quote/execute', () => {
     const locked = await lockOk({ ...BTC_TO_ETH, provider: 'CHAINFLIP' });
     t.sims.CHAINFLIP.configure({ faults: { execute: 'error5xx' } });
     expectV1Error(await execute({ lockId: locked.lockId }), 503, 'PROVIDER_UNAVAILABLE');
-    const [row] = await t.app.sql`select state from locks where id = ${locked.lockId}`;
+    const row = await firstRow(t.app.sql`select state from locks where id = ${locked.lockId}`);
     expect(row.state).toBe('locked');
     expect((await t.app.sql`select 1 from transactions where lock_id = ${locked.lockId}`).length).toBe(0);
     t.sims.CHAINFLIP.configure({ faults: { execute: 'malformed' } });
@@ -220,8 +250,10 @@ describe('POST /api/v1/quote/execute', () => {
     const kept = await lockOk({ ...ETH_TO_BTC, provider: 'RELAY', referralCode: 'from-lock' });
     const keptTx = (await execute({ lockId: kept.lockId })).body.data.transaction.id;
     const overridden = await lockOk({ ...ETH_TO_BTC, provider: 'RELAY', referralCode: 'from-lock' });
-    const overriddenTx = (await execute({ lockId: overridden.lockId, referralCode: 'from-execute' })).body.data.transaction.id;
-    const rows = await t.app.sql`select id, referral_code from transactions where id in ${t.app.sql([keptTx, overriddenTx])}`;
+    const overriddenTx = (await execute({ lockId: overridden.lockId, referralCode: 'from-execute' })).body.data
+      .transaction.id;
+    const rows = await t.app
+      .sql`select id, referral_code from transactions where id in ${t.app.sql([keptTx, overriddenTx])}`;
     const byId = Object.fromEntries(rows.map((r) => [r.id, r.referral_code]));
     expect(byId).toEqual({ [keptTx]: 'from-lock', [overriddenTx]: 'from-execute' });
   });
@@ -230,7 +262,10 @@ describe('POST /api/v1/quote/execute', () => {
     const locked = await lockOk({ ...ETH_TO_BTC, provider: 'RELAY' });
     const res = await execute({ lockId: locked.lockId, srcChain: 'solana', amount: '999', depositor: 'x' });
     expect(res.status).toBe(200);
-    const [tx] = await t.app.sql`select src_chain, src_amount, wallet_address from transactions where id = ${res.body.data.transaction.id}`;
+    const tx = await firstRow(
+      t.app
+        .sql`select src_chain, src_amount, wallet_address from transactions where id = ${res.body.data.transaction.id}`,
+    );
     expect(tx).toEqual({ src_chain: 'ethereum', src_amount: '1.5', wallet_address: ETH_TO_BTC.depositor });
   });
 });

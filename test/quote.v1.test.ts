@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectV1Error, expectV1Headers } from './support/assertions';
 import { startTestApp, type TestApp } from './support/app';
+import { expectV1Error, expectV1Headers } from './support/assertions';
 import { ADDR, ETH_TO_BTC, keyPaths, USDC_ETH_TO_ARB, WALLETS } from './support/fixtures';
 
 let t: TestApp;
@@ -34,7 +34,8 @@ describe('POST /api/v1/quote — routes', () => {
       expect(typeof route.fee).toBe('object');
       expect(typeof route.estimatedTime).toBe('number');
       expect(Array.isArray(route.steps)).toBe(true);
-      for (const step of route.steps) expect(step).toEqual({ type: expect.any(String), name: expect.any(String), image: expect.any(String) });
+      for (const step of route.steps)
+        expect(step).toEqual({ type: expect.any(String), name: expect.any(String), image: expect.any(String) });
     }
     const usd = routes.map((r: any) => Number(r.dst.usd));
     expect(usd).toEqual([...usd].sort((a, b) => b - a));
@@ -124,20 +125,12 @@ describe('POST /api/v1/quote — validation', () => {
     );
   });
 
-  it.each([
-    ['abc'],
-    ['0'],
-    ['0.000'],
-    ['-1'],
-    ['1e5'],
-    ['1,5'],
-    [' 1'],
-    ['0x10'],
-    ['Infinity'],
-    [''],
-  ])('refuses amount %j with INVALID_AMOUNT', async (amount) => {
-    expectV1Error(await quote({ ...USDC_ETH_TO_ARB, amount }), 400, 'INVALID_AMOUNT', 'amount');
-  });
+  it.each([['abc'], ['0'], ['0.000'], ['-1'], ['1e5'], ['1,5'], [' 1'], ['0x10'], ['Infinity'], ['']])(
+    'refuses amount %j with INVALID_AMOUNT',
+    async (amount) => {
+      expectV1Error(await quote({ ...USDC_ETH_TO_ARB, amount }), 400, 'INVALID_AMOUNT', 'amount');
+    },
+  );
 
   it('refuses more decimals than the asset has, and non-string amounts', async () => {
     expectV1Error(await quote({ ...USDC_ETH_TO_ARB, amount: '1.0000001' }), 400, 'INVALID_AMOUNT', 'amount');
@@ -191,7 +184,11 @@ describe('POST /api/v1/quote — validation', () => {
     const res = await quote({ ...ETH_TO_BTC, amount: '-5', slippage: 20_000, recipient: 'x', dstChain: 'atlantis' });
     expectV1Error(res, 400, 'VALIDATION_ERROR');
     const codes = Object.fromEntries(res.body.error.details.errors.map((e: any) => [e.field, e.code]));
-    expect(codes).toMatchObject({ amount: 'INVALID_AMOUNT', slippage: 'INVALID_SLIPPAGE', dstChain: 'VALIDATION_ERROR' });
+    expect(codes).toMatchObject({
+      amount: 'INVALID_AMOUNT',
+      slippage: 'INVALID_SLIPPAGE',
+      dstChain: 'VALIDATION_ERROR',
+    });
   });
 
   it.each([

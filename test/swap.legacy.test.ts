@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectLegacyError } from './support/assertions';
 import { startTestApp, type TestApp } from './support/app';
+import { expectLegacyError, firstRow } from './support/assertions';
 import { BTC_TO_ETH, ETH_TO_BTC } from './support/fixtures';
 
 let t: TestApp;
@@ -40,14 +40,21 @@ describe('legacy quote, lock and execute', () => {
   it.each([
     [{ ...ETH_TO_BTC, amount: 'x' }, 'INVALID_AMOUNT'],
     [{ ...ETH_TO_BTC, recipient: 'nope' }, 'INVALID_ADDRESS'],
-    [{ ...ETH_TO_BTC, dstChain: 'ethereum', dstAddress: 'native', recipient: ETH_TO_BTC.depositor }, 'UNSUPPORTED_PAIR'],
+    [
+      { ...ETH_TO_BTC, dstChain: 'ethereum', dstAddress: 'native', recipient: ETH_TO_BTC.depositor },
+      'UNSUPPORTED_PAIR',
+    ],
     [{}, 'VALIDATION_ERROR'],
   ])('POST /api/quote refuses bad input in the legacy shape (%#)', async (body, code) => {
     expectLegacyError(await t.post('/api/quote', body), 400, code);
   });
 
   it('lock answers {provider, quoteId, quote, exec} and execute answers the legacy shape', async () => {
-    const locked = await t.post('/api/quote/lock', { ...BTC_TO_ETH, provider: 'THORCHAIN', referralCode: 'legacy-ref' });
+    const locked = await t.post('/api/quote/lock', {
+      ...BTC_TO_ETH,
+      provider: 'THORCHAIN',
+      referralCode: 'legacy-ref',
+    });
     expect(locked.status, JSON.stringify(locked.body)).toBe(200);
     expect(locked.body).toMatchObject({ provider: 'THORCHAIN', quoteId: expect.stringMatching(/^lk_/) });
     expect(locked.body).toHaveProperty('quote');
@@ -69,7 +76,9 @@ describe('legacy quote, lock and execute', () => {
       transaction: { transaction: { id: expect.stringMatching(/^tx_/), status: 'PENDING' } },
     });
     expect(executed.body).not.toHaveProperty('data');
-    const [tx] = await t.app.sql`select referral_code from transactions where id = ${executed.body.transaction.transaction.id}`;
+    const tx = await firstRow(
+      t.app.sql`select referral_code from transactions where id = ${executed.body.transaction.transaction.id}`,
+    );
     expect(tx.referral_code).toBe('legacy-ref');
   });
 
@@ -90,6 +99,10 @@ describe('legacy quote, lock and execute', () => {
   it('reports provider outages in the legacy shape', async () => {
     for (const sim of Object.values(t.sims)) sim.configure({ faults: { quote: 'error5xx' } });
     expectLegacyError(await t.post('/api/quote', ETH_TO_BTC), 503, 'SERVICE_UNAVAILABLE');
-    expectLegacyError(await t.post('/api/quote/lock', { ...ETH_TO_BTC, provider: 'RELAY' }), 503, 'PROVIDER_UNAVAILABLE');
+    expectLegacyError(
+      await t.post('/api/quote/lock', { ...ETH_TO_BTC, provider: 'RELAY' }),
+      503,
+      'PROVIDER_UNAVAILABLE',
+    );
   });
 });

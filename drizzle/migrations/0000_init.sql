@@ -141,6 +141,7 @@ CREATE TABLE "transactions" (
 	"poll_attempts" integer DEFAULT 0 NOT NULL,
 	"poll_errors" integer DEFAULT 0 NOT NULL,
 	"last_poll_error" text,
+	"last_upstream_state" text,
 	"stale" boolean DEFAULT false NOT NULL,
 	"finalized_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,

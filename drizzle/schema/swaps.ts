@@ -111,6 +111,7 @@ export const transactions = pgTable(
     pollAttempts: integer('poll_attempts').notNull().default(0),
     pollErrors: integer('poll_errors').notNull().default(0),
     lastPollError: text('last_poll_error'),
+    lastUpstreamState: text('last_upstream_state'),
     stale: boolean('stale').notNull().default(false),
     finalizedAt: timestamp('finalized_at', { withTimezone: true, mode: 'date' }),
     ...timestamps,

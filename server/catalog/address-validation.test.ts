@@ -10,8 +10,17 @@ const chain = (key: string, type: WalletChain['type'], bech32Prefix: string | nu
 const cases: [WalletChain, string[], string[]][] = [
   [
     chain('ethereum', 'EVM'),
-    ['0x52908400098527886E0F7030069857D2E4169EE7', '0xde709f2102306220921060314715629080e2fb77', '0x8617E340B3D01FA5F11F306F4090FD50E238070D'],
-    ['0x52908400098527886E0F7030069857D2E4169Ee7', '0x1234', 'de709f2102306220921060314715629080e2fb77', '0xZZ709f2102306220921060314715629080e2fb77'],
+    [
+      '0x52908400098527886E0F7030069857D2E4169EE7',
+      '0xde709f2102306220921060314715629080e2fb77',
+      '0x8617E340B3D01FA5F11F306F4090FD50E238070D',
+    ],
+    [
+      '0x52908400098527886E0F7030069857D2E4169Ee7',
+      '0x1234',
+      'de709f2102306220921060314715629080e2fb77',
+      '0xZZ709f2102306220921060314715629080e2fb77',
+    ],
   ],
   [
     chain('bitcoin', 'UTXO', 'bc'),
@@ -31,7 +40,11 @@ const cases: [WalletChain, string[], string[]][] = [
   ],
   [
     chain('litecoin', 'UTXO', 'ltc'),
-    ['LaMT348PWRnrqeeWArpwQPbuanpXDZGEUz', 'MGxNPPB7eBoWPUaprtX9v9CXJZoD2465zN', 'ltc1qpvc9275lcn5suv6c0k3v0mq3xedcpfw24vvr3x'],
+    [
+      'LaMT348PWRnrqeeWArpwQPbuanpXDZGEUz',
+      'MGxNPPB7eBoWPUaprtX9v9CXJZoD2465zN',
+      'ltc1qpvc9275lcn5suv6c0k3v0mq3xedcpfw24vvr3x',
+    ],
     ['1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa', 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4'],
   ],
   [

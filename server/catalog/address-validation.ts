@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Address as TonAddress } from '@ton/core';
 import { base58, bech32, bech32m, createBase58check } from '@scure/base';
+import { Address as TonAddress } from '@ton/core';
 import { isAddress } from 'viem';
 import type { ChainKind } from './addresses';
 

@@ -4,9 +4,11 @@ import { checkReadiness } from '../health';
 import { type ApiInterface, type Endpoint, interfaceHeaders, serve } from './endpoint';
 import { listAssetsLegacy, listChainsLegacy, listSourcesLegacy } from './legacy/catalog';
 import { executeLegacy, lockLegacy, quoteLegacy } from './legacy/swap';
+import { historyLegacy } from './legacy/transactions';
 import { jsonResponse } from './respond';
 import { listAssetsV1, listChainsV1, listSourcesV1 } from './v1/catalog';
 import { executeV1, lockV1, quoteV1 } from './v1/swap';
+import { historyV1, statusV1, trackV1 } from './v1/transactions';
 
 type Method = 'GET' | 'POST';
 
@@ -18,12 +20,16 @@ export const API_ROUTES: Record<string, { api: ApiInterface; methods: Partial<Re
   '/api/v1/quote': { api: 'v1', methods: { POST: quoteV1 } },
   '/api/v1/quote/lock': { api: 'v1', methods: { POST: lockV1 } },
   '/api/v1/quote/execute': { api: 'v1', methods: { POST: executeV1 } },
+  '/api/v1/transaction/status': { api: 'v1', methods: { GET: statusV1 } },
+  '/api/v1/transaction/track': { api: 'v1', methods: { POST: trackV1 } },
+  '/api/v1/transaction/history': { api: 'v1', methods: { GET: historyV1 } },
   '/api/swap/chains': { api: 'legacy', methods: { GET: listChainsLegacy } },
   '/api/swap/assets': { api: 'legacy', methods: { GET: listAssetsLegacy } },
   '/api/swap/sources': { api: 'legacy', methods: { GET: listSourcesLegacy } },
   '/api/quote': { api: 'legacy', methods: { POST: quoteLegacy } },
   '/api/quote/lock': { api: 'legacy', methods: { POST: lockLegacy } },
   '/api/quote/execute': { api: 'legacy', methods: { POST: executeLegacy } },
+  '/api/transaction/history': { api: 'legacy', methods: { GET: historyLegacy } },
 };
 
 export type ApiPath = keyof typeof API_ROUTES;

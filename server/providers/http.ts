@@ -116,6 +116,9 @@ export function createUpstream(options: UpstreamOptions) {
     if (!ok) {
       const classified = req.classify?.(response.status, json);
       if (classified) throw classified;
+      if (response.ok) {
+        throw new ProviderError(provider, 'BAD_RESPONSE', `unexpected status ${response.status}`, response.status);
+      }
       if (response.status === 429) throw new ProviderError(provider, 'RATE_LIMITED', 'rate limited upstream', 429);
       if (response.status >= 500) {
         throw new ProviderError(provider, 'UNAVAILABLE', `upstream error ${response.status}`, response.status);

@@ -1,4 +1,4 @@
-import { PROVIDER_KEYS, type Config, type ProviderKey } from '../config';
+import { type Config, PROVIDER_KEYS, type ProviderKey } from '../config';
 import { createChainflipAdapter } from './chainflip/adapter';
 import { createLifiAdapter } from './lifi/adapter';
 import type { AdapterOptions } from './options';
@@ -23,14 +23,20 @@ export const LIVE_BASE_URLS: Record<ProviderKey, string> = {
 
 /** Hosts live mode may call; an operator adds more through UPSTREAM_ALLOWED_HOSTS. */
 export const LIVE_ALLOWED_HOSTS: Record<ProviderKey, string[]> = {
-  THORCHAIN: ['thornode.ninerealms.com', 'thornode.thorswap.net', 'thornode.thorchain.liquify.com', 'mayanode.mayachain.info'],
+  THORCHAIN: [
+    'thornode.ninerealms.com',
+    'thornode.thorswap.net',
+    'thornode.thorchain.liquify.com',
+    'mayanode.mayachain.info',
+  ],
   RELAY: ['api.relay.link', 'api.testnets.relay.link'],
   CHAINFLIP: ['chainflip-swap.chainflip.io', 'chainflip-swap-perseverance.chainflip.io'],
   LIFI: ['li.quest', 'staging.li.quest'],
 };
 
 /** Simulated mode: each provider's simulator listens on its own loopback port. */
-export const simulatorPort = (config: Config, key: ProviderKey) => config.simulatorBasePort + PROVIDER_KEYS.indexOf(key);
+export const simulatorPort = (config: Config, key: ProviderKey) =>
+  config.simulatorBasePort + PROVIDER_KEYS.indexOf(key);
 
 export function providerBaseUrl(config: Config, key: ProviderKey): string {
   const configured = config.providers[key].baseUrl;

@@ -17,7 +17,9 @@ export type Simulators = Record<ProviderKey, RunningSimulator>;
 /** Every provider's simulator on loopback: fixed ports from `basePort`, or ephemeral ones when it is 0. */
 export async function startSimulators({ host = '127.0.0.1', basePort = 0 } = {}): Promise<Simulators> {
   const entries = await Promise.all(
-    PROVIDER_KEYS.map(async (key, i) => [key, await STARTERS[key]({ host, port: basePort ? basePort + i : 0 })] as const),
+    PROVIDER_KEYS.map(
+      async (key, i) => [key, await STARTERS[key]({ host, port: basePort ? basePort + i : 0 })] as const,
+    ),
   );
   return Object.fromEntries(entries) as Simulators;
 }

@@ -2,7 +2,11 @@
  * Runs `work` with an AbortSignal that fires after `ms`, and gives up on it at the same moment
  * even if the work ignores the signal: a hanging provider never holds a request past its deadline.
  */
-export async function withDeadline<T>(ms: number, work: (signal: AbortSignal) => Promise<T>, onTimeout: () => Error): Promise<T> {
+export async function withDeadline<T>(
+  ms: number,
+  work: (signal: AbortSignal) => Promise<T>,
+  onTimeout: () => Error,
+): Promise<T> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {

@@ -75,7 +75,8 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
 
   let result: ExecutionResult;
   try {
-    if (!adapter || !src || !dst) throw new ProviderError('THORCHAIN', 'UNAVAILABLE', 'provider or asset no longer active');
+    if (!adapter || !src || !dst)
+      throw new ProviderError('THORCHAIN', 'UNAVAILABLE', 'provider or asset no longer active');
     const deadline = ctx.config.executeDeadlineMs;
     result = await withDeadline(
       deadline,

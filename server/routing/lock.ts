@@ -25,20 +25,26 @@ export interface LockedQuote extends PublicRoute {
 
 const MIN_LOCK_TTL_MS = 5_000;
 
-const unavailable = (provider: string, message: string) =>
-  new AppError('PROVIDER_UNAVAILABLE', message, { status: 409, field: 'provider', problems: [{ code: 'PROVIDER_UNAVAILABLE', field: 'provider', message }] });
+const unavailable = (message: string) =>
+  new AppError('PROVIDER_UNAVAILABLE', message, {
+    status: 409,
+    field: 'provider',
+    problems: [{ code: 'PROVIDER_UNAVAILABLE', field: 'provider', message }],
+  });
 
 async function selectProvider(ctx: AppContext, request: LockRequest): Promise<ProviderAdapter> {
   const key = request.provider.trim().toUpperCase();
   if (!ctx.providers.isKnown(key)) {
     const message = `Unknown provider "${request.provider}"`;
-    throw new AppError('VALIDATION_ERROR', message, { problems: [{ code: 'VALIDATION_ERROR', field: 'provider', message }] });
+    throw new AppError('VALIDATION_ERROR', message, {
+      problems: [{ code: 'VALIDATION_ERROR', field: 'provider', message }],
+    });
   }
   const adapter = ctx.providers.get(key);
   const catalog = await getCatalog(ctx);
-  if (!adapter || !catalog.activeSources.has(key)) throw unavailable(key, `${key} is not active`);
-  if (request.pair.exclude.includes(key)) throw unavailable(key, `${key} is in exclude`);
-  if (!adapter.supports(request.pair.src, request.pair.dst)) throw unavailable(key, `${key} does not serve this pair`);
+  if (!adapter || !catalog.activeSources.has(key)) throw unavailable(`${key} is not active`);
+  if (request.pair.exclude.includes(key)) throw unavailable(`${key} is in exclude`);
+  if (!adapter.supports(request.pair.src, request.pair.dst)) throw unavailable(`${key} does not serve this pair`);
   return adapter;
 }
 
@@ -49,7 +55,9 @@ function chooseRoute(routes: ProviderRoute[], routeId: string | undefined): Prov
 
 /** The lock lives as long as config allows and the provider's own quote stays valid, less a margin. */
 export function lockTtl(ctx: AppContext, route: ProviderRoute, now: number): number {
-  const providerLimit = route.expiresAt ? route.expiresAt.getTime() - now - ctx.config.lockExpiryMarginMs : Number.POSITIVE_INFINITY;
+  const providerLimit = route.expiresAt
+    ? route.expiresAt.getTime() - now - ctx.config.lockExpiryMarginMs
+    : Number.POSITIVE_INFINITY;
   return Math.min(ctx.config.lockTtlMs, providerLimit);
 }
 
@@ -66,13 +74,14 @@ export async function lockRoute(ctx: AppContext, request: LockRequest): Promise<
   const route = chooseRoute(outcome.routes, request.routeId);
   if (!route) {
     throw unavailable(
-      adapter.key,
-      request.routeId ? `Route ${request.routeId} is no longer offered by ${adapter.key}` : `${adapter.key} has no route for this pair now`,
+      request.routeId
+        ? `Route ${request.routeId} is no longer offered by ${adapter.key}`
+        : `${adapter.key} has no route for this pair now`,
     );
   }
   const now = Date.now();
   const ttlMs = Math.floor(lockTtl(ctx, route, now));
-  if (ttlMs < MIN_LOCK_TTL_MS) throw unavailable(adapter.key, `${adapter.key}'s quote expires too soon to lock`);
+  if (ttlMs < MIN_LOCK_TTL_MS) throw unavailable(`${adapter.key}'s quote expires too soon to lock`);
   const expiresAt = new Date(now + ttlMs);
   const publicRoute = presentRoute(adapter.key, route, pair.src, pair.dst, pair.amountBase);
   const lockId = newLockId();

@@ -51,7 +51,8 @@ export function presentFee(fee: DisplayFee, assets: RouteAsset[]): PublicFee {
   const details = fee.details.map((item) => priceItem(item, assets));
   const priced = details.filter((d) => d.amountUsd !== null);
   const usd =
-    fee.usd ?? (priced.length && priced.length === details.length
+    fee.usd ??
+    (priced.length && priced.length === details.length
       ? priced.reduce((sum, d) => sum + (d.amountUsd ?? 0), 0).toFixed(2)
       : null);
   return {
@@ -62,7 +63,13 @@ export function presentFee(fee: DisplayFee, assets: RouteAsset[]): PublicFee {
   };
 }
 
-export function presentRoute(provider: string, route: ProviderRoute, src: RouteAsset, dst: RouteAsset, amountBase: bigint): PublicRoute {
+export function presentRoute(
+  provider: string,
+  route: ProviderRoute,
+  src: RouteAsset,
+  dst: RouteAsset,
+  amountBase: bigint,
+): PublicRoute {
   const fee = presentFee(route.fee, [src, dst]);
   return {
     provider,

@@ -15,7 +15,11 @@ export interface ProviderQuoteOutcome {
 }
 
 /** Asks one provider for routes under its deadline; never throws. */
-export async function quoteProvider(ctx: AppContext, adapter: ProviderAdapter, pair: SwapPair): Promise<ProviderQuoteOutcome> {
+export async function quoteProvider(
+  ctx: AppContext,
+  adapter: ProviderAdapter,
+  pair: SwapPair,
+): Promise<ProviderQuoteOutcome> {
   const started = performance.now();
   const deadline = ctx.config.providers[adapter.key].deadlineMs;
   try {
@@ -38,7 +42,8 @@ export async function quoteProvider(ctx: AppContext, adapter: ProviderAdapter, p
     return { provider: adapter.key, ok: true, routes, latencyMs: performance.now() - started };
   } catch (caught) {
     const error = isProviderError(caught) ? caught : new ProviderError(adapter.key, 'BAD_RESPONSE', 'adapter failed');
-    if (error.kind === 'NO_ROUTE') return { provider: adapter.key, ok: true, routes: [], latencyMs: performance.now() - started };
+    if (error.kind === 'NO_ROUTE')
+      return { provider: adapter.key, ok: true, routes: [], latencyMs: performance.now() - started };
     ctx.log.warn({ provider: adapter.key, kind: error.kind, detail: error.message }, 'provider quote failed');
     return { provider: adapter.key, ok: false, routes: [], error, latencyMs: performance.now() - started };
   }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { parseAmount } from '../catalog/amounts';
 import { isValidWalletAddress } from '../catalog/address-validation';
+import { parseAmount } from '../catalog/amounts';
 import { type CatalogChain, type CatalogSnapshot, getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import { type FieldProblem, validationError } from '../errors';
@@ -67,7 +67,11 @@ export async function validateSwapBody<S extends z.ZodType<PairFields>>(
     const chainKey = String(raw[chainField]).trim();
     const chain = catalog.chain(chainKey);
     if (!chain) {
-      problems.push({ code: 'VALIDATION_ERROR', field: chainField, message: `Unknown or inactive chain "${chainKey}"` });
+      problems.push({
+        code: 'VALIDATION_ERROR',
+        field: chainField,
+        message: `Unknown or inactive chain "${chainKey}"`,
+      });
       return {};
     }
     if (!ok(addressField)) return { chain };
@@ -102,7 +106,15 @@ export async function validateSwapBody<S extends z.ZodType<PairFields>>(
     });
   }
 
-  if (problems.length || !parsed.success || !src.asset || !dst.asset || !src.chain || !dst.chain || amountBase === undefined) {
+  if (
+    problems.length ||
+    !parsed.success ||
+    !src.asset ||
+    !dst.asset ||
+    !src.chain ||
+    !dst.chain ||
+    amountBase === undefined
+  ) {
     throw validationError(problems);
   }
   const body = parsed.data;

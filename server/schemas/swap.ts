@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../errors';
 
-const required = (field: string) => ({ error: (iss: { input?: unknown }) => (iss.input === undefined ? 'Required' : `${field} must be a string`) });
+const required = (field: string) => ({
+  error: (iss: { input?: unknown }) => (iss.input === undefined ? 'Required' : `${field} must be a string`),
+});
 
 export const MAX_EXCLUDE = 20;
 
@@ -24,7 +26,10 @@ const pairFields = {
   amount: z.string(required('amount')).max(100, 'too long'),
   depositor: wallet.optional(),
   recipient: wallet.optional(),
-  exclude: z.array(providerKey, 'must be an array of provider keys').max(MAX_EXCLUDE, `at most ${MAX_EXCLUDE} providers`).optional(),
+  exclude: z
+    .array(providerKey, 'must be an array of provider keys')
+    .max(MAX_EXCLUDE, `at most ${MAX_EXCLUDE} providers`)
+    .optional(),
 };
 
 const slippageV1 = z
@@ -32,7 +37,10 @@ const slippageV1 = z
   .int('must be a whole number of basis points')
   .min(0, 'must be at least 0')
   .max(10_000, 'must be at most 10000 (100%)');
-const slippageLegacy = z.number('must be a number of basis points').int('must be a whole number of basis points').min(0, 'must be at least 0');
+const slippageLegacy = z
+  .number('must be a number of basis points')
+  .int('must be a whole number of basis points')
+  .min(0, 'must be at least 0');
 
 export const quoteBodyV1 = z.object({ ...pairFields, slippage: slippageV1.optional() });
 export const quoteBodyLegacy = z.object({ ...pairFields, slippage: slippageLegacy.optional() });
@@ -44,7 +52,10 @@ const lockFields = {
   referralCode: referralCodeSchema.optional(),
 };
 
-export const lockBodyV1 = quoteBodyV1.extend({ ...lockFields, routeId: z.string('must be a string').max(128).optional() });
+export const lockBodyV1 = quoteBodyV1.extend({
+  ...lockFields,
+  routeId: z.string('must be a string').max(128).optional(),
+});
 export const lockBodyLegacy = quoteBodyLegacy.extend(lockFields);
 
 export const executeBodyV1 = z.object({

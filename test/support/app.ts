@@ -9,6 +9,8 @@ import { cloneTemplate, dropDatabase, testDatabaseName } from './databases';
 
 export interface TestApp {
   app: AppContext;
+  /** The environment the app was configured from, for child processes that must share it. */
+  env: Record<string, string>;
   sims: Simulators;
   baseUrl: string;
   databaseName: string;
@@ -25,7 +27,7 @@ export interface TestApp {
 export function testEnv(overrides: Record<string, string> = {}): Record<string, string> {
   return {
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
     CATALOG_CACHE_MS: '0',
     ...overrides,
@@ -38,9 +40,8 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
   const databaseName = testDatabaseName('db', suffix);
   const databaseUrl = await cloneTemplate(inject('templateDatabase'), databaseName);
   const sims = await startSimulators();
-  const config = parseConfig(
-    testEnv({ DATABASE_URL: databaseUrl, REDIS_PREFIX: `t${suffix}`, ...simulatorEnv(sims), ...overrides }),
-  );
+  const env = testEnv({ DATABASE_URL: databaseUrl, REDIS_PREFIX: `t${suffix}`, ...simulatorEnv(sims), ...overrides });
+  const config = parseConfig(env);
   const app = createAppContext(config);
   const server: Server = createApiServer(app);
   const port = await listen(server, 0, '127.0.0.1');
@@ -53,6 +54,7 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
   };
   return {
     app,
+    env,
     sims,
     baseUrl,
     databaseName,

@@ -48,3 +48,10 @@ export function expectLegacyError(res: { status: number; body: any }, status: nu
   expect(res.body).toEqual({ error: { code, message: expect.any(String) } });
   expectNoLeak(res.body);
 }
+
+/** The first row of a query, failing the test when there is none. */
+export async function firstRow<T>(rows: Promise<readonly T[]> | readonly T[]): Promise<T> {
+  const [row] = await rows;
+  if (row === undefined) throw new Error('expected a row, got none');
+  return row;
+}

@@ -20,13 +20,13 @@ import { createNotFoundGuard, type NotFoundGuardOptions } from './not-found-guar
 import { lessSlippage, minPriceX128 } from './price';
 import { mapSwapStatus } from './status';
 import {
-  type OpenSwapDepositChannelBody,
-  type WireQuote,
   dcaParamsSchema,
   depositChannelInfoSchema,
   errorBodySchema,
+  type OpenSwapDepositChannelBody,
   quoteResponseSchema,
   swapStatusSchema,
+  type WireQuote,
 } from './wire';
 
 const KEY = 'CHAINFLIP' as const;
@@ -47,12 +47,16 @@ const storedQuoteSchema = z.object({
   depositAmount: z.string(),
   egressAmount: z.string(),
   intermediateAmount: z.string().optional(),
-  estimatedPrice: z.string(),
+  estimatedPrice: z.string().regex(/^\d+(\.\d+)?$/),
   recommendedSlippageTolerancePercent: z.number().optional(),
   recommendedLivePriceSlippageTolerancePercent: z.number().optional(),
   dcaParams: dcaParamsSchema.optional(),
 });
 type StoredQuote = z.infer<typeof storedQuoteSchema>;
+
+const tsRestValidationSchema = z.object({
+  bodyErrors: z.object({ issues: z.array(z.looseObject({ message: z.string() })) }),
+});
 
 const trackingSchema = z.looseObject({ channelId: z.string().min(1).optional() });
 
@@ -60,11 +64,14 @@ export interface ChainflipAdapterTuning {
   notFoundGuard?: NotFoundGuardOptions;
 }
 
-const isQuoteType = (type: string): type is QuoteType => type in QUOTE_TYPES;
+const isQuoteType = (type: string): type is QuoteType => Object.hasOwn(QUOTE_TYPES, type);
 
+/** `{message}` from the backend's ServiceError, or the first zod issue of a ts-rest validation 400. */
 function messageOf(body: unknown): string {
-  const parsed = errorBodySchema.safeParse(body);
-  return parsed.success ? parsed.data.message : '';
+  const service = errorBodySchema.safeParse(body);
+  if (service.success) return service.data.message;
+  const validation = tsRestValidationSchema.safeParse(body);
+  return validation.success ? (validation.data.bodyErrors.issues[0]?.message ?? '') : '';
 }
 
 function classifyQuoteError(status: number, body: unknown): ProviderError | undefined {
@@ -81,11 +88,12 @@ function classifyChannelError(status: number, body: unknown): ProviderError | un
   return new ProviderError(KEY, 'REJECTED', `deposit channel refused: ${messageOf(body) || 'invalid request'}`, status);
 }
 
+/** Only what execute needs, as plain JSON (absent fields left out rather than `undefined`). */
 function toStoredQuote(quote: WireQuote & { type: QuoteType }): StoredQuote {
-  return {
+  const stored: StoredQuote = {
     type: quote.type,
-    srcAsset: quote.srcAsset,
-    destAsset: quote.destAsset,
+    srcAsset: { asset: quote.srcAsset.asset, chain: quote.srcAsset.chain },
+    destAsset: { asset: quote.destAsset.asset, chain: quote.destAsset.chain },
     depositAmount: quote.depositAmount,
     egressAmount: quote.egressAmount,
     intermediateAmount: quote.intermediateAmount,
@@ -94,6 +102,7 @@ function toStoredQuote(quote: WireQuote & { type: QuoteType }): StoredQuote {
     recommendedLivePriceSlippageTolerancePercent: quote.recommendedLivePriceSlippageTolerancePercent ?? undefined,
     dcaParams: quote.dcaParams,
   };
+  return JSON.parse(JSON.stringify(stored));
 }
 
 function stepsFor(type: QuoteType): RouteStep[] {
@@ -113,7 +122,7 @@ function toRoute(quote: WireQuote & { type: QuoteType }, slippageBps: number): P
     estimatedTimeSeconds: Math.round(quote.estimatedDurationSeconds),
     fee: displayFee(feeItems([...quote.includedFees, ...liquidityFees])),
     steps: stepsFor(quote.type),
-    providerQuote: { ...toStoredQuote(quote) },
+    providerQuote: toStoredQuote(quote),
   };
 }
 
@@ -145,6 +154,11 @@ function readStoredQuote(input: ExecuteInput): StoredQuote {
   const quote = parsed.data;
   if (input.routeId !== QUOTE_TYPES[quote.type]) {
     throw new ProviderError(KEY, 'REJECTED', `route ${input.routeId} does not match the stored ${quote.type} quote`);
+  }
+  const src = chainflipAssetOf(input.src);
+  const dst = chainflipAssetOf(input.dst);
+  if (!src || !dst || !sameChainflipAsset(src, quote.srcAsset) || !sameChainflipAsset(dst, quote.destAsset)) {
+    throw new ProviderError(KEY, 'REJECTED', 'the stored quote is for another pair');
   }
   if (quote.type === 'DCA' && !quote.dcaParams) {
     throw new ProviderError(KEY, 'REJECTED', 'the stored DCA quote has no DCA parameters');

@@ -30,7 +30,9 @@ export const quoteSchema = z.looseObject({
   intermediateAmount: baseUnits.optional(),
   egressAmount: baseUnits,
   includedFees: z.array(feeSchema),
-  poolInfo: z.array(z.looseObject({ fee: z.looseObject({ chain: z.string(), asset: z.string(), amount: baseUnits }) })).optional(),
+  poolInfo: z
+    .array(z.looseObject({ fee: z.looseObject({ chain: z.string(), asset: z.string(), amount: baseUnits }) }))
+    .optional(),
   estimatedDurationSeconds: z.number().nonnegative(),
   estimatedPrice: plainDecimal,
   recommendedSlippageTolerancePercent: z.number().nonnegative().optional(),

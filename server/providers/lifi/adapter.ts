@@ -198,6 +198,7 @@ const trackingContextSchema = z.object({
 
 export type LifiTrackingContext = z.infer<typeof trackingContextSchema>;
 
+/** The wallet executing the route signs every step; only the last one delivers to the recipient. */
 function addressed(steps: LifiStep[], depositor: string, recipient: string): LifiStep[] {
   return steps.map((step, index) => ({
     ...step,
@@ -205,7 +206,9 @@ function addressed(steps: LifiStep[], depositor: string, recipient: string): Lif
   }));
 }
 
-function approvalFields(step: LifiPopulatedStep): Pick<ExecPayload, 'approvalTarget' | 'approvalToken' | 'approvalAmount'> {
+function approvalFields(
+  step: LifiPopulatedStep,
+): Pick<ExecPayload, 'approvalTarget' | 'approvalToken' | 'approvalAmount'> {
   if (isNativeToken(step.action.fromToken.address) || step.estimate.skipApproval) return {};
   return {
     approvalTarget: step.estimate.approvalAddress,

@@ -41,7 +41,14 @@ interface Tool {
 }
 
 const TOOLS = {
-  across: { key: 'across', name: 'Across', logoURI: `${ICONS}/bridges/across.svg`, feeBps: 4n, seconds: 60, gas: 130_000n },
+  across: {
+    key: 'across',
+    name: 'Across',
+    logoURI: `${ICONS}/bridges/across.svg`,
+    feeBps: 4n,
+    seconds: 60,
+    gas: 130_000n,
+  },
   stargate: {
     key: 'stargate',
     name: 'Stargate',
@@ -50,7 +57,14 @@ const TOOLS = {
     seconds: 180,
     gas: 320_000n,
   },
-  '1inch': { key: '1inch', name: '1inch', logoURI: `${ICONS}/exchanges/oneinch.png`, feeBps: 10n, seconds: 30, gas: 180_000n },
+  '1inch': {
+    key: '1inch',
+    name: '1inch',
+    logoURI: `${ICONS}/exchanges/oneinch.png`,
+    feeBps: 10n,
+    seconds: 30,
+    gas: 180_000n,
+  },
   uniswap: {
     key: 'uniswap',
     name: 'Uniswap V3',
@@ -326,8 +340,9 @@ const swapParams = parseAbiParameters(
   'bytes32 transactionId, string integrator, string referrer, address receiver, uint256 minAmountOut, (address callTo, address approveTo, address sendingAssetId, address receivingAssetId, uint256 fromAmount, bytes callData, bool requiresDeposit)[] swapData',
 );
 
+/** Lowercased so a client's checksum typo never breaks ABI encoding. */
 const evmOr = (address: string | undefined, fallback: string) =>
-  address && isAddress(address, { strict: false }) ? (address as `0x${string}`) : (fallback as `0x${string}`);
+  (address && isAddress(address, { strict: false }) ? address : fallback).toLowerCase() as `0x${string}`;
 const evmToken = (address: string) => evmOr(address, NON_EVM_RECEIVER);
 
 function calldata(step: LifiStep, transactionId: `0x${string}`): `0x${string}` {
@@ -403,14 +418,30 @@ function populate(step: LifiStep, from: SimAsset) {
 type Stage = readonly [status: string, substatus?: string];
 
 const STAGES: Record<Outcome, readonly Stage[]> = {
-  success: [['NOT_FOUND'], ['PENDING', 'WAIT_SOURCE_CONFIRMATIONS'], ['PENDING', 'WAIT_DESTINATION_TRANSACTION'], ['DONE', 'COMPLETED']],
-  failure: [['NOT_FOUND'], ['PENDING', 'WAIT_SOURCE_CONFIRMATIONS'], ['PENDING', 'WAIT_DESTINATION_TRANSACTION'], ['FAILED', 'SLIPPAGE_EXCEEDED']],
-  refund: [['NOT_FOUND'], ['PENDING', 'WAIT_SOURCE_CONFIRMATIONS'], ['PENDING', 'REFUND_IN_PROGRESS'], ['DONE', 'REFUNDED']],
+  success: [
+    ['NOT_FOUND'],
+    ['PENDING', 'WAIT_SOURCE_CONFIRMATIONS'],
+    ['PENDING', 'WAIT_DESTINATION_TRANSACTION'],
+    ['DONE', 'COMPLETED'],
+  ],
+  failure: [
+    ['NOT_FOUND'],
+    ['PENDING', 'WAIT_SOURCE_CONFIRMATIONS'],
+    ['PENDING', 'WAIT_DESTINATION_TRANSACTION'],
+    ['FAILED', 'SLIPPAGE_EXCEEDED'],
+  ],
+  refund: [
+    ['NOT_FOUND'],
+    ['PENDING', 'WAIT_SOURCE_CONFIRMATIONS'],
+    ['PENDING', 'REFUND_IN_PROGRESS'],
+    ['DONE', 'REFUNDED'],
+  ],
 };
 
 const SUBSTATUS_MESSAGES: Record<string, string> = {
   WAIT_SOURCE_CONFIRMATIONS: 'The bridge is waiting for additional confirmations.',
-  WAIT_DESTINATION_TRANSACTION: 'The bridge off-chain logic is being executed. Wait for the transaction to appear on the destination chain.',
+  WAIT_DESTINATION_TRANSACTION:
+    'The bridge off-chain logic is being executed. Wait for the transaction to appear on the destination chain.',
   REFUND_IN_PROGRESS: 'The refund has been requested and it is being processed.',
   COMPLETED: 'The transfer is complete.',
   REFUNDED: 'The tokens were refunded to the sender address.',
@@ -522,7 +553,10 @@ function statusBody(t: Tracked, [status, substatus]: Stage) {
 // ---- Request parsing.
 
 const invalid = (message: string): SimResponse => ({ status: 400, body: { message, code: 1011 } });
-const noQuotes: SimResponse = { status: 404, body: { message: 'No available quotes for the requested transfer', code: 1002 } };
+const noQuotes: SimResponse = {
+  status: 404,
+  body: { message: 'No available quotes for the requested transfer', code: 1002 },
+};
 
 const routesRequestSchema = z.object({
   fromChainId: z.number().int(),
@@ -666,10 +700,20 @@ export async function startLifiSimulator(opts: { port?: number; host?: string } 
     if (!resolved.ok) {
       return {
         status: 200,
-        body: unavailable(r.fromChainId, r.fromTokenAddress, r.toChainId, r.toTokenAddress, resolved.code, resolved.message),
+        body: unavailable(
+          r.fromChainId,
+          r.fromTokenAddress,
+          r.toChainId,
+          r.toTokenAddress,
+          resolved.code,
+          resolved.message,
+        ),
       };
     }
-    return { status: 200, body: { routes: routesFor(resolved.transfer), unavailableRoutes: { filteredOut: [], failed: [] } } };
+    return {
+      status: 200,
+      body: { routes: routesFor(resolved.transfer), unavailableRoutes: { filteredOut: [], failed: [] } },
+    };
   }
 
   function stepTransaction(req: SimRequest): SimResponse {
@@ -754,9 +798,18 @@ export async function startLifiSimulator(opts: { port?: number; host?: string } 
       handle: quoteRoutes,
       noRoute: (req) => {
         const r = routesRequestSchema.safeParse(req.body);
-        const body = r.success
-          ? unavailable(r.data.fromChainId, r.data.fromTokenAddress, r.data.toChainId, r.data.toTokenAddress, 'NO_POSSIBLE_ROUTE', 'No route was found for this action.')
-          : unavailable(0, '', 0, '', 'NO_POSSIBLE_ROUTE', 'No route was found for this action.');
+        const { fromChainId, fromTokenAddress, toChainId, toTokenAddress } = r.success
+          ? r.data
+          : { fromChainId: 0, fromTokenAddress: '', toChainId: 0, toTokenAddress: '' };
+        const message = 'No route was found for this action.';
+        const body = unavailable(
+          fromChainId,
+          fromTokenAddress,
+          toChainId,
+          toTokenAddress,
+          'NO_POSSIBLE_ROUTE',
+          message,
+        );
         return { status: 200, body };
       },
     },
@@ -765,7 +818,13 @@ export async function startLifiSimulator(opts: { port?: number; host?: string } 
     { method: 'GET', pattern: /^\/v1\/status\/?$/, kind: 'status', handle: status },
   ];
 
-  const sim = await startSimulator('lifi', routes, { ...opts, onReset: () => tracked.clear() });
+  const sim = await startSimulator('lifi', routes, {
+    ...opts,
+    onReset: () => {
+      tracked.clear();
+      built.length = 0;
+    },
+  });
 
   async function register(req: IncomingMessage, res: ServerResponse) {
     const parsed = controlSchema.safeParse(await readJson(req));
@@ -773,7 +832,8 @@ export async function startLifiSimulator(opts: { port?: number; host?: string } 
       res.writeHead(code, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
-    if (!parsed.success) return reply(400, { message: 'expected {txHash, outcome?, fromChain?, toChain?, bridge?, ...}' });
+    if (!parsed.success)
+      return reply(400, { message: 'expected {txHash, outcome?, fromChain?, toChain?, bridge?, ...}' });
     const c = parsed.data;
     const query = new URLSearchParams();
     if (c.fromChain !== undefined) query.set('fromChain', String(c.fromChain));
@@ -788,7 +848,10 @@ export async function startLifiSimulator(opts: { port?: number; host?: string } 
       from,
       to,
       fromAmount,
-      toAmount: from === observed.from && to === observed.to && !c.fromAmount ? observed.toAmount : convertAtMarket(fromAmount, from, to),
+      toAmount:
+        from === observed.from && to === observed.to && !c.fromAmount
+          ? observed.toAmount
+          : convertAtMarket(fromAmount, from, to),
       fromAddress: c.fromAddress ?? observed.fromAddress,
       toAddress: c.toAddress ?? observed.toAddress,
     };

@@ -1,3 +1,4 @@
+import { formatUnits } from 'viem';
 import type { StatusResult, TxStatus } from '../types';
 import { sumUsd, usdNumber } from './usd';
 import type { LifiFeeCost, LifiStatusResponse } from './wire';
@@ -78,7 +79,7 @@ function recordedFee(feeCosts: LifiFeeCost[] | undefined): StatusResult['fee'] {
     amountUsd: Number(total),
     details: feeCosts.map((cost) => ({
       label: cost.name,
-      amount: cost.amount,
+      amount: formatUnits(BigInt(cost.amount), cost.token.decimals),
       currency: cost.token.symbol,
       amountUsd: usdNumber(cost.amountUSD),
       included: cost.included ?? null,

@@ -305,12 +305,22 @@ function evmExec(steps: RelayStep[], input: ExecuteInput, base: ExecBase): ExecP
   };
 }
 
+/** TON Connect takes no bounce flag: the address form carries it (`relay-ton-wallet-adapter` `encodeAddress`). */
+function tonTarget(to: string, bounce: boolean | undefined): string {
+  if (bounce === undefined) return to;
+  try {
+    return TonAddress.parse(to).toString({ bounceable: bounce, urlSafe: true });
+  } catch {
+    throw badResponse('TON deposit message has an unreadable destination');
+  }
+}
+
 function tonExec(steps: RelayStep[], base: ExecBase): ExecPayload {
   const { messages } = itemData(mainStep(steps), relayTonMessagesSchema, 'TON messages');
   const [message] = messages as [(typeof messages)[number]];
   return {
     chainId: null,
-    providerTarget: message.to,
+    providerTarget: tonTarget(message.to, message.bounce),
     value: message.value,
     srcToken: base.srcToken,
     srcAmount: base.srcAmount,

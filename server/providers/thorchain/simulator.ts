@@ -210,7 +210,13 @@ interface SwapSimulation {
   usdCents: bigint;
 }
 
-function simulateSwap(from: PoolAsset, to: PoolAsset, amountE8: bigint, interval: bigint, quantity: bigint) {
+function simulateSwap(
+  from: PoolAsset,
+  to: PoolAsset,
+  amountE8: bigint,
+  interval: bigint,
+  quantity: bigint,
+): SwapSimulation {
   const fromBase = rescale(amountE8, 8, from.asset.decimals);
   const gross = rescale(convertAtMarket(fromBase, from.asset, to.asset, 0), to.asset.decimals, 8);
   const usdCents = centsOf(fromBase, from.asset);
@@ -219,11 +225,13 @@ function simulateSwap(from: PoolAsset, to: PoolAsset, amountE8: bigint, interval
     interval > 0n ? (quantity === 0n || quantity > maxStreamingQuantity ? maxStreamingQuantity : quantity) : 0n;
   const slipDivisor = POOL_DEPTH_CENTS * (streamingQuantity > 0n ? streamingQuantity : 1n);
   const liquidityFee = (gross * usdCents) / slipDivisor + (gross * BASE_LIQUIDITY_FEE_BPS) / 10_000n;
-  const outboundFee = centsToE8(CHAINS[to.chain]?.outboundFeeCents ?? 0n, to.asset);
-  const feeCents = [CHAINS[from.chain]?.outboundFeeCents ?? 0n, CHAINS[to.chain]?.outboundFeeCents ?? 0n];
-  const maxFeeCents = feeCents[0]! > feeCents[1]! ? feeCents[0]! : feeCents[1]!;
+  const srcFeeCents = CHAINS[from.chain]?.outboundFeeCents ?? 0n;
+  const dstFeeCents = CHAINS[to.chain]?.outboundFeeCents ?? 0n;
+  const outboundFee = centsToE8(dstFeeCents, to.asset);
+  // thornode: recommended_min_amount_in = MAX(outbound_fee(src), outbound_fee(dst)) * 4.
+  const maxFeeCents = srcFeeCents > dstFeeCents ? srcFeeCents : dstFeeCents;
   const emit = gross - liquidityFee;
-  const simulation: SwapSimulation = {
+  return {
     expectedOut: emit > outboundFee ? emit - outboundFee : 0n,
     liquidityFee,
     outboundFee,
@@ -233,7 +241,6 @@ function simulateSwap(from: PoolAsset, to: PoolAsset, amountE8: bigint, interval
     streamingQuantity,
     usdCents,
   };
-  return simulation;
 }
 
 // ---- Quote.

@@ -1,0 +1,12 @@
+import { historyQueryLegacy } from '../../schemas/transactions';
+import { listHistory } from '../../transactions/history';
+import { endpoint } from '../endpoint';
+
+export const historyLegacy = endpoint({
+  routeClass: 'transactions',
+  query: historyQueryLegacy,
+  handle: async ({ query }, { app }) => {
+    const { items, page, perPage, total } = await listHistory(app, query);
+    return { body: { items, page, perPage, total } };
+  },
+});

@@ -1,0 +1,800 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { routeAsset, testSignal } from '../../../test/support/route-assets';
+import { ProviderError } from '../errors';
+import type { AdapterOptions } from '../options';
+import type { ExecuteInput, ProviderAdapter, ProviderRoute, RouteAsset, StatusInput, StatusResult } from '../types';
+import { type ChainflipAdapterTuning, createChainflipAdapter } from './adapter';
+import { minPriceX128 } from './price';
+import { type ChainflipSimulator, startChainflipSimulator } from './simulator';
+import { mapSwapStatus } from './status';
+import { CHANNEL_ID, type SwapStatusInput, swapStatusSchema } from './wire';
+
+const ETH = routeAsset('ethereum', 'ETH');
+const USDC = routeAsset('ethereum', 'USDC');
+const FLIP = routeAsset('ethereum', 'FLIP');
+const BTC = routeAsset('bitcoin', 'BTC');
+const SOL = routeAsset('solana', 'SOL');
+const ARB_ETH = routeAsset('arbitrum', 'ETH');
+const ARB_USDC = routeAsset('arbitrum', 'USDC');
+
+const EVM_WALLET = '0x2afba9278e30ccf6a6ceb3a8b6e336b70068f045';
+const BTC_WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+const SOL_WALLET = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
+const WALLETS: Record<string, string> = {
+  ethereum: EVM_WALLET,
+  arbitrum: EVM_WALLET,
+  bitcoin: BTC_WALLET,
+  solana: SOL_WALLET,
+};
+
+const ONE_ETH = 10n ** 18n;
+const META_KEYS = [
+  'providerQuoteId',
+  'selectedQuoteId',
+  'executionMode',
+  'walletExecution',
+  'depositAddress',
+  'depositMemo',
+  'channelId',
+  'expiresAt',
+];
+
+let sim: ChainflipSimulator;
+
+const adapterOptions = (apiKey?: string): AdapterOptions => ({
+  config: { key: 'CHAINFLIP', enabled: true, baseUrl: sim.url, apiKey, deadlineMs: 2500 },
+  baseUrl: sim.url,
+});
+const newAdapter = (tuning?: ChainflipAdapterTuning) => createChainflipAdapter(adapterOptions(), tuning);
+
+const quoteInput = (src: RouteAsset, dst: RouteAsset, amountBase: bigint) => ({
+  src,
+  dst,
+  amountBase,
+  slippageBps: 100,
+});
+
+function executeInput(src: RouteAsset, dst: RouteAsset, amountBase: bigint, route: ProviderRoute): ExecuteInput {
+  return {
+    ...quoteInput(src, dst, amountBase),
+    depositor: WALLETS[src.chain] as string,
+    recipient: WALLETS[dst.chain] as string,
+    routeId: route.routeId,
+    providerQuote: route.providerQuote,
+    transactionId: 'tx_test',
+  };
+}
+
+const statusInput = (trackingContext: Record<string, unknown>, hash = ''): StatusInput => ({
+  trackingContext,
+  hash,
+  inboundHash: '',
+  src: ETH,
+  dst: BTC,
+  createdAt: new Date(),
+});
+
+async function errorKind(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return 'resolved';
+  } catch (error) {
+    if (error instanceof ProviderError) return error.kind;
+    throw error;
+  }
+}
+
+async function firstRoute(
+  adapter: ProviderAdapter,
+  src: RouteAsset,
+  dst: RouteAsset,
+  amount: bigint,
+  routeId?: string,
+) {
+  const routes = await adapter.quote(quoteInput(src, dst, amount), testSignal());
+  const route = routeId ? routes.find((r) => r.routeId === routeId) : routes[0];
+  if (!route) throw new Error(`no ${routeId ?? 'route'} for ${src.symbol}->${dst.symbol}`);
+  return route;
+}
+
+async function openChannel(
+  adapter: ProviderAdapter,
+  src: RouteAsset,
+  dst: RouteAsset,
+  amount: bigint,
+  routeId?: string,
+) {
+  const route = await firstRoute(adapter, src, dst, amount, routeId);
+  const result = await adapter.execute(executeInput(src, dst, amount, route), testSignal());
+  return { route, result };
+}
+
+async function pollUntilFinal(adapter: ProviderAdapter, trackingContext: Record<string, unknown>) {
+  const seen: StatusResult[] = [];
+  for (let i = 0; i < 12; i++) {
+    const result = await adapter.status(statusInput(trackingContext), testSignal());
+    seen.push(result);
+    if (result.status !== 'PENDING') break;
+  }
+  return seen;
+}
+
+beforeAll(async () => {
+  sim = await startChainflipSimulator({ port: 0 });
+});
+afterAll(async () => {
+  await sim.close();
+});
+beforeEach(() => {
+  sim.reset();
+});
+
+describe('supports', () => {
+  const adapter = () => newAdapter();
+
+  it.each([
+    [ETH, BTC],
+    [BTC, SOL],
+    [USDC, ARB_USDC],
+    [ARB_ETH, ETH],
+    [FLIP, routeAsset('solana', 'USDC')],
+  ])('accepts Chainflip assets on both sides (%#)', (src, dst) => {
+    expect(adapter().supports(src, dst)).toBe(true);
+  });
+
+  it.each([
+    ['same asset', ETH, ETH],
+    ['a non-Chainflip token', routeAsset('ethereum', 'WBTC'), BTC],
+    ['bridged USDC.e', routeAsset('arbitrum', 'USDC.e'), ETH],
+    ['a chain Chainflip lacks', routeAsset('optimism', 'ETH'), BTC],
+    ['USDT on Solana (not listed)', routeAsset('solana', 'USDT'), BTC],
+    ['a look-alike contract', { ...USDC, address: '0x0000000000000000000000000000000000000001' }, BTC],
+  ])('refuses %s', (_label, src, dst) => {
+    expect(adapter().supports(src, dst)).toBe(false);
+  });
+});
+
+describe('quote', () => {
+  it('asks /v2/quote with Chainflip names and base units, and prices ETH -> BTC near the seed ratio', async () => {
+    const routes = await newAdapter().quote(quoteInput(ETH, BTC, ONE_ETH), testSignal());
+
+    const entry = sim.log.at(-1);
+    const url = new URL(entry?.path ?? '', sim.url);
+    expect(url.pathname).toBe('/v2/quote');
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      srcChain: 'Ethereum',
+      srcAsset: 'ETH',
+      destChain: 'Bitcoin',
+      destAsset: 'BTC',
+      amount: '1000000000000000000',
+      isVaultSwap: 'false',
+      isOnChain: 'false',
+      dcaEnabled: 'true',
+      dcaV2Enabled: 'true',
+      brokerCommissionBps: '0',
+    });
+
+    expect(routes.map((r) => r.routeId)).toEqual(['chainflip:regular']);
+    const [route] = routes as [ProviderRoute];
+    const ideal = (ONE_ETH * 3200n * 10n ** 8n) / (95_000n * ONE_ETH);
+    expect(route.dstAmountBase).toBeLessThan(ideal);
+    expect(route.dstAmountBase).toBeGreaterThan((ideal * 99n) / 100n);
+    expect(route.dstMinAmountBase).toBe((route.dstAmountBase * 9_900n) / 10_000n);
+    expect(route.estimatedTimeSeconds).toBe(24 + 12 + 600);
+    expect(route.expiresAt).toBeUndefined();
+    expect(route.srcUsd).toBeUndefined();
+    expect(route.steps.map((s) => s.type)).toEqual(['deposit', 'swap']);
+    expect(route.steps.every((s) => s.name.startsWith('Chainflip') && s.image.startsWith('https://'))).toBe(true);
+  });
+
+  it('reports fees per asset in human units, without USD', async () => {
+    const [route] = await newAdapter().quote(quoteInput(ETH, BTC, ONE_ETH), testSignal());
+    const fee = route?.fee;
+    expect(fee?.usd).toBeNull();
+    expect(fee?.currency).toBeNull();
+    expect(fee?.formatted).toMatch(/ ETH \+ .* USDC \+ .* BTC/);
+    expect(fee?.details.map((d) => [d.type, d.currency])).toEqual([
+      ['gas', 'ETH'],
+      ['network', 'USDC'],
+      ['gas', 'BTC'],
+      ['liquidity', 'ETH'],
+      ['liquidity', 'USDC'],
+    ]);
+    const ingress = fee?.details[0];
+    expect(ingress?.label).toBe('Deposit (ingress) fee');
+    expect(Number(ingress?.amount)).toBeCloseTo(0.5 / 3200, 8);
+    expect(fee?.details.every((d) => d.amountUsd === null)).toBe(true);
+  });
+
+  it('keeps route ids stable and providerQuote plain JSON', async () => {
+    const adapter = newAdapter();
+    const first = await adapter.quote(quoteInput(USDC, SOL, 20_000n * 10n ** 6n), testSignal());
+    const second = await adapter.quote(quoteInput(USDC, SOL, 20_000n * 10n ** 6n), testSignal());
+    expect(first.map((r) => r.routeId)).toEqual(second.map((r) => r.routeId));
+    for (const route of first) {
+      expect(JSON.parse(JSON.stringify(route.providerQuote))).toStrictEqual(route.providerQuote);
+    }
+  });
+
+  it('offers DCA above the chunk size, best payout first', async () => {
+    const routes = await newAdapter().quote(quoteInput(USDC, SOL, 20_000n * 10n ** 6n), testSignal());
+    expect(routes.map((r) => r.routeId)).toEqual(['chainflip:dca', 'chainflip:regular']);
+    const [dca, regular] = routes as [ProviderRoute, ProviderRoute];
+    expect(dca.dstAmountBase).toBeGreaterThan(regular.dstAmountBase);
+    expect(dca.estimatedTimeSeconds).toBe(regular.estimatedTimeSeconds + 3 * 2 * 6);
+    expect(dca.providerQuote).toMatchObject({ type: 'DCA', dcaParams: { numberOfChunks: 4, chunkIntervalBlocks: 2 } });
+    expect(dca.steps[1]?.name).toBe('Chainflip DCA swap');
+    const ideal = (20_000n * 10n ** 9n) / 180n;
+    expect(dca.dstAmountBase).toBeGreaterThan((ideal * 99n) / 100n);
+  });
+
+  it.each([
+    ['below the minimum', ETH, BTC, 10n ** 14n],
+    ['beyond the liquidity', USDC, BTC, 5_000_000n * 10n ** 6n],
+  ])('returns [] when the backend answers 400 for an amount %s', async (_label, src, dst, amount) => {
+    expect(await newAdapter().quote(quoteInput(src, dst, amount), testSignal())).toEqual([]);
+    expect(sim.log).toHaveLength(1);
+  });
+
+  it('returns [] without a call for an unsupported pair', async () => {
+    expect(await newAdapter().quote(quoteInput(routeAsset('ethereum', 'WBTC'), BTC, 10n ** 8n), testSignal())).toEqual(
+      [],
+    );
+    expect(sim.log).toHaveLength(0);
+  });
+});
+
+describe('upstream faults', () => {
+  const quote = (signal = testSignal()) => newAdapter().quote(quoteInput(ETH, BTC, ONE_ETH), signal);
+
+  it('slow beyond the deadline -> UNAVAILABLE', async () => {
+    sim.configure({ slowMs: 1500, faults: { quote: 'slow' } });
+    expect(await errorKind(quote(testSignal(300)))).toBe('UNAVAILABLE');
+  });
+
+  it('hang -> UNAVAILABLE within the deadline', async () => {
+    sim.configure({ faults: { quote: 'hang' } });
+    const started = Date.now();
+    expect(await errorKind(quote(testSignal(400)))).toBe('UNAVAILABLE');
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it.each([
+    ['error5xx', 'UNAVAILABLE'],
+    ['ratelimit', 'RATE_LIMITED'],
+    ['malformed', 'BAD_RESPONSE'],
+    ['oversized', 'BAD_RESPONSE'],
+    ['redirect', 'BAD_RESPONSE'],
+  ] as const)('%s on quote -> %s', async (fault, kind) => {
+    sim.configure({ faults: { quote: fault } });
+    expect(await errorKind(quote())).toBe(kind);
+  });
+
+  it('noroute -> []', async () => {
+    sim.configure({ faults: { quote: 'noroute' } });
+    expect(await quote()).toEqual([]);
+  });
+
+  it('faults on execute and status surface as provider errors, not as results', async () => {
+    const adapter = newAdapter();
+    const route = await firstRoute(adapter, ETH, BTC, ONE_ETH);
+    sim.configure({ faults: { execute: 'ratelimit' } });
+    expect(await errorKind(adapter.execute(executeInput(ETH, BTC, ONE_ETH, route), testSignal()))).toBe('RATE_LIMITED');
+    sim.configure({ faults: { execute: 'none' } });
+    const { trackingContext } = await adapter.execute(executeInput(ETH, BTC, ONE_ETH, route), testSignal());
+    sim.configure({ faults: { status: 'error5xx' } });
+    expect(await errorKind(adapter.status(statusInput(trackingContext), testSignal()))).toBe('UNAVAILABLE');
+    sim.configure({ faults: { status: 'malformed' } });
+    expect(await errorKind(adapter.status(statusInput(trackingContext), testSignal()))).toBe('BAD_RESPONSE');
+  });
+});
+
+describe('execute (deposit channel)', () => {
+  it('opens a REGULAR channel from ETH with the SDK fill-or-kill price and maps the 201 answer', async () => {
+    const adapter = newAdapter();
+    const { route, result } = await openChannel(adapter, ETH, BTC, ONE_ETH);
+    const stored = route.providerQuote as { estimatedPrice: string; egressAmount: string; intermediateAmount: string };
+    const opened = sim.openedChannels().at(-1);
+
+    expect(opened?.body).toEqual({
+      srcAsset: { asset: 'ETH', chain: 'Ethereum' },
+      destAsset: { asset: 'BTC', chain: 'Bitcoin' },
+      destAddress: BTC_WALLET,
+      amount: ONE_ETH.toString(),
+      fillOrKillParams: {
+        retryDurationBlocks: 100,
+        refundAddress: EVM_WALLET,
+        minPriceX128: minPriceX128(stored.estimatedPrice, 100, 18, 8),
+        maxOraclePriceSlippage: 100,
+      },
+      quote: {
+        egressAmount: stored.egressAmount,
+        estimatedPrice: stored.estimatedPrice,
+        intermediateAmount: stored.intermediateAmount,
+        recommendedSlippageTolerancePercent: 1,
+        recommendedLivePriceSlippageTolerancePercent: 1,
+      },
+    });
+    const satsPerEth = Number((BigInt(opened?.body.fillOrKillParams.minPriceX128 ?? '0') * ONE_ETH) / 2n ** 128n);
+    expect(satsPerEth / 1e8).toBeCloseTo(Number(stored.estimatedPrice) * 0.99, 6);
+
+    const channelId = opened?.id as string;
+    expect(channelId).toMatch(CHANNEL_ID);
+    expect(channelId).toContain('-Ethereum-');
+    const depositAddress = result.providerResult.depositAddress as string;
+    expect(depositAddress).toMatch(/^0x[0-9a-f]{40}$/);
+    expect(result.providerResult).toEqual({
+      channelId,
+      depositAddress,
+      status: 'AWAITING_DEPOSIT',
+      execution: 'deposit-channel',
+    });
+    expect(result.exec).toEqual({
+      chainId: 1,
+      providerTarget: depositAddress,
+      value: ONE_ETH.toString(),
+      srcToken: 'native',
+      srcAmount: ONE_ETH.toString(),
+      meta: {
+        executionMode: 'deposit-channel',
+        walletExecution: false,
+        depositAddress,
+        channelId,
+        expiresAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
+    });
+    const expiresIn = Date.parse(result.exec?.meta.expiresAt ?? '') - Date.now();
+    expect(expiresIn).toBeGreaterThan(23 * 3600_000);
+    expect(Object.keys(result.exec?.meta ?? {}).every((k) => META_KEYS.includes(k))).toBe(true);
+    expect(result.trackingContext).toEqual({
+      channelId,
+      depositAddress,
+      srcChain: 'Ethereum',
+      issuedBlock: Number(channelId.split('-')[0]),
+      openedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    expect(adapter.canTrack(result.trackingContext, '')).toBe(true);
+  });
+
+  it('passes dcaParams for the DCA route and sends no native value for a token deposit', async () => {
+    const amount = 20_000n * 10n ** 6n;
+    const { result } = await openChannel(newAdapter(), USDC, SOL, amount, 'chainflip:dca');
+    const body = sim.openedChannels().at(-1)?.body;
+    expect(body?.dcaParams).toEqual({ numberOfChunks: 4, chunkIntervalBlocks: 2 });
+    expect(body?.destAddress).toBe(SOL_WALLET);
+    expect(result.exec).toMatchObject({
+      chainId: 1,
+      value: '0',
+      srcToken: USDC.address,
+      srcAmount: amount.toString(),
+    });
+  });
+
+  it('omits dcaParams on the regular route even when a DCA quote existed', async () => {
+    await openChannel(newAdapter(), USDC, SOL, 20_000n * 10n ** 6n, 'chainflip:regular');
+    expect(sim.openedChannels().at(-1)?.body).not.toHaveProperty('dcaParams');
+  });
+
+  it('opens a Bitcoin channel with a null chain id and a taproot deposit address', async () => {
+    const amount = 5_000_000n;
+    const { result } = await openChannel(newAdapter(), BTC, ARB_ETH, amount);
+    expect(result.exec).toMatchObject({ chainId: null, value: amount.toString(), srcToken: 'native' });
+    expect(result.exec?.providerTarget).toMatch(/^bc1p[ac-hj-np-z02-9]{58}$/);
+    expect(result.trackingContext.srcChain).toBe('Bitcoin');
+  });
+
+  it('leaves out the oracle slippage when the quote has no live-price protection (FLIP)', async () => {
+    await openChannel(newAdapter(), FLIP, ETH, 100_000n * ONE_ETH);
+    expect(sim.openedChannels().at(-1)?.body.fillOrKillParams).not.toHaveProperty('maxOraclePriceSlippage');
+  });
+
+  it('maps a refused channel (bad address) to REJECTED with the backend message', async () => {
+    const adapter = newAdapter();
+    const route = await firstRoute(adapter, ETH, BTC, ONE_ETH);
+    const input = { ...executeInput(ETH, BTC, ONE_ETH, route), recipient: EVM_WALLET };
+    const error = await adapter.execute(input, testSignal()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).kind).toBe('REJECTED');
+    expect((error as ProviderError).message).toContain('is not a valid "Bitcoin" address');
+  });
+
+  it('refuses a route id or pair that does not match the stored quote, without calling upstream', async () => {
+    const adapter = newAdapter();
+    const route = await firstRoute(adapter, ETH, BTC, ONE_ETH);
+    const input = { ...executeInput(ETH, BTC, ONE_ETH, route), routeId: 'chainflip:dca' };
+    expect(await errorKind(adapter.execute(input, testSignal()))).toBe('REJECTED');
+    const otherPair = { ...executeInput(SOL, BTC, ONE_ETH, route), depositor: SOL_WALLET };
+    expect(await errorKind(adapter.execute(otherPair, testSignal()))).toBe('REJECTED');
+    expect(sim.log.filter((e) => e.kind === 'execute')).toHaveLength(0);
+  });
+});
+
+describe('status end to end', () => {
+  it('walks a successful swap to SUCCESS with the payout hash and amount', async () => {
+    sim.configure({ outcome: 'success', settleAfterPolls: 6 });
+    const adapter = newAdapter();
+    const { route, result } = await openChannel(adapter, ETH, BTC, ONE_ETH);
+    const seen = await pollUntilFinal(adapter, result.trackingContext);
+
+    expect(seen.map((s) => s.upstreamState)).toEqual([
+      'WAITING',
+      'WAITING',
+      'RECEIVING',
+      'SWAPPING',
+      'SENDING',
+      'SENT',
+      'COMPLETED',
+    ]);
+    expect(seen.slice(0, -1).every((s) => s.status === 'PENDING' && !s.notFound)).toBe(true);
+    expect(seen[0]?.inboundHash).toBeUndefined();
+    const final = seen.at(-1) as StatusResult;
+    expect(final.status).toBe('SUCCESS');
+    expect(final.outboundHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(final.inboundHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(final.dstAmountBase).toBe(route.dstAmountBase);
+    expect(final.fee).toMatchObject({ currency: 'USDC', amountUsd: null });
+    expect(sim.log.at(-1)?.path).toBe(`/v2/swaps/${result.trackingContext.channelId}`);
+  });
+
+  it('walks a refunded swap to REFUND with the refund hash on the source chain', async () => {
+    sim.configure({ outcome: 'refund', settleAfterPolls: 6 });
+    const adapter = newAdapter();
+    const { result } = await openChannel(adapter, ETH, BTC, ONE_ETH);
+    const seen = await pollUntilFinal(adapter, result.trackingContext);
+    const final = seen.at(-1) as StatusResult;
+    expect(seen.slice(0, -1).every((s) => s.status === 'PENDING')).toBe(true);
+    expect(final).toMatchObject({ status: 'REFUND', upstreamState: 'COMPLETED' });
+    expect(final.outboundHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(final.outboundHash).not.toBe(final.inboundHash);
+    expect(final.dstAmountBase).toBeUndefined();
+    expect(final.fee?.currency).toBe('ETH');
+  });
+
+  it('walks a failed swap to FAILED with the reason', async () => {
+    sim.configure({ outcome: 'failure', settleAfterPolls: 6 });
+    const adapter = newAdapter();
+    const { result } = await openChannel(adapter, ETH, BTC, ONE_ETH);
+    const seen = await pollUntilFinal(adapter, result.trackingContext);
+    expect(seen.slice(0, -1).every((s) => s.status === 'PENDING')).toBe(true);
+    expect(seen.at(-1)).toMatchObject({
+      status: 'FAILED',
+      upstreamState: 'FAILED',
+      detail: 'The swap broadcast was aborted',
+    });
+  });
+
+  it('reports FAILED for a channel that expired without a deposit', async () => {
+    const adapter = newAdapter();
+    const { result } = await openChannel(adapter, ETH, BTC, ONE_ETH);
+    expect((await adapter.status(statusInput(result.trackingContext), testSignal())).status).toBe('PENDING');
+    const expired = await fetch(`${sim.url}/__sim/chainflip/expire`, {
+      method: 'POST',
+      body: JSON.stringify({ channelId: result.trackingContext.channelId }),
+    });
+    expect(expired.status).toBe(200);
+    expect(await adapter.status(statusInput(result.trackingContext), testSignal())).toMatchObject({
+      status: 'FAILED',
+      upstreamState: 'WAITING',
+    });
+  });
+
+  it('can track by the deposit transaction once the backend has seen it', async () => {
+    sim.configure({ settleAfterPolls: 3 });
+    const adapter = newAdapter();
+    const { result } = await openChannel(adapter, ETH, BTC, ONE_ETH);
+    await adapter.status(statusInput(result.trackingContext), testSignal());
+    const receiving = await adapter.status(statusInput(result.trackingContext), testSignal());
+    const depositHash = receiving.inboundHash as string;
+    expect(depositHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(adapter.canTrack({}, depositHash)).toBe(true);
+    expect(adapter.canTrack({}, '')).toBe(false);
+    const byHash = await adapter.status(statusInput({}, depositHash), testSignal());
+    expect(byHash.notFound).toBeUndefined();
+    expect(byHash.inboundHash).toBe(depositHash);
+  });
+});
+
+describe('not-found limiter', () => {
+  const unknown = { channelId: '8399999-Ethereum-424242' };
+
+  it('stops asking after 8 not-founds, so the backend never bans this process', async () => {
+    const adapter = newAdapter();
+    const results: StatusResult[] = [];
+    for (let i = 0; i < 12; i++) results.push(await adapter.status(statusInput(unknown), testSignal()));
+
+    expect(sim.log.filter((e) => e.kind === 'status')).toHaveLength(8);
+    expect(results.every((r) => r.status === 'PENDING' && r.notFound === true)).toBe(true);
+    expect(results.slice(8).map((r) => r.detail)).toEqual(Array(4).fill('backing off: not-found limiter'));
+
+    const careless = newAdapter();
+    for (let i = 0; i < 3; i++) expect((await careless.status(statusInput(unknown), testSignal())).notFound).toBe(true);
+    expect(await errorKind(careless.status(statusInput(unknown), testSignal()))).toBe('RATE_LIMITED');
+
+    sim.reset();
+    expect((await careless.status(statusInput(unknown), testSignal())).notFound).toBe(true);
+  });
+
+  it('asks again once the 60 s window has slid past the old not-founds', async () => {
+    let now = 1_000_000;
+    const adapter = newAdapter({ notFoundGuard: { now: () => now } });
+    for (let i = 0; i < 9; i++) await adapter.status(statusInput(unknown), testSignal());
+    expect(sim.log).toHaveLength(8);
+    now += 60_001;
+    expect((await adapter.status(statusInput(unknown), testSignal())).detail).not.toContain('backing off');
+    expect(sim.log).toHaveLength(9);
+  });
+
+  it('the simulator bans a client past the limit, per client, and lifts the ban after banMs', async () => {
+    const limited = await startChainflipSimulator({ notFoundLimit: { windowMs: 60_000, maxNotFounds: 2, banMs: 250 } });
+    try {
+      const get = (client: string) =>
+        fetch(`${limited.url}/v2/swaps/1-Ethereum-1`, { headers: { 'cf-connecting-ip': client } });
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await get('10.0.0.1')).status);
+      expect(statuses).toEqual([404, 404, 404, 429]);
+      expect(await (await get('10.0.0.1')).json()).toEqual({ message: 'Too many requests, please try again later' });
+      expect((await get('10.0.0.2')).status).toBe(404);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect((await get('10.0.0.1')).status).toBe(404);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('the simulator window slides: spaced not-founds never ban', async () => {
+    const limited = await startChainflipSimulator({ notFoundLimit: { windowMs: 100, maxNotFounds: 2 } });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i++) {
+        statuses.push((await fetch(`${limited.url}/v2/swaps/abc`)).status);
+        statuses.push((await fetch(`${limited.url}/v2/swaps/abc`)).status);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+      expect(statuses).toEqual(Array(6).fill(404));
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('simulator wire format', () => {
+  it('answers quote refusals with {message} and 400', async () => {
+    const tooSmall = await fetch(
+      `${sim.url}/v2/quote?srcChain=Ethereum&srcAsset=ETH&destChain=Bitcoin&destAsset=BTC&amount=1000`,
+    );
+    expect(tooSmall.status).toBe(400);
+    expect((await tooSmall.json()).message).toMatch(/^expected amount is below minimum swap amount \(\d+\)$/);
+    const unknown = await fetch(
+      `${sim.url}/v2/quote?srcChain=Ethereum&srcAsset=DOGE&destChain=Bitcoin&destAsset=BTC&amount=1000`,
+    );
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toEqual({ message: 'invalid request' });
+  });
+
+  it('refuses an invalid channel body the way ts-rest does', async () => {
+    const response = await fetch(`${sim.url}/api/openSwapDepositChannel`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ srcAsset: { asset: 'ETH', chain: 'Ethereum' } }),
+    });
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expect(body.bodyErrors.issues.length).toBeGreaterThan(0);
+  });
+
+  it('finds a swap by its numeric swap id once it is swapping, and 404s unknown ids', async () => {
+    sim.configure({ settleAfterPolls: 3 });
+    const adapter = newAdapter();
+    const { result } = await openChannel(adapter, ETH, BTC, ONE_ETH);
+    const channelUrl = `${sim.url}/v2/swaps/${result.trackingContext.channelId}`;
+    const waiting = await (await fetch(channelUrl)).json();
+    expect(waiting).not.toHaveProperty('swapId');
+    await fetch(channelUrl);
+    const swapping = await (await fetch(channelUrl)).json();
+    expect(swapping.state).toBe('SENDING');
+    const bySwapId = await fetch(`${sim.url}/v2/swaps/${swapping.swapId}`);
+    expect(bySwapId.status).toBe(200);
+    expect((await bySwapId.json()).depositChannel.id).toBe(result.trackingContext.channelId);
+    const missing = await fetch(`${sim.url}/v2/swaps/99999999`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ message: 'resource not found' });
+  });
+});
+
+describe('api key', () => {
+  it('sends x-api-key only when configured', async () => {
+    await createChainflipAdapter(adapterOptions('cf-key-1')).quote(quoteInput(ETH, BTC, ONE_ETH), testSignal());
+    expect(sim.log.at(-1)?.headers['x-api-key']).toBe('cf-key-1');
+    await newAdapter().quote(quoteInput(ETH, BTC, ONE_ETH), testSignal());
+    expect(sim.log.at(-1)?.headers['x-api-key']).toBeUndefined();
+  });
+
+  it('polls at the State Chain cadence', () => {
+    expect(newAdapter().pollIntervalMs).toBe(6_000);
+  });
+});
+
+describe('minPriceX128 (SDK vectors from functions.test.ts)', () => {
+  it.each([
+    ['25.02922538655223706836', 150, 8, 18, '83892489958826316385497263710123985244108278726772'],
+    ['2458.206', 0, 18, 6, '836484156059252456516448240236'],
+    ['600', 0, 18, 10, '2041694201525630780780247644590609'],
+    ['0', 100, 18, 6, '0'],
+  ])('price %s less %i bps', (price, slippage, srcDecimals, destDecimals, expected) => {
+    expect(minPriceX128(price, slippage, srcDecimals, destDecimals)).toBe(expected);
+  });
+
+  it('refuses a price in exponent form', () => {
+    expect(() => minPriceX128('1e5', 100, 18, 6)).toThrow(RangeError);
+  });
+});
+
+describe('mapSwapStatus (providers.md §2.4)', () => {
+  const map = (body: SwapStatusInput) => mapSwapStatus(swapStatusSchema.parse(body));
+  const channel = {
+    id: '86-Ethereum-85',
+    depositAddress: '0x6aa69332b63bb5b1d7ca5355387edd5624e181f2',
+    isExpired: false,
+  };
+  const deposit = { amount: '5000000000000000000', txRef: '0xabc1', witnessedAt: 552000 };
+  const swapDone = { originalInputAmount: '4999949999999650000', swappedOutputAmount: '4192904666034' };
+
+  // Copied: swap snapshot "retrieves a swap in COMPLETED status".
+  const completed = {
+    brokers: [],
+    deposit: { amount: '5000000000000000000', witnessedAt: 552000, witnessedBlockIndex: '92-400' },
+    depositChannel: {
+      createdAt: 516000,
+      depositAddress: '0x6aa69332b63bb5b1d7ca5355387edd5624e181f2',
+      estimatedExpiryTime: 1640998260000,
+      id: '86-Ethereum-85',
+      isExpired: false,
+      openedThroughBackend: false,
+      srcChainExpiryBlock: '265',
+    },
+    destAddress: '1yMmfLti1k3huRQM2c47WugwonQMqTvQ2GUFxnU7Pcs7xPo',
+    destAsset: 'DOT',
+    destChain: 'Assethub',
+    estimatedDurationSeconds: 127.5,
+    estimatedDurationsSeconds: { deposit: 24, egress: 91.5, swap: 12 },
+    fees: [
+      { amount: '4556242', asset: 'USDC', chain: 'Ethereum', type: 'NETWORK' },
+      { amount: '45516860', asset: 'USDC', chain: 'Ethereum', type: 'BROKER' },
+      { amount: '50000000350000', asset: 'ETH', chain: 'Ethereum', type: 'INGRESS' },
+      { amount: '197450000', asset: 'DOT', chain: 'Assethub', type: 'EGRESS' },
+    ],
+    fillOrKillParams: { minPrice: '0', refundAddress: '0x2afba9…', retryDurationBlocks: 100 },
+    lastStatechainUpdateAt: 1640995200000,
+    srcAsset: 'ETH',
+    srcChain: 'Ethereum',
+    srcChainRequiredBlockConfirmations: 2,
+    state: 'COMPLETED' as const,
+    swap: {
+      originalInputAmount: '4999949999999650000',
+      remainingInputAmount: '0',
+      swappedInputAmount: '4999949999999650000',
+      swappedIntermediateAmount: '4506169140',
+      swappedOutputAmount: '4192904666034',
+      regular: { '…': '…' },
+    },
+    swapEgress: {
+      amount: '4192707216034',
+      scheduledAt: 564000,
+      scheduledBlockIndex: '94-595',
+      txRef: '104-2',
+      witnessedAt: 624000,
+      witnessedBlockIndex: '104-7',
+    },
+  };
+
+  // Copied: swap snapshot "retrieves a swap with FillOrKillParams in COMPLETED".
+  const refunded = {
+    depositChannel: {
+      id: '86-Ethereum-85',
+      depositAddress: '0x6aa69332b63bb5b1d7ca5355387edd5624e181f2',
+      isExpired: false,
+      '…': '…',
+    },
+    fees: [
+      { amount: '50000000350000', asset: 'ETH', chain: 'Ethereum', type: 'INGRESS' },
+      { amount: '105000000490000', asset: 'ETH', chain: 'Ethereum', type: 'EGRESS' },
+      { amount: '2658298', asset: 'ETH', chain: 'Ethereum', type: 'REFUND' },
+    ],
+    refundEgress: {
+      amount: '999844999999160000',
+      scheduledAt: 564000,
+      scheduledBlockIndex: '94-594',
+      txRef: '0xd2398250c9fa869f0eb7659015549ed46178c95cedd444c3539f655068f6a7d9',
+      witnessedAt: 624000,
+      witnessedBlockIndex: '104-7',
+    },
+    srcAsset: 'ETH',
+    srcChain: 'Ethereum',
+    destAsset: 'DOT',
+    destChain: 'Assethub',
+    state: 'COMPLETED' as const,
+    swap: {
+      originalInputAmount: '4999949999999650000',
+      remainingInputAmount: '4999949999999650000',
+      swappedInputAmount: '0',
+      swappedIntermediateAmount: '0',
+      swappedOutputAmount: '0',
+    },
+    swapId: '368',
+  };
+
+  it('COMPLETED with swapEgress -> SUCCESS (copied sample)', () => {
+    const result = map(completed);
+    expect(result).toMatchObject({
+      status: 'SUCCESS',
+      upstreamState: 'COMPLETED',
+      outboundHash: '104-2',
+      dstAmountBase: 4192707216034n,
+    });
+    expect(result.inboundHash).toBeUndefined();
+    expect(result.fee).toMatchObject({ amount: '50.073102', currency: 'USDC', amountUsd: null });
+    expect(result.fee?.details).toHaveLength(4);
+  });
+
+  it('COMPLETED with refundEgress, a REFUND fee and zero output -> REFUND (copied sample)', () => {
+    expect(map(refunded)).toMatchObject({
+      status: 'REFUND',
+      outboundHash: '0xd2398250c9fa869f0eb7659015549ed46178c95cedd444c3539f655068f6a7d9',
+      fee: { currency: 'ETH', amount: '0.000155000003498298' },
+    });
+  });
+
+  it('COMPLETED with only a REFUND fee and zero output (no egress yet reported) -> REFUND', () => {
+    const { refundEgress: _omitted, ...body } = refunded;
+    expect(map(body)).toMatchObject({ status: 'REFUND', outboundHash: undefined });
+  });
+
+  it('COMPLETED with both egresses (partial DCA refund) -> SUCCESS', () => {
+    expect(map({ ...completed, refundEgress: refunded.refundEgress })).toMatchObject({
+      status: 'SUCCESS',
+      outboundHash: '104-2',
+    });
+  });
+
+  it.each(['RECEIVING', 'SWAPPING', 'SENDING', 'SENT'] as const)('%s -> PENDING', (state) => {
+    const result = map({ state, depositChannel: channel, deposit, swap: swapDone, fees: [] });
+    expect(result).toMatchObject({ status: 'PENDING', upstreamState: state, inboundHash: '0xabc1' });
+    expect(result.outboundHash).toBeUndefined();
+  });
+
+  it('WAITING -> PENDING, and WAITING on an expired channel -> FAILED', () => {
+    expect(map({ state: 'WAITING', depositChannel: channel, fees: [] }).status).toBe('PENDING');
+    expect(map({ state: 'WAITING', depositChannel: { ...channel, isExpired: true }, fees: [] })).toMatchObject({
+      status: 'FAILED',
+      detail: 'The deposit channel expired without a deposit',
+    });
+  });
+
+  it('FAILED -> FAILED with the egress failure reason', () => {
+    const swapEgress = {
+      amount: '100',
+      failure: {
+        mode: 'BROADCAST_ABORTED',
+        reason: { name: 'BroadcastAborted', message: 'The swap broadcast was aborted' },
+      },
+    };
+    expect(map({ state: 'FAILED', deposit, swap: swapDone, swapEgress, fees: [] })).toMatchObject({
+      status: 'FAILED',
+      detail: 'The swap broadcast was aborted',
+    });
+  });
+
+  it('FAILED with a witnessed refundEgress -> REFUND; an unwitnessed one stays FAILED', () => {
+    const witnessed = { amount: '100', txRef: '0xrefund', witnessedAt: 624000 };
+    expect(map({ state: 'FAILED', deposit, refundEgress: witnessed, fees: [] })).toMatchObject({
+      status: 'REFUND',
+      outboundHash: '0xrefund',
+    });
+    const { witnessedAt: _w, ...pending } = witnessed;
+    expect(map({ state: 'FAILED', deposit, refundEgress: pending, fees: [] }).status).toBe('FAILED');
+  });
+
+  it('rejects an unknown state as a schema mismatch', () => {
+    expect(swapStatusSchema.safeParse({ state: 'EXPLODED', fees: [] }).success).toBe(false);
+  });
+});

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { booleanParam, listParam, paginationQuery, searchParam } from './common';
+import { referralCodeSchema } from './swap';
+
+export const TX_STATUSES = ['SUCCESS', 'PENDING', 'FAILED', 'REFUND'] as const;
+export const MAX_HISTORY_ADDRESSES = 20;
+
+export const transactionIdParam = z.string('must be a string').trim().min(1, 'must not be empty').max(64, 'too long');
+
+const hashParam = z.string().trim().min(1, 'must not be empty').max(256, 'too long');
+
+export const statusQuery = z
+  .object({ transactionId: transactionIdParam.optional(), hash: hashParam.optional() })
+  .superRefine((q, ctx) => {
+    if (!q.transactionId && !q.hash) {
+      ctx.addIssue({ code: 'custom', path: ['transactionId'], message: 'transactionId or hash is required' });
+    }
+  });
+
+export const trackBody = z.object({
+  transactionId: z
+    .string({ error: (iss) => (iss.input === undefined ? 'Required' : 'must be a string') })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(64),
+  txHash: z.string('must be a string').trim().min(1, 'must not be empty').max(8192, 'too long').optional(),
+});
+
+const statusList = listParam(z.enum(TX_STATUSES, { error: `each status must be one of ${TX_STATUSES.join(', ')}` }), 4);
+const addressList = listParam(z.string().max(128, 'address too long'), MAX_HISTORY_ADDRESSES);
+
+export const historyQueryV1 = z.object({
+  ...paginationQuery(20, 50),
+  addresses: addressList.optional(),
+  query: searchParam.optional(),
+  referralCode: referralCodeSchema.optional(),
+  transactionId: transactionIdParam.optional(),
+  statuses: statusList.optional(),
+  finalizedOnly: booleanParam.optional(),
+});
+
+export const historyQueryLegacy = z.object({
+  ...paginationQuery(20, 50),
+  addresses: addressList.optional(),
+  search: searchParam.optional(),
+  statuses: statusList.optional(),
+  finalizedOnly: booleanParam.optional(),
+});
+
+export type StatusQuery = z.output<typeof statusQuery>;
+export type TrackBody = z.output<typeof trackBody>;
+export type HistoryQueryV1 = z.output<typeof historyQueryV1>;
+
+export interface HistoryFilter {
+  page: number;
+  perPage: number;
+  addresses?: string[];
+  search?: string;
+  referralCode?: string;
+  transactionId?: string;
+  statuses?: (typeof TX_STATUSES)[number][];
+  finalizedOnly?: boolean;
+}

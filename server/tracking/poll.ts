@@ -1,0 +1,228 @@
+import { eq, sql } from 'drizzle-orm';
+import { transactionEvents, transactions } from '../../drizzle/schema';
+import { formatAmount } from '../catalog/amounts';
+import { getCatalog } from '../catalog/snapshot';
+import type { AppContext } from '../context';
+import { isProviderError, ProviderError } from '../providers/errors';
+import type { ProviderAdapter, RouteAsset, StatusResult, TxStatus } from '../providers/types';
+import { withDeadline } from '../routing/deadline';
+import { hashKey } from '../transactions/keys';
+import { canTransition, isFinal } from '../transactions/transitions';
+import { nextPollDelay, REFUND_WATCH_INTERVAL_MS } from './cadence';
+
+type TransactionRow = typeof transactions.$inferSelect;
+type EventInsert = typeof transactionEvents.$inferInsert;
+
+export interface PollOutcome {
+  /** Keep a job for this transaction, and poll again after `nextDelayMs`. */
+  keepTracking: boolean;
+  nextDelayMs: number | null;
+  status: TxStatus;
+}
+
+const STOP = (status: TxStatus): PollOutcome => ({ keepTracking: false, nextDelayMs: null, status });
+
+/** Whether polling still has something to learn: pending, or failed recently enough for a refund to follow. */
+export function isPollable(
+  ctx: AppContext,
+  tx: Pick<TransactionRow, 'status' | 'finalizedAt'>,
+  now = Date.now(),
+): boolean {
+  if (tx.status === 'PENDING') return true;
+  if (tx.status !== 'FAILED' || !tx.finalizedAt) return false;
+  return now - tx.finalizedAt.getTime() < ctx.config.worker.refundWatchMs;
+}
+
+function assetFromSnapshot(tx: TransactionRow, side: 'src' | 'dst', catalogAsset: RouteAsset | undefined): RouteAsset {
+  const snap = side === 'src' ? tx.srcAsset : tx.dstAsset;
+  return (
+    catalogAsset ?? {
+      id: snap.id ?? 0,
+      chain: snap.chain ?? '',
+      chainType: 'OTHER',
+      chainId: 0,
+      symbol: snap.symbol ?? '',
+      name: snap.symbol ?? '',
+      address: snap.contract ?? 'native',
+      decimals: snap.decimals ?? 18,
+      isNative: snap.contract === null,
+      image: snap.image ?? '',
+      priceUsd: null,
+      providerIds: {},
+    }
+  );
+}
+
+async function askProvider(ctx: AppContext, adapter: ProviderAdapter, tx: TransactionRow): Promise<StatusResult> {
+  const catalog = await getCatalog(ctx);
+  const deadline = ctx.config.providers[adapter.key].deadlineMs;
+  return withDeadline(
+    deadline,
+    (signal) =>
+      adapter.status(
+        {
+          trackingContext: tx.trackingContext,
+          hash: tx.hash,
+          inboundHash: tx.inboundHash,
+          src: assetFromSnapshot(tx, 'src', tx.srcAsset.id ? catalog.assetById(tx.srcAsset.id) : undefined),
+          dst: assetFromSnapshot(tx, 'dst', tx.dstAsset.id ? catalog.assetById(tx.dstAsset.id) : undefined),
+          createdAt: tx.createdAt,
+        },
+        signal,
+      ),
+    () => new ProviderError(adapter.key, 'UNAVAILABLE', `no status within ${deadline} ms`),
+  );
+}
+
+function delayFor(ctx: AppContext, adapter: ProviderAdapter, tx: TransactionRow, errors: number, rateLimited: boolean) {
+  const { worker } = ctx.config;
+  if (tx.status === 'FAILED') return Math.round(REFUND_WATCH_INTERVAL_MS * worker.timeScale);
+  return nextPollDelay({
+    ageMs: Date.now() - tx.createdAt.getTime(),
+    providerIntervalMs: adapter.pollIntervalMs,
+    minIntervalMs: worker.minPollIntervalMs,
+    consecutiveErrors: errors,
+    rateLimited,
+    timeScale: worker.timeScale,
+  });
+}
+
+/** Applies one status answer under a row lock: allowed transitions only, hashes, amounts, fee, events. */
+async function applyStatus(
+  ctx: AppContext,
+  transactionId: string,
+  result: StatusResult,
+): Promise<TransactionRow | undefined> {
+  return ctx.db.transaction(async (db) => {
+    const [tx] = await db.select().from(transactions).where(eq(transactions.id, transactionId)).for('update');
+    if (!tx) return undefined;
+    const events: EventInsert[] = [];
+    const patch: Partial<typeof transactions.$inferInsert> = {
+      pollAttempts: tx.pollAttempts + 1,
+      pollErrors: 0,
+      lastPolledAt: new Date(),
+      lastPollError: null,
+      lastUpstreamState: result.upstreamState,
+      updatedAt: new Date(),
+    };
+    if (result.upstreamState !== tx.lastUpstreamState) {
+      events.push({
+        transactionId,
+        type: 'progress',
+        message: result.detail,
+        data: { upstreamState: result.upstreamState },
+      });
+    }
+    if (result.inboundHash && !tx.inboundHash) {
+      patch.inboundHash = result.inboundHash;
+      patch.inboundHashKey = hashKey(result.inboundHash);
+      if (!tx.hash) {
+        patch.hash = result.inboundHash;
+        patch.hashKey = hashKey(result.inboundHash);
+      }
+      events.push({
+        transactionId,
+        type: 'hash_updated',
+        message: `Inbound transaction ${result.inboundHash} seen by ${tx.provider}`,
+        data: { inboundHash: result.inboundHash },
+      });
+    }
+    if (result.outboundHash && result.outboundHash !== tx.outboundHash) {
+      patch.outboundHash = result.outboundHash;
+      patch.outboundHashKey = hashKey(result.outboundHash);
+      events.push({
+        transactionId,
+        type: 'hash_updated',
+        message: `Outbound transaction ${result.outboundHash}`,
+        data: { outboundHash: result.outboundHash },
+      });
+    }
+    if (result.dstAmountBase !== undefined && result.status !== 'PENDING') {
+      const decimals = tx.dstAsset.decimals ?? 18;
+      patch.dstAmountBase = result.dstAmountBase.toString();
+      patch.dstAmount = formatAmount(result.dstAmountBase, decimals);
+    }
+    if (result.fee) {
+      patch.feeAmount = result.fee.amount;
+      patch.feeCurrency = result.fee.currency;
+      patch.feeAmountUsd = result.fee.amountUsd === null ? null : String(result.fee.amountUsd);
+      if (result.fee.details !== undefined) patch.feeDetails = result.fee.details;
+    }
+    if (canTransition(tx.status, result.status)) {
+      patch.status = result.status;
+      if (isFinal(result.status)) patch.finalizedAt = new Date();
+      if (result.status !== 'PENDING') patch.stale = false;
+      events.push({
+        transactionId,
+        type: 'status_changed',
+        fromStatus: tx.status,
+        toStatus: result.status,
+        message: `${tx.status} → ${result.status}: ${result.detail}`,
+        data: { upstreamState: result.upstreamState },
+      });
+    } else if (result.status !== tx.status && isFinal(tx.status)) {
+      events.push({
+        transactionId,
+        type: 'ignored_regression',
+        message: `Provider reported ${result.status} after ${tx.status}; kept ${tx.status}`,
+        data: { upstreamState: result.upstreamState },
+      });
+    }
+    const [updated] = await db.update(transactions).set(patch).where(eq(transactions.id, transactionId)).returning();
+    if (events.length) await db.insert(transactionEvents).values(events);
+    return updated;
+  });
+}
+
+async function recordPollError(ctx: AppContext, tx: TransactionRow, error: ProviderError | Error) {
+  const message = isProviderError(error) ? `${error.kind}: ${error.message}` : 'adapter error';
+  await ctx.db.transaction(async (db) => {
+    await db
+      .update(transactions)
+      .set({
+        pollAttempts: sql`${transactions.pollAttempts} + 1`,
+        pollErrors: sql`${transactions.pollErrors} + 1`,
+        lastPolledAt: new Date(),
+        lastPollError: message,
+        updatedAt: new Date(),
+      })
+      .where(eq(transactions.id, tx.id));
+    await db
+      .insert(transactionEvents)
+      .values({ transactionId: tx.id, type: 'poll_error', message, data: { provider: tx.provider } });
+  });
+}
+
+/** Asks the provider once about one transaction and records what changed (issue #4 "Tracking"). */
+export async function pollTransaction(ctx: AppContext, transactionId: string): Promise<PollOutcome> {
+  const [tx] = await ctx.db.select().from(transactions).where(eq(transactions.id, transactionId)).limit(1);
+  if (!tx) return STOP('PENDING');
+  if (!isPollable(ctx, tx)) return STOP(tx.status);
+  const adapter = ctx.providers.get(tx.provider);
+  if (!adapter?.canTrack(tx.trackingContext, tx.hash || tx.inboundHash)) {
+    await ctx.db.update(transactions).set({ nextPollAt: null }).where(eq(transactions.id, tx.id));
+    return STOP(tx.status);
+  }
+
+  let updated: TransactionRow | undefined;
+  let delay: number;
+  try {
+    const result = await askProvider(ctx, adapter, tx);
+    updated = await applyStatus(ctx, tx.id, result);
+    if (!updated) return STOP(tx.status);
+    delay = delayFor(ctx, adapter, updated, 0, false);
+  } catch (caught) {
+    const error = caught instanceof Error ? caught : new Error('unknown');
+    await recordPollError(ctx, tx, error);
+    await ctx.metrics?.recordFailure(tx.provider, 'status');
+    updated = tx;
+    delay = delayFor(ctx, adapter, tx, tx.pollErrors + 1, isProviderError(error) && error.kind === 'RATE_LIMITED');
+  }
+
+  const keepTracking = isPollable(ctx, updated);
+  await ctx.db
+    .update(transactions)
+    .set({ nextPollAt: keepTracking ? new Date(Date.now() + delay) : null })
+    .where(eq(transactions.id, tx.id));
+  return { keepTracking, nextDelayMs: keepTracking ? delay : null, status: updated.status };
+}

@@ -1,0 +1,50 @@
+import { type ConnectionOptions, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { TrackingScheduler } from '../context';
+import { JOBS, type JobData, type JobName, type QueueName, trackingJobId } from './jobs';
+
+/** Hash-tagged so every key of a queue lands on one Redis Cluster slot. */
+export const bullPrefix = (redisPrefix: string) => `{${redisPrefix}}`;
+
+export function createQueue(name: QueueName, connection: Redis | ConnectionOptions, redisPrefix: string): Queue {
+  return new Queue(name, {
+    connection: connection as ConnectionOptions,
+    prefix: bullPrefix(redisPrefix),
+    defaultJobOptions: { removeOnComplete: { count: 1000 }, removeOnFail: { count: 5000, age: 7 * 24 * 3600 } },
+  });
+}
+
+export async function enqueue<N extends JobName>(
+  queue: Queue,
+  name: N,
+  data: JobData<N>,
+  opts: { jobId?: string; delay?: number } = {},
+) {
+  const job = JOBS[name];
+  return queue.add(name, job.schema.parse(data), { attempts: job.attempts, ...opts });
+}
+
+/**
+ * One job per transaction. A delayed job is promoted to poll now; an active one is already polling
+ * (the second caller is deduplicated); a finished one is replaced.
+ */
+export function createTrackingScheduler(queue: Queue): TrackingScheduler {
+  return {
+    async schedule(transactionId, delayMs) {
+      const jobId = trackingJobId(transactionId);
+      const existing = await queue.getJob(jobId);
+      if (existing) {
+        const state = await existing.getState();
+        if (state === 'active' || state === 'waiting' || state === 'waiting-children' || state === 'prioritized')
+          return;
+        if (state === 'delayed') {
+          if (delayMs === 0) await existing.promote().catch(() => {});
+          return;
+        }
+        await existing.remove().catch(() => {});
+      }
+      await enqueue(queue, 'tracking.poll', { transactionId }, { jobId, delay: delayMs });
+    },
+    close: () => queue.close(),
+  };
+}

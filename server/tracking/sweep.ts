@@ -1,0 +1,84 @@
+import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { locks, transactionEvents, transactions } from '../../drizzle/schema';
+import type { AppContext, TrackingScheduler } from '../context';
+
+export interface SweepReport {
+  rescheduled: number;
+  flaggedStale: number;
+  releasedClaims: number;
+}
+
+const SWEEP_BATCH = 500;
+
+/**
+ * Postgres decides what must be tracked; Redis only schedules. Re-enqueues every pollable
+ * transaction whose next poll is overdue (a flushed Redis or a lost job loses nothing), flags
+ * old pending swaps stale, and hands back execute claims a crash left behind.
+ */
+export async function sweep(ctx: AppContext, scheduler: TrackingScheduler): Promise<SweepReport> {
+  const { worker } = ctx.config;
+  const overdue = await ctx.db
+    .select({ id: transactions.id })
+    .from(transactions)
+    .where(
+      and(
+        or(
+          eq(transactions.status, 'PENDING'),
+          and(
+            eq(transactions.status, 'FAILED'),
+            sql`${transactions.finalizedAt} > now() - make_interval(secs => ${worker.refundWatchMs / 1000})`,
+          ),
+        ),
+        lt(transactions.nextPollAt, sql`now() - make_interval(secs => ${worker.sweepGraceMs / 1000})`),
+      ),
+    )
+    .orderBy(transactions.nextPollAt)
+    .limit(SWEEP_BATCH);
+  for (const { id } of overdue) await scheduler.schedule(id, 0);
+
+  const stale = await ctx.db
+    .update(transactions)
+    .set({ stale: true, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(transactions.status, 'PENDING'),
+        eq(transactions.stale, false),
+        lt(transactions.createdAt, sql`now() - make_interval(secs => ${worker.staleAfterMs / 1000})`),
+      ),
+    )
+    .returning({ id: transactions.id });
+  if (stale.length) {
+    await ctx.db.insert(transactionEvents).values(
+      stale.map(({ id }) => ({
+        transactionId: id,
+        type: 'stale',
+        message: `Still pending after ${Math.round(worker.staleAfterMs / 60_000)} minutes; flagged for support`,
+      })),
+    );
+  }
+
+  const released = await ctx.db
+    .update(locks)
+    .set({ state: 'locked', claimedAt: null, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(locks.state, 'executing'),
+        lt(locks.claimedAt, sql`now() - make_interval(secs => ${worker.executeClaimTimeoutMs / 1000})`),
+        isNull(locks.transactionId),
+        sql`not exists (select 1 from ${transactions} where ${transactions.lockId} = ${locks.id})`,
+      ),
+    )
+    .returning({ id: locks.id });
+  if (released.length) ctx.log.warn({ locks: released.map((l) => l.id) }, 'released execute claims left by a crash');
+
+  return { rescheduled: overdue.length, flaggedStale: stale.length, releasedClaims: released.length };
+}
+
+/** Transactions whose tracking job should exist right now (for the restore-after-flush path and tests). */
+export async function pendingTrackable(ctx: AppContext): Promise<string[]> {
+  const rows = await ctx.db
+    .select({ id: transactions.id })
+    .from(transactions)
+    .where(and(inArray(transactions.status, ['PENDING']), sql`${transactions.nextPollAt} is not null`));
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,57 @@
+import { desc, eq, or, sql } from 'drizzle-orm';
+import { transactions } from '../../drizzle/schema';
+import type { AppContext } from '../context';
+import { notFound } from '../errors';
+import { hashKey } from './keys';
+
+type TransactionRow = typeof transactions.$inferSelect;
+
+const prepared = new WeakMap<
+  AppContext,
+  { byId: ReturnType<typeof prepareById>; byHash: ReturnType<typeof prepareByHash> }
+>();
+
+const prepareById = (ctx: AppContext) =>
+  ctx.db
+    .select()
+    .from(transactions)
+    .where(eq(transactions.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('tx_by_id');
+
+const prepareByHash = (ctx: AppContext) =>
+  ctx.db
+    .select()
+    .from(transactions)
+    .where(
+      or(
+        eq(transactions.hashKey, sql.placeholder('key')),
+        eq(transactions.inboundHashKey, sql.placeholder('key')),
+        eq(transactions.outboundHashKey, sql.placeholder('key')),
+      ),
+    )
+    .orderBy(desc(transactions.createdAt))
+    .limit(1)
+    .prepare('tx_by_hash');
+
+/** Status lookups are the hottest read: prepared once per process. */
+function statements(ctx: AppContext) {
+  let s = prepared.get(ctx);
+  if (!s) {
+    s = { byId: prepareById(ctx), byHash: prepareByHash(ctx) };
+    prepared.set(ctx, s);
+  }
+  return s;
+}
+
+export async function findTransaction(
+  ctx: AppContext,
+  by: { transactionId?: string; hash?: string },
+): Promise<TransactionRow> {
+  const s = statements(ctx);
+  let row: TransactionRow | undefined;
+  if (by.transactionId) [row] = await s.byId.execute({ id: by.transactionId });
+  else if (by.hash) [row] = await s.byHash.execute({ key: hashKey(by.hash) });
+  if (!row) throw notFound('Transaction', by.transactionId ? 'transactionId' : 'hash');
+  return row;
+}

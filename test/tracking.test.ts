@@ -1,0 +1,246 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startWorkerRuntime, type WorkerRuntime } from '../workers/runtime';
+import { startTestApp, type TestApp } from './support/app';
+import { firstRow } from './support/assertions';
+import { BTC_TO_ETH, ETH_TO_BTC, USDC_ETH_TO_ARB } from './support/fixtures';
+import { executeSwap, randomHex, waitForStatus } from './support/flows';
+
+let t: TestApp;
+let worker: WorkerRuntime;
+beforeAll(async () => {
+  t = await startTestApp({
+    PROVIDER_DEADLINE_MS: '1500',
+    TRACKING_TIME_SCALE: '0.01',
+    TRACKING_MIN_INTERVAL_MS: '100',
+    WORKER_LOCK_DURATION_MS: '2000',
+    SWEEP_INTERVAL_MS: '600000',
+  });
+  worker = await startWorkerRuntime(t.app.config);
+});
+afterAll(async () => {
+  await worker?.close();
+  await t?.stop();
+});
+beforeEach(() => {
+  for (const sim of Object.values(t.sims)) {
+    sim.reset();
+    sim.configure({ settleAfterPolls: 3 });
+  }
+});
+
+const FLOWS = [
+  { provider: 'RELAY', body: ETH_TO_BTC, hash: undefined },
+  { provider: 'CHAINFLIP', body: BTC_TO_ETH, hash: undefined },
+  { provider: 'THORCHAIN', body: BTC_TO_ETH, hash: () => randomHex() },
+  { provider: 'LIFI', body: USDC_ETH_TO_ARB, hash: () => `0x${randomHex()}` },
+] as const;
+
+const EXPECTED = { success: 'SUCCESS', failure: 'FAILED', refund: 'REFUND' } as const;
+
+describe('tracking end to end: execute → worker → status', () => {
+  for (const flow of FLOWS) {
+    for (const outcome of ['success', 'failure', 'refund'] as const) {
+      it(`${flow.provider} ends in ${EXPECTED[outcome]}`, async () => {
+        t.sims[flow.provider].configure({ outcome });
+        const executed = await executeSwap(t, flow.body, flow.provider);
+        const id = executed.transaction.id;
+        if (flow.hash) {
+          const tracked = await t.post('/api/v1/transaction/track', { transactionId: id, txHash: flow.hash() });
+          expect(tracked.status, JSON.stringify(tracked.body)).toBe(200);
+          expect(tracked.body.data).toMatchObject({ final: false, tracking: true });
+        }
+        const final = await waitForStatus(t, id, (tx) => tx.status !== 'PENDING');
+        expect(final.transaction.status).toBe(EXPECTED[outcome]);
+        expect(final.final).toBe(true);
+        if (outcome === 'success') expect(final.transaction.outboundHash).toBeTruthy();
+        const events = await t.app
+          .sql`select type, from_status, to_status from transaction_events where transaction_id = ${id} order by id`;
+        const types = events.map((e) => e.type);
+        expect(types[0]).toBe('created');
+        expect(types).toContain('status_changed');
+        expect(events.find((e) => e.type === 'status_changed')).toMatchObject({
+          from_status: 'PENDING',
+          to_status: EXPECTED[outcome],
+        });
+      });
+    }
+  }
+});
+
+describe('GET /api/v1/transaction/status', () => {
+  it('finds a settled swap by id and by each of its three hashes, with every spec field', async () => {
+    t.sims.LIFI.configure({ outcome: 'success' });
+    const executed = await executeSwap(t, USDC_ETH_TO_ARB, 'LIFI');
+    const sourceHash = `0x${randomHex()}`;
+    await t.post('/api/v1/transaction/track', { transactionId: executed.transaction.id, txHash: sourceHash });
+    const done = await waitForStatus(t, executed.transaction.id, (tx) => tx.status === 'SUCCESS');
+    const tx = done.transaction;
+    expect(Object.keys(tx).sort()).toEqual(
+      [
+        'createdAt',
+        'dstAmount',
+        'dstAsset',
+        'fee',
+        'hash',
+        'id',
+        'inboundHash',
+        'outboundHash',
+        'provider',
+        'recipientWalletAddress',
+        'srcAmount',
+        'srcAsset',
+        'status',
+        'updatedAt',
+        'walletAddress',
+      ].sort(),
+    );
+    for (const key of [
+      'id',
+      'hash',
+      'inboundHash',
+      'provider',
+      'srcAmount',
+      'dstAmount',
+      'walletAddress',
+      'recipientWalletAddress',
+    ]) {
+      expect(typeof tx[key], key).toBe('string');
+    }
+    expect(new Date(tx.createdAt).toISOString()).toBe(tx.createdAt);
+    expect(tx.srcAsset).toEqual({
+      id: expect.any(Number),
+      symbol: 'USDC',
+      contract: USDC_ETH_TO_ARB.srcAddress,
+      image: expect.any(String),
+      chain: 'ethereum',
+    });
+    expect(tx.fee).toHaveProperty('amountUsd');
+    for (const hash of [tx.hash, tx.inboundHash, tx.outboundHash, tx.hash.toUpperCase().replace('0X', '0x')]) {
+      const res = await t.json(`/api/v1/transaction/status?hash=${encodeURIComponent(hash)}`);
+      expect(res.status, hash).toBe(200);
+      expect(res.body.data.transaction.id).toBe(tx.id);
+    }
+  });
+
+  it('answers 400 without transactionId or hash and 404 for unknown ones', async () => {
+    const none = await t.json('/api/v1/transaction/status');
+    expect(none.status).toBe(400);
+    expect(none.body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'transactionId' });
+    expect((await t.json('/api/v1/transaction/status?transactionId=tx_0000000000000000000000')).body.error.code).toBe(
+      'NOT_FOUND',
+    );
+    expect((await t.json(`/api/v1/transaction/status?hash=0x${'ab'.repeat(32)}`)).status).toBe(404);
+  });
+});
+
+describe('POST /api/v1/transaction/track', () => {
+  it('validates the hash for the source chain type and names the field', async () => {
+    const evm = await executeSwap(t, USDC_ETH_TO_ARB, 'LIFI');
+    for (const bad of ['0x1234', randomHex(), 'hello', `0x${randomHex()}00`]) {
+      const res = await t.post('/api/v1/transaction/track', { transactionId: evm.transaction.id, txHash: bad });
+      expect(res.status, bad).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'txHash' });
+    }
+    const btc = await executeSwap(t, BTC_TO_ETH, 'THORCHAIN');
+    const res = await t.post('/api/v1/transaction/track', {
+      transactionId: btc.transaction.id,
+      txHash: `0x${randomHex()}`,
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it('answers 404 for an unknown transaction and 400 without transactionId', async () => {
+    expect((await t.post('/api/v1/transaction/track', { transactionId: 'tx_0000000000000000000000' })).status).toBe(
+      404,
+    );
+    const missing = await t.post('/api/v1/transaction/track', { txHash: `0x${randomHex()}` });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.field).toBe('transactionId');
+  });
+
+  it('records the hash and an event, and ignores client-supplied provider metadata', async () => {
+    t.sims.LIFI.configure({ settleAfterPolls: 1000 });
+    const executed = await executeSwap(t, USDC_ETH_TO_ARB, 'LIFI');
+    const before = await firstRow(
+      t.app.sql`select tracking_context from transactions where id = ${executed.transaction.id}`,
+    );
+    const hash = `0x${randomHex()}`;
+    const res = await t.post('/api/v1/transaction/track', {
+      transactionId: executed.transaction.id,
+      txHash: hash,
+      provider: 'RELAY',
+      requestId: '0xevil',
+      channelId: '1-Ethereum-1',
+      depositAddress: 'attacker',
+      meta: { providerQuoteId: 'x' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({
+      transaction: { id: executed.transaction.id, hash, inboundHash: hash, provider: 'LIFI', status: 'PENDING' },
+      final: false,
+      tracking: true,
+    });
+    const after = await firstRow(
+      t.app.sql`select tracking_context, provider from transactions where id = ${executed.transaction.id}`,
+    );
+    expect(after).toEqual({ tracking_context: before.tracking_context, provider: 'LIFI' });
+    const events = await t.app
+      .sql`select type, data from transaction_events where transaction_id = ${executed.transaction.id} and type = 'track'`;
+    expect(events).toHaveLength(1);
+    expect(events[0]?.data).toMatchObject({ txHash: hash });
+  });
+
+  it('reduces a TON external-message BoC to its raw and normalised message hashes', async () => {
+    const { beginCell, external, storeMessage, Address } = await import('@ton/core');
+    const wallet = Address.parse('UQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_p0p');
+    const message = external({ to: wallet, body: beginCell().storeUint(0xdeadbeef, 32).endCell() });
+    const boc = beginCell().store(storeMessage(message)).endCell();
+    const expectedRaw = boc.hash().toString('hex');
+    t.sims.RELAY.configure({ settleAfterPolls: 1000 });
+    const executed = await executeSwap(
+      t,
+      {
+        ...ETH_TO_BTC,
+        srcChain: 'ton',
+        srcAddress: 'native',
+        amount: '100',
+        depositor: 'UQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_p0p',
+      },
+      'RELAY',
+    );
+    const res = await t.post('/api/v1/transaction/track', {
+      transactionId: executed.transaction.id,
+      txHash: boc.toBoc().toString('base64'),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.transaction.hash).toBe(expectedRaw);
+    const row = await firstRow(
+      t.app.sql`select tracking_context from transactions where id = ${executed.transaction.id}`,
+    );
+    expect(row.tracking_context.tonMessageHash).toBe(expectedRaw);
+    expect(row.tracking_context.tonNormalizedHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row.tracking_context.tonNormalizedHash).not.toBe(expectedRaw);
+    const byHash = await t.json(`/api/v1/transaction/status?hash=${expectedRaw}`);
+    expect(byHash.body.data.transaction.id).toBe(executed.transaction.id);
+    const garbage = await t.post('/api/v1/transaction/track', {
+      transactionId: executed.transaction.id,
+      txHash: 'te6cckEBAQEAAgAAAEysuc0=',
+    });
+    expect(garbage.status).toBe(400);
+  });
+
+  it('changes nothing on a final transaction and says tracking false', async () => {
+    t.sims.RELAY.configure({ outcome: 'success', settleAfterPolls: 1 });
+    const executed = await executeSwap(t, ETH_TO_BTC, 'RELAY');
+    const done = await waitForStatus(t, executed.transaction.id, (tx) => tx.status === 'SUCCESS');
+    const res = await t.post('/api/v1/transaction/track', {
+      transactionId: executed.transaction.id,
+      txHash: `0x${randomHex()}`,
+    });
+    expect(res.body.data).toMatchObject({
+      final: true,
+      tracking: false,
+      transaction: { hash: done.transaction.hash, status: 'SUCCESS' },
+    });
+  });
+});

@@ -1,0 +1,22 @@
+import { DelayedError, type Job } from 'bullmq';
+import type { AppContext } from '../../server/context';
+import { JOBS } from '../../server/tracking/jobs';
+import { pollTransaction } from '../../server/tracking/poll';
+
+/**
+ * One job per transaction: each run polls once, then either moves itself back to delayed for the
+ * next poll or completes when the swap has settled (BullMQ "process step jobs" pattern).
+ */
+export function trackingProcessor(ctx: AppContext) {
+  return async (job: Job, token?: string) => {
+    const { transactionId } = JOBS['tracking.poll'].schema.parse(job.data);
+    const log = ctx.log.child({ transactionId, jobId: job.id });
+    const outcome = await pollTransaction(ctx, transactionId);
+    log.debug({ status: outcome.status, next: outcome.nextDelayMs }, 'polled');
+    if (outcome.keepTracking && outcome.nextDelayMs !== null && token) {
+      await job.moveToDelayed(Date.now() + outcome.nextDelayMs, token);
+      throw new DelayedError();
+    }
+    return { status: outcome.status };
+  };
+}

@@ -1,0 +1,106 @@
+import { createServer, type Server } from 'node:http';
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Config } from '../server/config';
+import { type AppContext, createAppContext } from '../server/context';
+import { createWorkerRedis } from '../server/redis';
+import { bullPrefix, createQueue, createTrackingScheduler } from '../server/tracking/queues';
+import { type MaintenanceTasks, maintenanceProcessor } from './processors/maintenance';
+import { trackingProcessor } from './processors/tracking';
+
+export interface WorkerRuntime {
+  ctx: AppContext;
+  workers: Worker[];
+  health?: Server;
+  isReady(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface WorkerOptions {
+  /** Serve the readiness probe on config.worker.healthPort. */
+  healthServer?: boolean;
+  extraTasks?: Partial<MaintenanceTasks>;
+}
+
+/** The tracking and maintenance workers, the sweep schedule and a readiness probe (BullMQ production checklist). */
+export async function startWorkerRuntime(config: Config, options: WorkerOptions = {}): Promise<WorkerRuntime> {
+  const ctx = createAppContext(config);
+  const connections: Redis[] = [];
+  const connection = () => {
+    const redis = createWorkerRedis(config.redisUrl);
+    connections.push(redis);
+    return redis;
+  };
+  const trackingQueue = createQueue('tracking', connection(), config.redisPrefix);
+  const maintenanceQueue = createQueue('maintenance', connection(), config.redisPrefix);
+  const scheduler = createTrackingScheduler(trackingQueue);
+  ctx.tracking = scheduler;
+  const prefix = bullPrefix(config.redisPrefix);
+  const common = {
+    prefix,
+    lockDuration: config.worker.lockDurationMs,
+    stalledInterval: Math.max(1000, Math.floor(config.worker.lockDurationMs / 2)),
+  };
+
+  const tracking = new Worker('tracking', trackingProcessor(ctx), {
+    ...common,
+    connection: connection(),
+    concurrency: config.worker.trackingConcurrency,
+    removeOnComplete: { count: 1000 },
+    removeOnFail: { count: 5000 },
+  });
+  const maintenance = new Worker('maintenance', maintenanceProcessor(ctx, scheduler, options.extraTasks), {
+    ...common,
+    connection: connection(),
+    concurrency: 1,
+    removeOnComplete: { count: 100 },
+    removeOnFail: { count: 1000 },
+  });
+  const workers = [tracking, maintenance];
+  for (const worker of workers) {
+    worker.on('error', (error) => ctx.log.error({ err: error, queue: worker.name }, 'worker error'));
+    worker.on('failed', (job, error) => ctx.log.warn({ err: error, jobId: job?.id, queue: worker.name }, 'job failed'));
+  }
+
+  await maintenanceQueue.upsertJobScheduler(
+    'sweep',
+    { every: config.worker.sweepIntervalMs },
+    { name: 'maintenance.sweep', data: {} },
+  );
+
+  const isReady = async () => {
+    try {
+      const [redisOk, pgOk] = await Promise.all([
+        (connections[0] as Redis).ping().then((pong) => pong === 'PONG'),
+        ctx.sql`select 1`.then(() => true),
+      ]);
+      return redisOk && pgOk && workers.every((w) => w.isRunning());
+    } catch {
+      return false;
+    }
+  };
+
+  let health: Server | undefined;
+  if (options.healthServer) {
+    health = createServer(async (_req, res) => {
+      const ready = await isReady();
+      res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: ready ? 'ready' : 'unavailable' }));
+    });
+    await new Promise<void>((resolve) => health?.listen(config.worker.healthPort, config.host, resolve));
+  }
+
+  return {
+    ctx,
+    workers,
+    health,
+    isReady,
+    async close() {
+      health?.close();
+      await Promise.all(workers.map((w) => w.close()));
+      await Promise.all([trackingQueue.close(), maintenanceQueue.close()]);
+      for (const redis of connections) redis.disconnect();
+      await ctx.close();
+    },
+  };
+}
