@@ -4,7 +4,11 @@ import { loadConfig } from '../server/config';
 /** Runs every process of the product in the foreground and stops them all together. */
 const config = loadConfig();
 const processes: { name: string; command: string; args: string[] }[] = [
+  ...(config.providersMode === 'simulated'
+    ? [{ name: 'simulators', command: 'npx', args: ['tsx', 'server/providers/simulators-main.ts'] }]
+    : []),
   { name: 'web', command: 'npx', args: ['next', 'start', '-p', String(config.port), '-H', config.host] },
+  { name: 'worker', command: 'npx', args: ['tsx', 'workers/main.ts'] },
 ];
 
 const children: ChildProcess[] = [];
@@ -34,3 +38,9 @@ process.once('SIGTERM', () => stopAll(0));
 
 const base = `http://${config.host}:${config.port}`;
 console.log(`[run-all] Switchyard web on ${base} (API ${base}/api/v1, health ${base}/api/health/ready)`);
+console.log(`[run-all] worker readiness on http://${config.host}:${config.worker.healthPort}/`);
+if (config.providersMode === 'simulated') {
+  console.log(
+    `[run-all] provider simulators on ${config.simulatorHost}:${config.simulatorBasePort}-${config.simulatorBasePort + 3}`,
+  );
+}

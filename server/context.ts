@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { type Config, loadConfig } from './config';
 import { createDb, type DbHandle } from './db';
 import { createLogger, type Logger } from './log';
+import { createProviderMetrics } from './metrics/provider-metrics';
 import { createProviderRegistry, type ProviderRegistry } from './providers/registry';
 import { createWebRedis } from './redis';
 import { createQueue, createTrackingScheduler } from './tracking/queues';
@@ -41,15 +42,19 @@ export function createAppContext(config: Config): AppContext {
   });
   const redis = createWebRedis(config.redisUrl, config.dependencyTimeoutMs);
   const tracking = createTrackingScheduler(createQueue('tracking', redis, config.redisPrefix));
+  const log = createLogger(config.logLevel);
+  const metrics = createProviderMetrics(handle.db, (error) => log.warn({ err: error }, 'provider metrics not written'));
   return {
     config,
     db: handle.db,
     sql: handle.sql,
     redis,
-    log: createLogger(config.logLevel),
+    log,
     providers: createProviderRegistry(config),
     tracking,
+    metrics,
     async close() {
+      await metrics.stop();
       await tracking.close().catch(() => {});
       redis.disconnect();
       await handle.close();

@@ -77,6 +77,15 @@ CREATE TABLE "locks" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "provider_calls" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"provider" text NOT NULL,
+	"stage" text NOT NULL,
+	"outcome" text NOT NULL,
+	"latency_ms" integer,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "rate_limit_hits" (
 	"minute" timestamp with time zone NOT NULL,
 	"route_class" text NOT NULL,
@@ -160,6 +169,8 @@ CREATE INDEX "chains_listing_idx" ON "chains" USING btree ("active","sort_order"
 CREATE INDEX "locks_created_idx" ON "locks" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "locks_provider_created_idx" ON "locks" USING btree ("provider","created_at");--> statement-breakpoint
 CREATE INDEX "locks_executing_idx" ON "locks" USING btree ("claimed_at") WHERE "locks"."state" = 'executing';--> statement-breakpoint
+CREATE INDEX "provider_calls_provider_created_idx" ON "provider_calls" USING btree ("provider","created_at");--> statement-breakpoint
+CREATE INDEX "provider_calls_created_idx" ON "provider_calls" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "referral_codes_owner_idx" ON "referral_codes" USING btree ("owner_id");--> statement-breakpoint
 CREATE INDEX "transaction_events_tx_idx" ON "transaction_events" USING btree ("transaction_id","id");--> statement-breakpoint
 CREATE INDEX "transactions_hash_key_idx" ON "transactions" USING btree ("hash_key");--> statement-breakpoint

@@ -168,3 +168,20 @@ export const rateLimitHits = pgTable(
   },
   (t) => [primaryKey({ columns: [t.minute, t.routeClass, t.clientHash] })],
 );
+
+/** One row per provider call (quote, lock, execute, status), for latency percentiles and error rates. */
+export const providerCalls = pgTable(
+  'provider_calls',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    provider: text('provider').notNull(),
+    stage: text('stage').notNull(),
+    outcome: text('outcome').notNull(),
+    latencyMs: integer('latency_ms'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('provider_calls_provider_created_idx').on(t.provider, t.createdAt),
+    index('provider_calls_created_idx').on(t.createdAt),
+  ],
+);
