@@ -40,6 +40,16 @@ export const envSchema = z.object({
   DEFAULT_SLIPPAGE_BPS: z.coerce.number().int().min(0).max(10_000).default(100),
   MAX_BODY_BYTES: positiveInt.default(64 * 1024),
   TRUST_PROXY: bool.default(false),
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  AFFILIATE_SIGNUP_ENABLED: bool.default(true),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(60),
+  RATE_LIMIT_CATALOG: positiveInt.default(600),
+  RATE_LIMIT_QUOTE: positiveInt.default(120),
+  RATE_LIMIT_EXECUTE: positiveInt.default(60),
+  RATE_LIMIT_TRANSACTIONS: positiveInt.default(300),
+  RATE_LIMIT_HASH_KEY: z.string().min(16).optional(),
+  IDEMPOTENCY_TTL_SECONDS: positiveInt.default(24 * 3600),
   WORKER_HEALTH_PORT: positiveInt.default(3300),
   TRACKING_CONCURRENCY: positiveInt.default(20),
   WORKER_LOCK_DURATION_MS: positiveInt.default(30_000),
@@ -106,6 +116,17 @@ export interface Config {
   defaultSlippageBps: number;
   maxBodyBytes: number;
   trustProxy: boolean;
+  /** Better Auth's signing secret; required in production, a fixed development value otherwise. */
+  authSecret: string;
+  affiliateSignupEnabled: boolean;
+  metricsToken: string | undefined;
+  rateLimits: {
+    windowSeconds: number;
+    perClient: Record<'catalog' | 'quote' | 'execute' | 'transactions', number>;
+    /** Keys the hash that stands for a client address in stored rate-limit hits. */
+    hashKey: string;
+  };
+  idempotencyTtlSeconds: number;
   worker: {
     healthPort: number;
     trackingConcurrency: number;
@@ -124,6 +145,11 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+function developmentSecret(nodeEnv: Env['NODE_ENV'], name: string): string {
+  if (nodeEnv === 'production') throw new ConfigError(`Invalid configuration: ${name} is required in production`);
+  return `switchyard-development-only-${name.toLowerCase()}-not-secret`;
+}
 
 export function parseConfig(source: Record<string, string | undefined>): Config {
   const parsed = envSchema.safeParse(source);
@@ -168,6 +194,20 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     defaultSlippageBps: env.DEFAULT_SLIPPAGE_BPS,
     maxBodyBytes: env.MAX_BODY_BYTES,
     trustProxy: env.TRUST_PROXY,
+    authSecret: env.AUTH_SECRET ?? developmentSecret(env.NODE_ENV, 'AUTH_SECRET'),
+    affiliateSignupEnabled: env.AFFILIATE_SIGNUP_ENABLED,
+    metricsToken: env.METRICS_TOKEN,
+    rateLimits: {
+      windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
+      perClient: {
+        catalog: env.RATE_LIMIT_CATALOG,
+        quote: env.RATE_LIMIT_QUOTE,
+        execute: env.RATE_LIMIT_EXECUTE,
+        transactions: env.RATE_LIMIT_TRANSACTIONS,
+      },
+      hashKey: env.RATE_LIMIT_HASH_KEY ?? env.AUTH_SECRET ?? developmentSecret(env.NODE_ENV, 'RATE_LIMIT_HASH_KEY'),
+    },
+    idempotencyTtlSeconds: env.IDEMPOTENCY_TTL_SECONDS,
     worker: {
       healthPort: env.WORKER_HEALTH_PORT,
       trackingConcurrency: env.TRACKING_CONCURRENCY,
