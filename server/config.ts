@@ -50,7 +50,7 @@ export const envSchema = z.object({
   RATE_LIMIT_TRANSACTIONS: positiveInt.default(300),
   RATE_LIMIT_HASH_KEY: z.string().min(16).optional(),
   IDEMPOTENCY_TTL_SECONDS: positiveInt.default(24 * 3600),
-  WORKER_HEALTH_PORT: positiveInt.default(3300),
+  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3300),
   TRACKING_CONCURRENCY: positiveInt.default(20),
   WORKER_LOCK_DURATION_MS: positiveInt.default(30_000),
   SWEEP_INTERVAL_MS: positiveInt.default(30_000),

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../context';
 import { AppError, toAppError } from '../errors';
 import { newRequestId } from '../ids';
-import { type FieldCoder, parseWith, readJsonBody, readQuery } from './input';
+import { type FieldCoder, parseQuery, parseWith, readJsonBody } from './input';
 import { API_VERSION, type EndpointResult, jsonResponse, legacyErrorBody, v1ErrorBody } from './respond';
 
 export type RouteClass = 'catalog' | 'quote' | 'execute' | 'transactions';
@@ -50,7 +50,7 @@ export function endpoint<Q extends z.ZodType | undefined = undefined, B extends 
   return {
     routeClass: definition.routeClass,
     async run(ctx) {
-      const query = definition.query ? parseWith(definition.query, readQuery(ctx.url)) : undefined;
+      const query = definition.query ? parseQuery(definition.query, ctx.url) : undefined;
       const rawBody = definition.body ? await readJsonBody(ctx.request, ctx.app.config.maxBodyBytes) : {};
       const body =
         definition.body && definition.bodyValidation !== 'domain'

@@ -43,6 +43,13 @@ export function queryObject(params: URLSearchParams): Record<string, string | st
 
 export const MAX_QUERY_LENGTH = 4096;
 
+/** Query parameters are flat: a problem in `statuses[1]` is reported on `statuses`. */
+export function parseQuery<S extends z.ZodType>(schema: S, url: URL): z.output<S> {
+  const result = schema.safeParse(readQuery(url));
+  if (result.success) return result.data;
+  throw validationError(problemsFromZod(result.error).map((p) => ({ ...p, field: p.field.split('.')[0] ?? p.field })));
+}
+
 export function readQuery(url: URL): Record<string, string | string[]> {
   if (url.search.length > MAX_QUERY_LENGTH) {
     throw new AppError('VALIDATION_ERROR', `Query string longer than ${MAX_QUERY_LENGTH} characters`, {

@@ -1,0 +1,272 @@
+/** Browser client for the public HTTP API (spec §4). Pages call only this, never server/ code. */
+
+export interface Chain {
+  key: string;
+  name: string;
+  shortname: string;
+  chainId: number;
+  type: 'EVM' | 'COSMOS' | 'UTXO' | 'OTHER';
+}
+
+export interface Asset {
+  name: string;
+  symbol: string;
+  address: string;
+  chain: string;
+  isNative: boolean;
+}
+
+export interface Source {
+  key: string;
+  name: string;
+}
+
+export interface AmountDisplay {
+  formatted: string;
+  currency: string;
+  usd: string;
+  amount?: string;
+}
+
+export interface Fee {
+  usd?: string | number | null;
+  formatted?: string | null;
+  amount?: string | null;
+  amountUsd?: number | null;
+  currency?: string | null;
+}
+
+export interface RouteStep {
+  type: string;
+  name: string;
+}
+
+export interface Route {
+  provider: string;
+  routeId: string;
+  src: AmountDisplay;
+  dst: AmountDisplay;
+  fee: Fee;
+  estimatedTime: number;
+  steps: RouteStep[];
+  minimumReceived?: string;
+}
+
+export interface LockedQuote {
+  provider: string;
+  routeId: string;
+  lockId: string;
+  expiresAt: string;
+  ttlMs: number;
+  src: AmountDisplay;
+  dst: AmountDisplay;
+  fee: Fee;
+}
+
+export type ExecutionMode =
+  | 'evm-calldata'
+  | 'deposit-address'
+  | 'deposit-channel'
+  | 'ton-messages'
+  | 'solana-instructions';
+
+export interface ExecPayload {
+  chainId: number | null;
+  providerTarget: string;
+  providerCalldata?: string;
+  value?: string;
+  srcToken: string;
+  srcAmount: string;
+  approvalTarget?: string;
+  approvalToken?: string;
+  approvalAmount?: string;
+  allSteps?: Record<string, unknown>[];
+  meta: {
+    executionMode: ExecutionMode | string;
+    walletExecution?: boolean;
+    depositAddress?: string;
+    depositMemo?: string;
+    channelId?: string;
+    expiresAt?: string;
+  };
+}
+
+export interface ProviderResult {
+  txHash?: string;
+  status?: string;
+  channelId?: string;
+  depositAddress?: string;
+  depositMemo?: string;
+  execution?: string;
+}
+
+export interface ExecuteResult {
+  provider: string;
+  lockId: string;
+  providerResult?: ProviderResult;
+  quote?: { src?: AmountDisplay; dst?: AmountDisplay; estimatedTime?: number };
+  fee?: Fee;
+  exec?: ExecPayload;
+  transaction?: { id: string; status: string };
+}
+
+export type TxStatus = 'PENDING' | 'SUCCESS' | 'FAILED' | 'REFUND';
+
+export interface TxAsset {
+  symbol: string | null;
+  contract: string | null;
+  chain: string | null;
+}
+
+export interface Transaction {
+  id: string;
+  hash: string;
+  inboundHash: string;
+  outboundHash: string | null;
+  provider: string;
+  status: TxStatus | string;
+  srcAmount: string;
+  dstAmount: string;
+  walletAddress: string;
+  recipientWalletAddress: string;
+  createdAt: string;
+  updatedAt: string;
+  fee: Fee;
+  srcAsset: TxAsset;
+  dstAsset: TxAsset;
+}
+
+export interface TrackResult {
+  transaction: { id: string; status: string };
+  final: boolean;
+  tracking: boolean;
+}
+
+export interface QuoteRequest {
+  srcChain: string;
+  srcAddress: string;
+  dstChain: string;
+  dstAddress: string;
+  amount: string;
+  slippage?: number | string;
+  depositor?: string;
+  recipient?: string;
+}
+
+export interface LockRequest extends QuoteRequest {
+  provider: string;
+  routeId: string;
+  depositor: string;
+  recipient: string;
+  referralCode?: string;
+}
+
+interface FieldProblem {
+  code: string;
+  field: string;
+  message: string;
+}
+
+/** The v1 error envelope (spec §7), plus NETWORK_ERROR / BAD_RESPONSE for failures before it. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly field: string;
+  readonly problems: FieldProblem[];
+  readonly requestId: string | undefined;
+
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    field = '',
+    problems: FieldProblem[] = [],
+    requestId?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.field = field;
+    this.problems = problems;
+    this.requestId = requestId;
+  }
+
+  /** One message per top-level request field (`exclude.0` counts as `exclude`); the first wins. */
+  fieldMessages(): Record<string, string> {
+    const byField: Record<string, string> = {};
+    const problems = this.problems.length
+      ? this.problems
+      : [{ code: this.code, field: this.field, message: this.message }];
+    for (const problem of problems) {
+      const field = problem.field.split('.')[0] ?? '';
+      if (field && !(field in byField)) byField[field] = problem.message;
+    }
+    return byField;
+  }
+}
+
+export const asApiError = (error: unknown): ApiError =>
+  error instanceof ApiError
+    ? error
+    : new ApiError(0, 'UNKNOWN', error instanceof Error ? error.message : 'Something went wrong');
+
+const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
+
+async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      ...init,
+      headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}) },
+      cache: 'no-store',
+    });
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    throw new ApiError(0, 'NETWORK_ERROR', 'Could not reach Switchyard. Check your connection and try again.');
+  }
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    throw new ApiError(response.status, 'BAD_RESPONSE', `Unexpected answer from the server (HTTP ${response.status}).`);
+  }
+  if (!response.ok) {
+    const error = (body as { error?: Partial<ApiError> & { details?: { errors?: FieldProblem[] } } }).error;
+    throw new ApiError(
+      response.status,
+      error?.code ?? 'UNKNOWN',
+      error?.message ?? `Request failed (HTTP ${response.status}).`,
+      error?.field ?? '',
+      error?.details?.errors ?? [],
+      error?.requestId,
+    );
+  }
+  return body as T;
+}
+
+const get = <T>(path: string, signal?: AbortSignal) => call<T>(path, { signal });
+const post = <T>(path: string, body: unknown, signal?: AbortSignal) =>
+  call<T>(path, { method: 'POST', body: JSON.stringify(body), signal });
+
+interface List<T> {
+  data: T[];
+}
+
+export const api = {
+  chains: (signal?: AbortSignal) => get<List<Chain>>('/api/v1/swap/chains?perPage=1000', signal),
+  assets: (chain: string, signal?: AbortSignal) =>
+    get<List<Asset>>(`/api/v1/swap/assets?chain=${encodeURIComponent(chain)}&perPage=1000`, signal),
+  sources: (signal?: AbortSignal) => get<List<Source>>('/api/v1/swap/sources?perPage=300', signal),
+  quote: (body: QuoteRequest) => post<List<Route>>('/api/v1/quote', body),
+  lock: (body: LockRequest) => post<{ data: LockedQuote }>('/api/v1/quote/lock', body),
+  execute: (body: { lockId: string; referralCode?: string }) =>
+    post<{ data: ExecuteResult }>('/api/v1/quote/execute', body),
+  status: (transactionId: string, signal?: AbortSignal) =>
+    get<{ data: { transaction: Transaction; final: boolean } }>(
+      `/api/v1/transaction/status?transactionId=${encodeURIComponent(transactionId)}`,
+      signal,
+    ),
+  track: (body: { transactionId: string; txHash?: string }) =>
+    post<{ data: TrackResult }>('/api/v1/transaction/track', body),
+};

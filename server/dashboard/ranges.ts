@@ -1,0 +1,13 @@
+import type { Range } from './schemas';
+
+/** How far back a chart looks and how wide each of its buckets is (a Postgres interval unit). */
+export const RANGE_WINDOWS: Record<Range, { hours: number; bucket: 'hour' | 'day' }> = {
+  '24h': { hours: 24, bucket: 'hour' },
+  '7d': { hours: 7 * 24, bucket: 'day' },
+  '30d': { hours: 30 * 24, bucket: 'day' },
+};
+
+export function rangeWindow(range: Range, now = new Date()) {
+  const { hours, bucket } = RANGE_WINDOWS[range];
+  return { since: new Date(now.getTime() - hours * 3600_000), until: now, bucket };
+}

@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './support/app';
+import { expectLegacyError, expectV1Error, expectV1Headers } from './support/assertions';
+import { WALLETS } from './support/fixtures';
+import { insertTransactions, type SyntheticTx } from './support/seed-transactions';
+
+let t: TestApp;
+let txs: SyntheticTx[];
+const ALICE = WALLETS.evm;
+const BOB = WALLETS.evm2;
+const STATUSES = ['PENDING', 'SUCCESS', 'FAILED', 'REFUND'] as const;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const base = Date.parse('2026-11-01T00:00:00Z');
+  txs = await insertTransactions(
+    t.app,
+    Array.from({ length: 45 }, (_, i) => ({
+      status: STATUSES[i % 4],
+      wallet: i % 3 === 0 ? BOB : ALICE,
+      recipient: i % 5 === 0 ? WALLETS.bitcoin : 'bc1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qccfmv3',
+      referralCode: i % 2 === 0 ? 'partner-a' : i % 7 === 0 ? 'partner-b' : null,
+      createdAt: new Date(base + i * 60_000),
+      outboundHash: i % 4 === 1 ? `0x${String(i).padStart(64, '0')}` : null,
+    })),
+  );
+});
+afterAll(() => t?.stop());
+
+const newestFirst = (rows: SyntheticTx[]) => [...rows].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+const ids = (body: any) => body.data.map((x: any) => x.id);
+
+describe('GET /api/v1/transaction/history', () => {
+  it('lists newest first with default perPage 20, exact total and history-item fields', async () => {
+    const res = await t.json('/api/v1/transaction/history');
+    expect(res.status).toBe(200);
+    expectV1Headers(res.headers);
+    expect(res.body.pagination).toEqual({ page: 1, perPage: 20, total: 45, hasMore: true });
+    expect(ids(res.body)).toEqual(
+      newestFirst(txs)
+        .slice(0, 20)
+        .map((x) => x.id),
+    );
+    const item = res.body.data[0];
+    expect(item).not.toHaveProperty('updatedAt');
+    expect(typeof item.amountUsd).toBe('number');
+    for (const key of [
+      'id',
+      'hash',
+      'inboundHash',
+      'outboundHash',
+      'provider',
+      'status',
+      'srcAmount',
+      'dstAmount',
+      'walletAddress',
+      'recipientWalletAddress',
+      'createdAt',
+      'fee',
+      'srcAsset',
+      'dstAsset',
+    ]) {
+      expect(item, key).toHaveProperty(key);
+    }
+  });
+
+  it('walks every page without overlap and ends with hasMore false', async () => {
+    const seen: string[] = [];
+    let last: any;
+    for (let page = 1; page <= 10; page++) {
+      last = (await t.json(`/api/v1/transaction/history?perPage=7&page=${page}`)).body;
+      seen.push(...ids(last));
+      if (!last.pagination.hasMore) break;
+    }
+    expect(seen).toEqual(newestFirst(txs).map((x) => x.id));
+    expect(last.pagination).toMatchObject({ total: 45, hasMore: false });
+  });
+
+  it('filters by addresses, repeated or comma-separated, matching sender or recipient, EVM case-insensitively', async () => {
+    const bob = txs.filter((x) => x.wallet === BOB);
+    const lower = await t.json(`/api/v1/transaction/history?perPage=50&addresses=${BOB.toLowerCase()}`);
+    expect(ids(lower.body).sort()).toEqual(bob.map((x) => x.id).sort());
+    const recipient = txs.filter((x) => x.recipient === WALLETS.bitcoin);
+    const both = txs.filter((x) => x.wallet === BOB || x.recipient === WALLETS.bitcoin);
+    expect(
+      ids((await t.json(`/api/v1/transaction/history?perPage=50&addresses=${WALLETS.bitcoin}`)).body).sort(),
+    ).toEqual(recipient.map((x) => x.id).sort());
+    const repeated = await t.json(
+      `/api/v1/transaction/history?perPage=50&addresses=${BOB}&addresses=${WALLETS.bitcoin}`,
+    );
+    const comma = await t.json(`/api/v1/transaction/history?perPage=50&addresses=${BOB},${WALLETS.bitcoin}`);
+    expect(ids(repeated.body).sort()).toEqual(both.map((x) => x.id).sort());
+    expect(ids(comma.body)).toEqual(ids(repeated.body));
+  });
+
+  it('filters by statuses and finalizedOnly', async () => {
+    const res = await t.json('/api/v1/transaction/history?perPage=50&statuses=SUCCESS,REFUND');
+    expect(res.body.pagination.total).toBe(txs.filter((x) => x.status === 'SUCCESS' || x.status === 'REFUND').length);
+    expect(new Set(res.body.data.map((x: any) => x.status))).toEqual(new Set(['SUCCESS', 'REFUND']));
+    const repeated = await t.json('/api/v1/transaction/history?perPage=50&statuses=SUCCESS&statuses=REFUND');
+    expect(ids(repeated.body)).toEqual(ids(res.body));
+    const finalized = await t.json('/api/v1/transaction/history?perPage=50&finalizedOnly=true');
+    expect(finalized.body.pagination.total).toBe(txs.filter((x) => x.status !== 'PENDING').length);
+    expect(finalized.body.data.every((x: any) => x.status !== 'PENDING')).toBe(true);
+    const notFinalized = await t.json('/api/v1/transaction/history?perPage=50&finalizedOnly=false');
+    expect(notFinalized.body.pagination.total).toBe(45);
+  });
+
+  it('filters by referralCode, transactionId and query', async () => {
+    const a = await t.json('/api/v1/transaction/history?perPage=50&referralCode=partner-a');
+    expect(a.body.pagination.total).toBe(txs.filter((x) => x.referralCode === 'partner-a').length);
+    const one = txs[10] as SyntheticTx;
+    expect(ids((await t.json(`/api/v1/transaction/history?transactionId=${one.id}`)).body)).toEqual([one.id]);
+    expect(
+      ids((await t.json(`/api/v1/transaction/history?query=${one.hash?.toUpperCase().replace('0X', '0x')}`)).body),
+    ).toEqual([one.id]);
+    const withOutbound = txs.find((x) => x.outboundHash) as SyntheticTx;
+    expect(ids((await t.json(`/api/v1/transaction/history?query=${withOutbound.outboundHash}`)).body)).toEqual([
+      withOutbound.id,
+    ]);
+    const combined = await t.json(
+      `/api/v1/transaction/history?perPage=50&referralCode=partner-a&statuses=PENDING&addresses=${ALICE}`,
+    );
+    const expected = txs.filter((x) => x.referralCode === 'partner-a' && x.status === 'PENDING' && x.wallet === ALICE);
+    expect(ids(combined.body).sort()).toEqual(expected.map((x) => x.id).sort());
+  });
+
+  it.each([
+    ['perPage=51', 'perPage'],
+    ['perPage=0', 'perPage'],
+    ['page=0', 'page'],
+    ['statuses=DONE', 'statuses'],
+    ['statuses=SUCCESS,nope', 'statuses'],
+    ['finalizedOnly=yes', 'finalizedOnly'],
+    [`addresses=${Array.from({ length: 21 }, (_, i) => `a${i}`).join(',')}`, 'addresses'],
+    ['referralCode=bad%20code', 'referralCode'],
+  ])('refuses %s with a 400 on %s', async (qs, field) => {
+    expectV1Error(await t.json(`/api/v1/transaction/history?${qs}`), 400, 'VALIDATION_ERROR', field);
+  });
+});
+
+describe('GET /api/transaction/history (legacy)', () => {
+  it('answers {items, page, perPage, total} with search instead of query', async () => {
+    const res = await t.json('/api/transaction/history?perPage=5');
+    expect(Object.keys(res.body).sort()).toEqual(['items', 'page', 'perPage', 'total']);
+    expect(res.body).toMatchObject({ page: 1, perPage: 5, total: 45 });
+    for (const item of res.body.items)
+      expect(item).toMatchObject({ id: expect.any(String), status: expect.any(String), provider: 'RELAY' });
+    const one = txs[3] as SyntheticTx;
+    expect((await t.json(`/api/transaction/history?search=${one.hash}`)).body.items.map((x: any) => x.id)).toEqual([
+      one.id,
+    ]);
+  });
+
+  it('has no referralCode or transactionId filter and caps perPage at 50', async () => {
+    const res = await t.json('/api/transaction/history?referralCode=partner-a&perPage=50');
+    expect(res.body.total).toBe(45);
+    expectLegacyError(await t.json('/api/transaction/history?perPage=51'), 400, 'VALIDATION_ERROR');
+    expectLegacyError(await t.json('/api/transaction/history?statuses=bogus'), 400, 'VALIDATION_ERROR');
+  });
+});

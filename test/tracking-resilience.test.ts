@@ -1,0 +1,176 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { pollTransaction } from '../server/tracking/poll';
+import { createQueue, createTrackingScheduler } from '../server/tracking/queues';
+import { sweep } from '../server/tracking/sweep';
+import { canTransition } from '../server/transactions/transitions';
+import { startWorkerRuntime, type WorkerRuntime } from '../workers/runtime';
+import { startTestApp, type TestApp } from './support/app';
+import { firstRow } from './support/assertions';
+import { BTC_TO_ETH, ETH_TO_BTC } from './support/fixtures';
+import { executeSwap, waitForStatus } from './support/flows';
+
+let t: TestApp;
+let worker: WorkerRuntime | undefined;
+const OVERRIDES = {
+  PROVIDER_DEADLINE_MS: '1500',
+  TRACKING_TIME_SCALE: '0.01',
+  TRACKING_MIN_INTERVAL_MS: '100',
+  WORKER_LOCK_DURATION_MS: '2000',
+  SWEEP_INTERVAL_MS: '600000',
+  SWEEP_GRACE_MS: '0',
+};
+
+beforeAll(async () => {
+  t = await startTestApp(OVERRIDES);
+});
+afterAll(() => t?.stop());
+beforeEach(() => {
+  for (const sim of Object.values(t.sims)) sim.reset();
+});
+afterEach(async () => {
+  await worker?.close();
+  worker = undefined;
+});
+
+async function queueKeys() {
+  return t.app.redis.keys(`{${t.app.config.redisPrefix}}:tracking:*`);
+}
+
+describe('transitions', () => {
+  it('allows PENDING to anything and FAILED to REFUND only', () => {
+    for (const to of ['SUCCESS', 'FAILED', 'REFUND'] as const) expect(canTransition('PENDING', to)).toBe(true);
+    expect(canTransition('FAILED', 'REFUND')).toBe(true);
+    for (const from of ['SUCCESS', 'REFUND'] as const) {
+      for (const to of ['PENDING', 'SUCCESS', 'FAILED', 'REFUND'] as const) expect(canTransition(from, to)).toBe(false);
+    }
+    expect(canTransition('FAILED', 'SUCCESS')).toBe(false);
+    expect(canTransition('FAILED', 'PENDING')).toBe(false);
+  });
+
+  it('never lets a provider answer move a final state backwards', async () => {
+    t.sims.RELAY.configure({ outcome: 'success', settleAfterPolls: 1 });
+    const executed = await executeSwap(t, ETH_TO_BTC, 'RELAY');
+    const id = executed.transaction.id;
+    await t.app.sql`update transactions set status = 'FAILED', finalized_at = now() where id = ${id}`;
+    await pollTransaction(t.app, id);
+    await pollTransaction(t.app, id);
+    const row = await firstRow(t.app.sql`select status from transactions where id = ${id}`);
+    expect(row.status).toBe('FAILED');
+    const events = await t.app
+      .sql`select type from transaction_events where transaction_id = ${id} and type = 'ignored_regression'`;
+    expect(events.length).toBeGreaterThan(0);
+  });
+});
+
+describe('sweep', () => {
+  it('restores tracking for pending swaps after their Redis keys are gone', async () => {
+    t.sims.RELAY.configure({ outcome: 'success', settleAfterPolls: 2 });
+    const a = await executeSwap(t, ETH_TO_BTC, 'RELAY');
+    const b = await executeSwap(t, BTC_TO_ETH, 'CHAINFLIP');
+    const keys = await queueKeys();
+    expect(keys.length).toBeGreaterThan(0);
+    await t.app.redis.del(...keys);
+    expect(await queueKeys()).toEqual([]);
+    await t.app
+      .sql`update transactions set next_poll_at = now() - interval '1 minute' where id in ${t.app.sql([a.transaction.id, b.transaction.id])}`;
+
+    const report = await sweep(t.app, t.app.tracking as never);
+    expect(report.rescheduled).toBe(2);
+    const queue = createQueue('tracking', t.app.redis, t.app.config.redisPrefix);
+    expect(await queue.getJob(a.transaction.id)).toBeTruthy();
+    expect(await queue.getJob(b.transaction.id)).toBeTruthy();
+    await queue.close();
+
+    worker = await startWorkerRuntime(t.app.config);
+    const done = await waitForStatus(t, a.transaction.id, (tx) => tx.status === 'SUCCESS');
+    expect(done.final).toBe(true);
+  });
+
+  it('flags swaps pending past the configured age as stale, once', async () => {
+    const executed = await executeSwap(t, BTC_TO_ETH, 'CHAINFLIP');
+    await t.app
+      .sql`update transactions set created_at = now() - interval '7 hours' where id = ${executed.transaction.id}`;
+    const first = await sweep(
+      t.app,
+      createTrackingScheduler(createQueue('tracking', t.app.redis, t.app.config.redisPrefix)),
+    );
+    expect(first.flaggedStale).toBeGreaterThanOrEqual(1);
+    const again = await sweep(t.app, t.app.tracking as never);
+    expect(again.flaggedStale).toBe(0);
+    const row = await firstRow(t.app.sql`select stale, status from transactions where id = ${executed.transaction.id}`);
+    expect(row).toEqual({ stale: true, status: 'PENDING' });
+    const events = await t.app
+      .sql`select type from transaction_events where transaction_id = ${executed.transaction.id} and type = 'stale'`;
+    expect(events).toHaveLength(1);
+  });
+
+  it('hands back an execute claim that a crash left without a transaction', async () => {
+    const locked = await t.post('/api/v1/quote/lock', { ...ETH_TO_BTC, provider: 'RELAY' });
+    const lockId = locked.body.data.lockId;
+    await t.app
+      .sql`update locks set state = 'executing', claimed_at = now() - interval '10 minutes' where id = ${lockId}`;
+    const report = await sweep(t.app, t.app.tracking as never);
+    expect(report.releasedClaims).toBe(1);
+    expect((await firstRow(t.app.sql`select state from locks where id = ${lockId}`)).state).toBe('locked');
+    const executed = await t.post('/api/v1/quote/execute', { lockId });
+    expect(executed.status).toBe(200);
+  });
+});
+
+describe('one poll per transaction', () => {
+  it('deduplicates concurrent track calls into one job', async () => {
+    t.sims.LIFI.configure({ settleAfterPolls: 1000 });
+    const { USDC_ETH_TO_ARB } = await import('./support/fixtures');
+    const executed = await executeSwap(t, USDC_ETH_TO_ARB, 'LIFI');
+    const hash = `0x${'cd'.repeat(32)}`;
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        t.post('/api/v1/transaction/track', { transactionId: executed.transaction.id, txHash: hash }),
+      ),
+    );
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const queue = createQueue('tracking', t.app.redis, t.app.config.redisPrefix);
+    const counts = await queue.getJobCounts('waiting', 'delayed', 'active', 'prioritized');
+    const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'prioritized']);
+    await queue.close();
+    expect(jobs.filter((j) => j.id === executed.transaction.id)).toHaveLength(1);
+    expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('worker crash', () => {
+  let child: ChildProcess | undefined;
+  afterEach(() => {
+    child?.kill('SIGKILL');
+  });
+
+  it('lets another worker finish a transaction whose worker was SIGKILLed mid-poll', async () => {
+    t.sims.RELAY.configure({ outcome: 'success', settleAfterPolls: 2, slowMs: 8000, faults: { status: 'slow' } });
+    child = spawn('npx', ['tsx', 'workers/main.ts'], {
+      env: {
+        ...process.env,
+        ...t.env,
+        ...OVERRIDES,
+        PROVIDER_DEADLINE_MS: '10000',
+        WORKER_HEALTH_PORT: '0',
+        LOG_LEVEL: 'silent',
+      },
+      stdio: 'ignore',
+    });
+    const executed = await executeSwap(t, ETH_TO_BTC, 'RELAY');
+    const deadline = Date.now() + 20_000;
+    while (!t.sims.RELAY.log.some((e) => e.kind === 'status') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(t.sims.RELAY.log.some((e) => e.kind === 'status')).toBe(true);
+    child.kill('SIGKILL');
+    await new Promise((r) => child?.once('exit', r));
+    t.sims.RELAY.configure({ faults: { status: 'none' } });
+
+    worker = await startWorkerRuntime(t.app.config);
+    const done = await waitForStatus(t, executed.transaction.id, (tx) => tx.status === 'SUCCESS', {
+      timeoutMs: 20_000,
+    });
+    expect(done.transaction.outboundHash).toBeTruthy();
+  }, 60_000);
+});
