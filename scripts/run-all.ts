@@ -7,7 +7,7 @@ const processes: { name: string; command: string; args: string[] }[] = [
   ...(config.providersMode === 'simulated'
     ? [{ name: 'simulators', command: 'npx', args: ['tsx', 'server/providers/simulators-main.ts'] }]
     : []),
-  { name: 'web', command: 'npx', args: ['next', 'start', '-p', String(config.port), '-H', config.host] },
+  { name: 'web', command: 'npx', args: ['tsx', 'server/http/web-server.ts'] },
   { name: 'worker', command: 'npx', args: ['tsx', 'workers/main.ts'] },
 ];
 

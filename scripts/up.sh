@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 mkdir -p .run
 [ -s .run/auth-secret ] || node -e "console.log(require('crypto').randomBytes(32).toString('hex'))" > .run/auth-secret
 export AUTH_SECRET="${AUTH_SECRET:-$(cat .run/auth-secret)}"
+export NODE_ENV=production
 bash scripts/services.sh
 bash scripts/deps.sh
 npx tsx drizzle/migrate.ts

@@ -39,6 +39,7 @@ export const envSchema = z.object({
   LOCK_EXPIRY_MARGIN_MS: z.coerce.number().int().min(0).default(10_000),
   DEFAULT_SLIPPAGE_BPS: z.coerce.number().int().min(0).max(10_000).default(100),
   MAX_BODY_BYTES: positiveInt.default(64 * 1024),
+  REQUEST_DEADLINE_MS: positiveInt.default(15_000),
   TRUST_PROXY: bool.default(false),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   AFFILIATE_SIGNUP_ENABLED: bool.default(true),
@@ -115,6 +116,7 @@ export interface Config {
   lockExpiryMarginMs: number;
   defaultSlippageBps: number;
   maxBodyBytes: number;
+  requestDeadlineMs: number;
   trustProxy: boolean;
   /** Better Auth's signing secret; required in production, a fixed development value otherwise. */
   authSecret: string;
@@ -193,6 +195,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     lockExpiryMarginMs: env.LOCK_EXPIRY_MARGIN_MS,
     defaultSlippageBps: env.DEFAULT_SLIPPAGE_BPS,
     maxBodyBytes: env.MAX_BODY_BYTES,
+    requestDeadlineMs: env.REQUEST_DEADLINE_MS,
     trustProxy: env.TRUST_PROXY,
     authSecret: env.AUTH_SECRET ?? developmentSecret(env.NODE_ENV, 'AUTH_SECRET'),
     affiliateSignupEnabled: env.AFFILIATE_SIGNUP_ENABLED,

@@ -1,9 +1,11 @@
 import type { Redis } from 'ioredis';
 import { type Config, loadConfig } from './config';
 import { createDb, type DbHandle } from './db';
+import { createIdempotencyStore, type IdempotencyStore } from './http/idempotency';
 import { createLogger, type Logger } from './log';
 import { createProviderMetrics } from './metrics/provider-metrics';
 import { createProviderRegistry, type ProviderRegistry } from './providers/registry';
+import { createRateLimiter, type RateLimiter } from './ratelimit/limiter';
 import { createWebRedis } from './redis';
 import { createQueue, createTrackingScheduler } from './tracking/queues';
 
@@ -17,6 +19,8 @@ export interface AppContext {
   providers: ProviderRegistry;
   /** Per-provider outcome counters for the dashboard; absent where nothing records them. */
   metrics?: ProviderMetrics;
+  rateLimiter?: RateLimiter;
+  idempotency?: IdempotencyStore;
   /** Schedules status polling; absent in processes that do not track. */
   tracking?: TrackingScheduler;
   close(): Promise<void>;
@@ -53,6 +57,8 @@ export function createAppContext(config: Config): AppContext {
     providers: createProviderRegistry(config),
     tracking,
     metrics,
+    rateLimiter: createRateLimiter(config, redis),
+    idempotency: createIdempotencyStore(redis, config.redisPrefix, config.idempotencyTtlSeconds),
     async close() {
       await metrics.stop();
       await tracking.close().catch(() => {});

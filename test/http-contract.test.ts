@@ -24,9 +24,7 @@ const exploding = endpoint({
 });
 
 const call = async (api: 'v1' | 'legacy', ep: typeof echo, init: RequestInit = {}) => {
-  const res = await serve(api, t.app, new Request('http://localhost/api/v1/test', { method: 'POST', ...init }), (ctx) =>
-    ep.run(ctx),
-  );
+  const res = await serve(api, t.app, new Request('http://localhost/api/v1/test', { method: 'POST', ...init }), ep);
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
 };

@@ -3,6 +3,7 @@ import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../server/config';
 import { type AppContext, createAppContext } from '../server/context';
+import { rollupRateLimitHits } from '../server/ratelimit/hits';
 import { createWorkerRedis } from '../server/redis';
 import { bullPrefix, createQueue, createTrackingScheduler } from '../server/tracking/queues';
 import { type MaintenanceTasks, maintenanceProcessor } from './processors/maintenance';
@@ -49,7 +50,11 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
     removeOnComplete: { count: 1000 },
     removeOnFail: { count: 5000 },
   });
-  const maintenance = new Worker('maintenance', maintenanceProcessor(ctx, scheduler, options.extraTasks), {
+  const tasks: Partial<MaintenanceTasks> = {
+    'maintenance.rollup-rate-limits': () => rollupRateLimitHits(ctx),
+    ...options.extraTasks,
+  };
+  const maintenance = new Worker('maintenance', maintenanceProcessor(ctx, scheduler, tasks), {
     ...common,
     connection: connection(),
     concurrency: 1,

@@ -2,6 +2,11 @@ import type { z } from 'zod';
 import type { AppContext } from '../context';
 import { AppError, toAppError } from '../errors';
 import { newRequestId } from '../ids';
+import { clientAddress, clientHash } from '../ratelimit/client';
+import { recordRateLimitHit } from '../ratelimit/hits';
+import { type RateDecision, rateLimitHeaders } from '../ratelimit/limiter';
+import { withDeadline } from '../routing/deadline';
+import { fingerprint, IDEMPOTENCY_HEADER, isReplayable, validateIdempotencyKey } from './idempotency';
 import { type FieldCoder, parseQuery, parseWith, readJsonBody } from './input';
 import { API_VERSION, type EndpointResult, jsonResponse, legacyErrorBody, v1ErrorBody } from './respond';
 
@@ -13,6 +18,8 @@ export interface RequestContext {
   request: Request;
   url: URL;
   requestId: string;
+  /** The JSON object body, read once under the size limit (empty for endpoints without a body). */
+  body: Record<string, unknown>;
 }
 
 export interface EndpointDefinition<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> {
@@ -26,6 +33,8 @@ export interface EndpointDefinition<Q extends z.ZodType | undefined, B extends z
    * rules, so every problem is reported at once; `body` then only documents the shape.
    */
   bodyValidation?: 'schema' | 'domain';
+  /** Honour an `Idempotency-Key` header (Stripe semantics). */
+  idempotent?: boolean;
   handle(
     input: {
       query: Q extends z.ZodType ? z.output<Q> : undefined;
@@ -36,10 +45,12 @@ export interface EndpointDefinition<Q extends z.ZodType | undefined, B extends z
   ): Promise<EndpointResult>;
 }
 
-export type FetchHandler = (request: Request) => Promise<Response>;
-
 export interface Endpoint {
   routeClass: RouteClass;
+  hasBody: boolean;
+  idempotent: boolean;
+  query?: z.ZodType;
+  body?: z.ZodType;
   run(ctx: RequestContext): Promise<EndpointResult>;
 }
 
@@ -49,16 +60,23 @@ export function endpoint<Q extends z.ZodType | undefined = undefined, B extends 
 ): Endpoint {
   return {
     routeClass: definition.routeClass,
+    hasBody: !!definition.body,
+    idempotent: !!definition.idempotent,
+    query: definition.query,
+    body: definition.body,
     async run(ctx) {
       const query = definition.query ? parseQuery(definition.query, ctx.url) : undefined;
-      const rawBody = definition.body ? await readJsonBody(ctx.request, ctx.app.config.maxBodyBytes) : {};
       const body =
         definition.body && definition.bodyValidation !== 'domain'
-          ? parseWith(definition.body, rawBody, definition.bodyCodes)
+          ? parseWith(definition.body, ctx.body, definition.bodyCodes)
           : undefined;
-      return definition.handle({ query, body, rawBody } as never, ctx);
+      return definition.handle({ query, body, rawBody: ctx.body } as never, ctx);
     },
   };
+}
+
+export function interfaceHeaders(api: ApiInterface, requestId: string): Record<string, string> {
+  return api === 'v1' ? { 'x-api-version': API_VERSION, 'x-request-id': requestId } : { 'x-request-id': requestId };
 }
 
 function errorResponse(api: ApiInterface, error: AppError, requestId: string, headers: Record<string, string>) {
@@ -66,30 +84,91 @@ function errorResponse(api: ApiInterface, error: AppError, requestId: string, he
   return jsonResponse(error.status, body, headers);
 }
 
-export function interfaceHeaders(api: ApiInterface, requestId: string): Record<string, string> {
-  return api === 'v1' ? { 'x-api-version': API_VERSION, 'x-request-id': requestId } : { 'x-request-id': requestId };
-}
-
-/** Runs an endpoint for one interface: request id, headers, errors mapped once, nothing internal leaked. */
-export async function serve(
-  api: ApiInterface,
+async function applyRateLimit(
   app: AppContext,
   request: Request,
-  run: (ctx: RequestContext) => Promise<EndpointResult>,
-): Promise<Response> {
+  target: Pick<Endpoint, 'routeClass'>,
+): Promise<RateDecision | undefined> {
+  if (!app.rateLimiter) return undefined;
+  const client = clientAddress(request, app.config);
+  try {
+    const decision = await app.rateLimiter.consume(target.routeClass, client);
+    if (!decision.allowed) {
+      const hashed = clientHash(client, app.config.rateLimits.hashKey);
+      recordRateLimitHit(app.redis, app.config.redisPrefix, target.routeClass, hashed).catch(() => {});
+    }
+    return decision;
+  } catch (error) {
+    app.log.warn({ err: error }, 'rate limiter unavailable; request allowed');
+    return undefined;
+  }
+}
+
+/**
+ * Runs an endpoint for one interface: request id, rate limit, body, idempotency, deadline, and
+ * errors mapped once with nothing internal leaked.
+ */
+export async function serve(api: ApiInterface, app: AppContext, request: Request, target: Endpoint): Promise<Response> {
   const requestId = newRequestId();
-  const headers = interfaceHeaders(api, requestId);
+  let headers = interfaceHeaders(api, requestId);
   let url: URL;
   try {
     url = new URL(request.url);
   } catch {
     return errorResponse(api, new AppError('VALIDATION_ERROR', 'Malformed request URL'), requestId, headers);
   }
+  const decision = await applyRateLimit(app, request, target);
+  if (decision) headers = { ...headers, ...rateLimitHeaders(decision) };
+  if (decision && !decision.allowed) {
+    const error = new AppError(
+      'RATE_LIMITED',
+      `Too many ${target.routeClass} requests; retry in ${decision.resetSeconds} s`,
+    );
+    return errorResponse(api, error, requestId, headers);
+  }
+
+  let idempotency: { scope: string; key: string; print: string } | undefined;
   try {
-    const result = await run({ app, request, url, requestId });
-    return jsonResponse(result.status ?? 200, result.body, { ...headers, ...result.headers });
+    const body = target.hasBody ? await readJsonBody(request, app.config.maxBodyBytes) : {};
+    const rawKey = target.idempotent ? request.headers.get(IDEMPOTENCY_HEADER) : null;
+    if (rawKey !== null && app.idempotency) {
+      const key = validateIdempotencyKey(rawKey);
+      const scope = `${url.pathname}:${clientHash(clientAddress(request, app.config), app.config.rateLimits.hashKey)}`;
+      const print = fingerprint(body);
+      const replay = await app.idempotency.begin(scope, key, print).catch((error) => {
+        if (error instanceof AppError) throw error;
+        app.log.warn({ err: error }, 'idempotency store unavailable; request runs without it');
+        return 'unavailable' as const;
+      });
+      if (replay && replay !== 'unavailable') {
+        return jsonResponse(replay.status, replay.body, { ...headers, 'idempotent-replayed': 'true' });
+      }
+      if (replay !== 'unavailable') idempotency = { scope, key, print };
+    }
+
+    const result = await withDeadline(
+      app.config.requestDeadlineMs,
+      () => target.run({ app, request, url, requestId, body }),
+      () => new AppError('SERVICE_UNAVAILABLE', 'The request took too long; retry shortly'),
+    );
+    const status = result.status ?? 200;
+    if (idempotency) {
+      const { scope, key, print } = idempotency;
+      await app.idempotency?.finish(scope, key, print, { status, body: result.body }).catch(() => {});
+    }
+    return jsonResponse(status, result.body, { ...headers, ...result.headers });
   } catch (caught) {
     const error = toAppError(caught);
+    if (idempotency) {
+      const { scope, key, print } = idempotency;
+      const store = app.idempotency;
+      if (isReplayable(error.status)) {
+        const body = api === 'v1' ? v1ErrorBody(error, requestId) : legacyErrorBody(error);
+        await store?.finish(scope, key, print, { status: error.status, body }).catch(() => {});
+      } else {
+        await store?.abandon(scope, key).catch(() => {});
+      }
+    }
     if (error.status >= 500) {
       app.log.error({ requestId, err: error.cause ?? error, path: url.pathname }, error.message);
     }

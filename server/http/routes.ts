@@ -12,6 +12,15 @@ import { historyV1, statusV1, trackV1 } from './v1/transactions';
 
 type Method = 'GET' | 'POST';
 
+const failing = (routeClass: Endpoint['routeClass'], error: AppError): Endpoint => ({
+  routeClass,
+  hasBody: false,
+  idempotent: false,
+  run: async () => {
+    throw error;
+  },
+});
+
 /** Every public API path, its interface and its endpoints by method. */
 export const API_ROUTES: Record<string, { api: ApiInterface; methods: Partial<Record<Method, Endpoint>> }> = {
   '/api/v1/swap/chains': { api: 'v1', methods: { GET: listChainsV1 } },
@@ -50,21 +59,26 @@ export async function handleApiRequest(app: AppContext, request: Request, path?:
   const pathname = path ?? new URL(request.url).pathname.replace(/\/+$/, '');
   const route = API_ROUTES[pathname];
   const api = route?.api ?? interfaceOf(pathname);
-  if (!route) {
-    return serve(api, app, request, async () => {
-      throw new AppError('NOT_FOUND', `No endpoint at ${request.method} ${pathname}`);
-    });
-  }
+  if (!route)
+    return serve(
+      api,
+      app,
+      request,
+      failing('catalog', new AppError('NOT_FOUND', `No endpoint at ${request.method} ${pathname}`)),
+    );
   const method = request.method === 'HEAD' ? 'GET' : request.method;
   const allow = Object.keys(route.methods).join(', ');
   if (method === 'OPTIONS') return preflight(api, `${allow}, OPTIONS`);
   const target = route.methods[method as Method];
   if (!target) {
-    return serve(api, app, request, async () => {
-      throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allow}`);
-    });
+    return serve(
+      api,
+      app,
+      request,
+      failing('catalog', new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allow}`)),
+    );
   }
-  return serve(api, app, request, (ctx) => target.run(ctx));
+  return serve(api, app, request, target);
 }
 
 /** Liveness answers from the process alone; readiness also asks Postgres and Redis. */

@@ -7,11 +7,14 @@ import { JOBS, type JobData, type JobName, type QueueName, trackingJobId } from 
 export const bullPrefix = (redisPrefix: string) => `{${redisPrefix}}`;
 
 export function createQueue(name: QueueName, connection: Redis | ConnectionOptions, redisPrefix: string): Queue {
-  return new Queue(name, {
+  const queue = new Queue(name, {
     connection: connection as ConnectionOptions,
     prefix: bullPrefix(redisPrefix),
     defaultJobOptions: { removeOnComplete: { count: 1000 }, removeOnFail: { count: 5000, age: 7 * 24 * 3600 } },
   });
+  // Connection errors also reject the calls that hit them; callers decide what they mean.
+  queue.on('error', () => {});
+  return queue;
 }
 
 export async function enqueue<N extends JobName>(

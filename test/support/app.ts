@@ -24,12 +24,39 @@ export interface TestApp {
   stop(): Promise<void>;
 }
 
+/** A second web process sharing the first one's database, Redis prefix and simulators. */
+export async function startSibling(t: TestApp, overrides: Record<string, string> = {}) {
+  const app = createAppContext(parseConfig({ ...t.env, ...overrides }));
+  await redisReady(app);
+  const server = createApiServer(app);
+  const port = await listen(server, 0, '127.0.0.1');
+  return {
+    app,
+    baseUrl: `http://127.0.0.1:${port}`,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await app.close();
+    },
+  };
+}
+
+/** Waits (briefly) until the web Redis client is connected, so the first request sees Redis. */
+export async function redisReady(app: AppContext, timeoutMs = 2000) {
+  const deadline = Date.now() + timeoutMs;
+  while (app.redis.status !== 'ready' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+}
+
 export function testEnv(overrides: Record<string, string> = {}): Record<string, string> {
   return {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
     CATALOG_CACHE_MS: '0',
+    RATE_LIMIT_CATALOG: '100000',
+    RATE_LIMIT_QUOTE: '100000',
+    RATE_LIMIT_EXECUTE: '100000',
+    RATE_LIMIT_TRANSACTIONS: '100000',
     ...overrides,
   };
 }
@@ -43,6 +70,7 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
   const env = testEnv({ DATABASE_URL: databaseUrl, REDIS_PREFIX: `t${suffix}`, ...simulatorEnv(sims), ...overrides });
   const config = parseConfig(env);
   const app = createAppContext(config);
+  await redisReady(app);
   const server: Server = createApiServer(app);
   const port = await listen(server, 0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${port}`;

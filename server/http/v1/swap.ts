@@ -19,6 +19,7 @@ export const quoteV1 = endpoint({
 
 export const lockV1 = endpoint({
   routeClass: 'execute',
+  idempotent: true,
   body: lockBodyV1,
   bodyValidation: 'domain',
   handle: async ({ rawBody }, { app }) => {
@@ -36,6 +37,7 @@ export const lockV1 = endpoint({
 
 export const executeV1 = endpoint({
   routeClass: 'execute',
+  idempotent: true,
   body: executeBodyV1,
   bodyCodes: swapFieldCode,
   handle: async ({ body }, { app }) => ({

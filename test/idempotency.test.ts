@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './support/app';
+import { expectV1Error } from './support/assertions';
+import { BTC_TO_ETH, ETH_TO_BTC } from './support/fixtures';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ PROVIDER_DEADLINE_MS: '3000', EXECUTE_DEADLINE_MS: '4000' });
+});
+afterAll(() => t?.stop());
+beforeEach(() => {
+  for (const sim of Object.values(t.sims)) sim.reset();
+});
+
+const key = () => `key-${Math.random().toString(36).slice(2)}`;
+const withKey = (k: string) => ({ headers: { 'idempotency-key': k } });
+
+describe('Idempotency-Key on lock and execute', () => {
+  it('replays the first lock for the same key and body, creating one lock', async () => {
+    const k = key();
+    const body = { ...ETH_TO_BTC, provider: 'RELAY' };
+    const first = await t.post('/api/v1/quote/lock', body, withKey(k));
+    const second = await t.post('/api/v1/quote/lock', body, withKey(k));
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual(first.body);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const [{ count }] = (await t.app
+      .sql`select count(*)::int as count from locks where id = ${first.body.data.lockId}`) as any;
+    expect(count).toBe(1);
+    expect(t.sims.RELAY.log.filter((e) => e.kind === 'quote')).toHaveLength(1);
+  });
+
+  it('refuses the same key with a different body with 422', async () => {
+    const k = key();
+    expect((await t.post('/api/v1/quote/lock', { ...ETH_TO_BTC, provider: 'RELAY' }, withKey(k))).status).toBe(200);
+    expectV1Error(
+      await t.post('/api/v1/quote/lock', { ...ETH_TO_BTC, amount: '2', provider: 'RELAY' }, withKey(k)),
+      422,
+      'IDEMPOTENCY_KEY_REUSED',
+    );
+  });
+
+  it('answers 409 to a request while another under the same key is in flight', async () => {
+    t.sims.CHAINFLIP.configure({ faults: { quote: 'slow' }, slowMs: 1000 });
+    const k = key();
+    const body = { ...BTC_TO_ETH, provider: 'CHAINFLIP' };
+    const first = t.post('/api/v1/quote/lock', body, withKey(k));
+    await new Promise((r) => setTimeout(r, 200));
+    expectV1Error(await t.post('/api/v1/quote/lock', body, withKey(k)), 409, 'IDEMPOTENCY_IN_PROGRESS');
+    expect((await first).status).toBe(200);
+    expect((await t.post('/api/v1/quote/lock', body, withKey(k))).headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('gives a retried execute its original transaction instead of QUOTE_EXPIRED', async () => {
+    const locked = await t.post('/api/v1/quote/lock', { ...ETH_TO_BTC, provider: 'RELAY' });
+    const k = key();
+    const first = await t.post('/api/v1/quote/execute', { lockId: locked.body.data.lockId }, withKey(k));
+    const retry = await t.post('/api/v1/quote/execute', { lockId: locked.body.data.lockId }, withKey(k));
+    expect(first.status).toBe(200);
+    expect(retry.status).toBe(200);
+    expect(retry.body.data.transaction.id).toBe(first.body.data.transaction.id);
+    const without = await t.post('/api/v1/quote/execute', { lockId: locked.body.data.lockId });
+    expectV1Error(without, 409, 'QUOTE_EXPIRED');
+  });
+
+  it('does not store validation failures or provider outages, so a corrected retry runs', async () => {
+    const k = key();
+    expectV1Error(
+      await t.post('/api/v1/quote/lock', { ...ETH_TO_BTC, provider: 'RELAY', amount: 'x' }, withKey(k)),
+      400,
+      'INVALID_AMOUNT',
+    );
+    expect((await t.post('/api/v1/quote/lock', { ...ETH_TO_BTC, provider: 'RELAY' }, withKey(k))).status).toBe(200);
+
+    const locked = await t.post('/api/v1/quote/lock', { ...BTC_TO_ETH, provider: 'CHAINFLIP' });
+    const k2 = key();
+    t.sims.CHAINFLIP.configure({ faults: { execute: 'error5xx' } });
+    expectV1Error(
+      await t.post('/api/v1/quote/execute', { lockId: locked.body.data.lockId }, withKey(k2)),
+      503,
+      'PROVIDER_UNAVAILABLE',
+    );
+    t.sims.CHAINFLIP.configure({ faults: { execute: 'none' } });
+    expect((await t.post('/api/v1/quote/execute', { lockId: locked.body.data.lockId }, withKey(k2))).status).toBe(200);
+  });
+
+  it('refuses a malformed key', async () => {
+    expectV1Error(
+      await t.post('/api/v1/quote/lock', { ...ETH_TO_BTC, provider: 'RELAY' }, withKey('x'.repeat(300))),
+      400,
+      'VALIDATION_ERROR',
+      'Idempotency-Key',
+    );
+  });
+
+  it('scopes keys per endpoint', async () => {
+    const k = key();
+    const lock = await t.post('/api/v1/quote/lock', { ...ETH_TO_BTC, provider: 'RELAY' }, withKey(k));
+    const exec = await t.post('/api/v1/quote/execute', { lockId: lock.body.data.lockId }, withKey(k));
+    expect(exec.status).toBe(200);
+    expect(exec.body.data.transaction).toBeTruthy();
+  });
+});

@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientHash } from '../server/ratelimit/client';
+import { rollupRateLimitHits } from '../server/ratelimit/hits';
+import { startSibling, startTestApp, type TestApp } from './support/app';
+import { expectLegacyError, expectV1Error } from './support/assertions';
+
+const LIMITS = {
+  RATE_LIMIT_CATALOG: '5',
+  RATE_LIMIT_QUOTE: '3',
+  RATE_LIMIT_EXECUTE: '3',
+  RATE_LIMIT_TRANSACTIONS: '4',
+  RATE_LIMIT_WINDOW_SECONDS: '60',
+};
+
+describe('rate limits shared through Redis', () => {
+  let t: TestApp;
+  let sibling: Awaited<ReturnType<typeof startSibling>>;
+  beforeAll(async () => {
+    t = await startTestApp(LIMITS);
+    sibling = await startSibling(t);
+  });
+  afterAll(async () => {
+    await sibling?.stop();
+    await t?.stop();
+  });
+
+  it('allows exactly L requests in a window across two web processes', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      const base = i % 2 === 0 ? t.baseUrl : sibling.baseUrl;
+      statuses.push((await fetch(`${base}/api/v1/swap/chains?perPage=1`)).status);
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.slice(5)).toEqual([429, 429, 429, 429]);
+  });
+
+  it('puts the limit headers on every v1 response, and Retry-After with RATE_LIMITED on 429', async () => {
+    const first = await t.json('/api/v1/transaction/history');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-ratelimit-limit')).toBe('4');
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('3');
+    const reset = Number(first.headers.get('x-ratelimit-reset'));
+    expect(reset).toBeGreaterThan(0);
+    expect(reset).toBeLessThanOrEqual(60);
+    expect(first.headers.get('ratelimit-policy')).toBe('"transactions";q=4;w=60');
+    expect(first.headers.get('ratelimit')).toMatch(/^"transactions";r=3;t=\d+$/);
+    const bad = await t.json('/api/v1/transaction/history?perPage=999');
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('x-ratelimit-remaining')).toBe('2');
+    await t.json('/api/v1/transaction/history');
+    await t.json('/api/v1/transaction/history');
+    const limited = await t.json('/api/v1/transaction/history');
+    expectV1Error(limited, 429, 'RATE_LIMITED');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+
+  it('limits each route class separately and the legacy interface too', async () => {
+    const quote = await t.post('/api/v1/quote', {});
+    expect(quote.headers.get('x-ratelimit-limit')).toBe('3');
+    for (let i = 0; i < 2; i++) await t.post('/api/quote', {});
+    expectLegacyError(await t.post('/api/quote', {}), 429, 'RATE_LIMITED');
+  });
+
+  it('records every 429 per minute, route class and hashed client, rolled up into Postgres', async () => {
+    const written = await rollupRateLimitHits(t.app, t.app.redis, Date.now() + 120_000);
+    expect(written).toBeGreaterThan(0);
+    const rows = await t.app
+      .sql`select route_class, client_hash, sum(hits)::int as hits from rate_limit_hits group by 1, 2 order by 1`;
+    const expectedHash = clientHash('127.0.0.1', t.app.config.rateLimits.hashKey);
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { route_class: 'catalog', client_hash: expectedHash, hits: 4 },
+        { route_class: 'transactions', client_hash: expectedHash, hits: 1 },
+        { route_class: 'quote', client_hash: expectedHash, hits: 1 },
+      ]),
+    );
+    expect(JSON.stringify(rows)).not.toContain('127.0.0.1');
+    expect(await rollupRateLimitHits(t.app, t.app.redis, Date.now() + 120_000)).toBe(0);
+  });
+});
+
+describe('client address', () => {
+  it('ignores X-Forwarded-For and a forged client-ip header without TRUST_PROXY', async () => {
+    const t = await startTestApp(LIMITS);
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        const res = await t.fetch('/api/v1/swap/sources', {
+          headers: { 'x-forwarded-for': `10.0.0.${i}`, 'x-switchyard-client-ip': `203.0.113.${i}` },
+        });
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    } finally {
+      await t.stop();
+    }
+  });
+
+  it('uses the proxy-appended X-Forwarded-For entry with TRUST_PROXY', async () => {
+    const t = await startTestApp({ ...LIMITS, TRUST_PROXY: 'true' });
+    try {
+      for (let i = 0; i < 5; i++)
+        await t.fetch('/api/v1/swap/sources', { headers: { 'x-forwarded-for': 'spoofed, 198.51.100.1' } });
+      const same = await t.fetch('/api/v1/swap/sources', {
+        headers: { 'x-forwarded-for': 'other-spoof, 198.51.100.1' },
+      });
+      expect(same.status).toBe(429);
+      const other = await t.fetch('/api/v1/swap/sources', { headers: { 'x-forwarded-for': '198.51.100.2' } });
+      expect(other.status).toBe(200);
+    } finally {
+      await t.stop();
+    }
+  });
+});
+
+describe('Redis down', () => {
+  it('falls back to a per-process in-memory limiter instead of failing requests', async () => {
+    const t = await startTestApp({ ...LIMITS, REDIS_URL: 'redis://127.0.0.1:1' });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i++) statuses.push((await t.fetch('/api/v1/swap/chains?perPage=1')).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    } finally {
+      await t.stop();
+    }
+  });
+});
