@@ -161,3 +161,10 @@ describe('dependencies down', () => {
     expectNoLeak(res.body);
   });
 });
+
+describe('NUL characters', () => {
+  it('are refused in query parameters and bodies with a 400, never reaching Postgres', async () => {
+    expectV1Error(await t.json('/api/v1/swap/chains?query=a%00b'), 400, 'VALIDATION_ERROR', 'query');
+    expectV1Error(await call('v1', echo, json('{"name":"a\\u0000","count":1}')), 400, 'VALIDATION_ERROR', 'name');
+  });
+});

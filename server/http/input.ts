@@ -43,9 +43,31 @@ export function queryObject(params: URLSearchParams): Record<string, string | st
 
 export const MAX_QUERY_LENGTH = 4096;
 
+/** Paths of strings holding a NUL character: no field may carry one (Postgres text cannot store it). */
+function nulPaths(value: unknown, path: string[] = [], out: string[] = []): string[] {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) out.push(path.join('.') || 'body');
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => nulPaths(v, [...path, String(i)], out));
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) nulPaths(v, [...path, k], out);
+    if (Object.keys(value).some((k) => k.includes('\u0000'))) out.push(path.join('.') || 'body');
+  }
+  return out;
+}
+
+function refuseNul(value: unknown, topLevelOnly: boolean) {
+  const paths = nulPaths(value);
+  if (!paths.length) return;
+  const fields = [...new Set(paths.map((p) => (topLevelOnly ? (p.split('.')[0] ?? p) : p)))];
+  throw validationError(fields.map((field) => ({ code: 'VALIDATION_ERROR', field, message: 'must not contain NUL characters' })));
+}
+
 /** Query parameters are flat: a problem in `statuses[1]` is reported on `statuses`. */
 export function parseQuery<S extends z.ZodType>(schema: S, url: URL): z.output<S> {
-  const result = schema.safeParse(readQuery(url));
+  const query = readQuery(url);
+  refuseNul(query, true);
+  const result = schema.safeParse(query);
   if (result.success) return result.data;
   throw validationError(problemsFromZod(result.error).map((p) => ({ ...p, field: p.field.split('.')[0] ?? p.field })));
 }
@@ -102,5 +124,6 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw bodyProblem('Request body must be a JSON object');
   }
+  refuseNul(parsed, false);
   return parsed as Record<string, unknown>;
 }
