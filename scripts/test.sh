@@ -8,5 +8,6 @@ bash scripts/deps.sh
 echo "== lint";       npx biome check .
 echo "== typecheck";  npx tsc --noEmit
 echo "== unit + integration"; npx vitest run
+echo "== faults";     npm run test:faults
 echo "== build";      npx next build
 echo "== e2e";        npx playwright test

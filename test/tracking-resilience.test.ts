@@ -147,7 +147,7 @@ describe('worker crash', () => {
 
   it('lets another worker finish a transaction whose worker was SIGKILLed mid-poll', async () => {
     t.sims.RELAY.configure({ outcome: 'success', settleAfterPolls: 2, slowMs: 8000, faults: { status: 'slow' } });
-    child = spawn('npx', ['tsx', 'workers/main.ts'], {
+    child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
       env: {
         ...process.env,
         ...t.env,
