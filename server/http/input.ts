@@ -48,7 +48,7 @@ function nulPaths(value: unknown, path: string[] = [], out: string[] = []): stri
   if (typeof value === 'string') {
     if (value.includes('\u0000')) out.push(path.join('.') || 'body');
   } else if (Array.isArray(value)) {
-    value.forEach((v, i) => nulPaths(v, [...path, String(i)], out));
+    for (const [i, v] of value.entries()) nulPaths(v, [...path, String(i)], out);
   } else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) nulPaths(v, [...path, k], out);
     if (Object.keys(value).some((k) => k.includes('\u0000'))) out.push(path.join('.') || 'body');
@@ -60,7 +60,9 @@ function refuseNul(value: unknown, topLevelOnly: boolean) {
   const paths = nulPaths(value);
   if (!paths.length) return;
   const fields = [...new Set(paths.map((p) => (topLevelOnly ? (p.split('.')[0] ?? p) : p)))];
-  throw validationError(fields.map((field) => ({ code: 'VALIDATION_ERROR', field, message: 'must not contain NUL characters' })));
+  throw validationError(
+    fields.map((field) => ({ code: 'VALIDATION_ERROR', field, message: 'must not contain NUL characters' })),
+  );
 }
 
 /** Query parameters are flat: a problem in `statuses[1]` is reported on `statuses`. */
