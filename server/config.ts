@@ -11,6 +11,10 @@ const providerEnv = (key: string) => ({
   [`${key}_URL`]: z.url().optional(),
   [`${key}_API_KEY`]: z.string().min(1).optional(),
   [`${key}_DEADLINE_MS`]: positiveInt.optional(),
+  [`${key}_RATE_LIMIT`]: z
+    .string()
+    .regex(/^\d+\/\d+$/, 'must be "requests/seconds", e.g. "50/60"')
+    .optional(),
 });
 
 export const envSchema = z.object({
@@ -41,6 +45,9 @@ export const envSchema = z.object({
   MAX_BODY_BYTES: positiveInt.default(64 * 1024),
   REQUEST_DEADLINE_MS: positiveInt.default(15_000),
   TRUST_PROXY: bool.default(false),
+  PROVIDER_BREAKER_THRESHOLD: positiveInt.default(5),
+  PROVIDER_BREAKER_HALF_OPEN_MS: positiveInt.default(30_000),
+  PROVIDER_STATUS_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   AFFILIATE_SIGNUP_ENABLED: bool.default(true),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -91,6 +98,8 @@ export interface ProviderConfig {
   baseUrl: string | undefined;
   apiKey: string | undefined;
   deadlineMs: number;
+  /** Requests allowed upstream per window, across the fleet; undefined means the documented default. */
+  rateLimit?: { points: number; windowSeconds: number };
 }
 
 export interface Config {
@@ -144,6 +153,13 @@ export interface Config {
   };
   upstreamAllowedHosts: string[];
   providers: Record<ProviderKey, ProviderConfig>;
+  breaker: { threshold: number; halfOpenAfterMs: number; statusRetries: number };
+}
+
+function parseBudget(value: string | undefined) {
+  if (!value) return undefined;
+  const [points, windowSeconds] = value.split('/').map(Number);
+  return { points: points as number, windowSeconds: windowSeconds as number };
 }
 
 export class ConfigError extends Error {}
@@ -169,6 +185,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
         baseUrl: env[`${key}_URL`] as string | undefined,
         apiKey: env[`${key}_API_KEY`] as string | undefined,
         deadlineMs: (env[`${key}_DEADLINE_MS`] as number | undefined) ?? env.PROVIDER_DEADLINE_MS,
+        rateLimit: parseBudget(env[`${key}_RATE_LIMIT`] as string | undefined),
       },
     ]),
   ) as Record<ProviderKey, ProviderConfig>;
@@ -225,6 +242,11 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     },
     upstreamAllowedHosts: env.UPSTREAM_ALLOWED_HOSTS,
     providers,
+    breaker: {
+      threshold: env.PROVIDER_BREAKER_THRESHOLD,
+      halfOpenAfterMs: env.PROVIDER_BREAKER_HALF_OPEN_MS,
+      statusRetries: env.PROVIDER_STATUS_RETRIES,
+    },
   };
 }
 

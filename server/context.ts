@@ -54,7 +54,7 @@ export function createAppContext(config: Config): AppContext {
     sql: handle.sql,
     redis,
     log,
-    providers: createProviderRegistry(config),
+    providers: createProviderRegistry(config, redis),
     tracking,
     metrics,
     rateLimiter: createRateLimiter(config, redis),

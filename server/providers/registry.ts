@@ -1,8 +1,10 @@
+import type { Redis } from 'ioredis';
 import { type Config, PROVIDER_KEYS, type ProviderKey } from '../config';
 import { createChainflipAdapter } from './chainflip/adapter';
 import { createLifiAdapter } from './lifi/adapter';
 import type { AdapterOptions } from './options';
 import { createRelayAdapter } from './relay/adapter';
+import { type ResilientAdapter, withResilience } from './resilience';
 import { createThorchainAdapter } from './thorchain/adapter';
 import type { ProviderAdapter } from './types';
 
@@ -46,26 +48,60 @@ export function providerBaseUrl(config: Config, key: ProviderKey): string {
     : `http://${config.simulatorHost}:${simulatorPort(config, key)}`;
 }
 
+/**
+ * Published limits (providers.md §0), the budget live mode keeps to without an operator override:
+ * THORNode's public guidance, Relay /quote without and with a key, Chainflip's quote limiter,
+ * LI.FI /advanced/routes without a key (75 per 2 h) and with one.
+ */
+export function documentedBudget(key: ProviderKey, hasApiKey: boolean) {
+  switch (key) {
+    case 'THORCHAIN':
+      return { points: 100, windowSeconds: 60 };
+    case 'RELAY':
+      return hasApiKey ? { points: 600, windowSeconds: 60 } : { points: 50, windowSeconds: 60 };
+    case 'CHAINFLIP':
+      return { points: 100, windowSeconds: 60 };
+    case 'LIFI':
+      return hasApiKey ? { points: 100, windowSeconds: 60 } : { points: 75, windowSeconds: 7200 };
+  }
+}
+
+const SIMULATED_BUDGET = { points: 1_000_000, windowSeconds: 60 };
+
 export interface ProviderRegistry {
   /** Enabled adapters in a fixed order. */
-  list(): ProviderAdapter[];
-  get(key: string): ProviderAdapter | undefined;
+  list(): ResilientAdapter[];
+  get(key: string): ResilientAdapter | undefined;
   isKnown(key: string): boolean;
 }
 
-export function createProviderRegistry(config: Config): ProviderRegistry {
-  const adapters = new Map<string, ProviderAdapter>();
+export function createProviderRegistry(config: Config, redis?: Redis): ProviderRegistry {
+  const adapters = new Map<string, ResilientAdapter>();
   for (const key of PROVIDER_KEYS) {
     const providerConfig = config.providers[key];
     if (!providerConfig.enabled) continue;
+    const adapter = FACTORIES[key]({
+      config: providerConfig,
+      baseUrl: providerBaseUrl(config, key),
+      allowedHosts:
+        config.providersMode === 'live' ? [...LIVE_ALLOWED_HOSTS[key], ...config.upstreamAllowedHosts] : undefined,
+    });
+    const budget =
+      providerConfig.rateLimit ??
+      (config.providersMode === 'live' ? documentedBudget(key, !!providerConfig.apiKey) : SIMULATED_BUDGET);
     adapters.set(
       key,
-      FACTORIES[key]({
-        config: providerConfig,
-        baseUrl: providerBaseUrl(config, key),
-        allowedHosts:
-          config.providersMode === 'live' ? [...LIVE_ALLOWED_HOSTS[key], ...config.upstreamAllowedHosts] : undefined,
-      }),
+      withResilience(
+        adapter,
+        {
+          breakerThreshold: config.breaker.threshold,
+          halfOpenAfterMs: config.breaker.halfOpenAfterMs,
+          statusRetries: config.breaker.statusRetries,
+          budget,
+        },
+        redis,
+        config.redisPrefix,
+      ),
     );
   }
   return {

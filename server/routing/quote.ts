@@ -49,7 +49,11 @@ export async function quoteProvider(
   }
 }
 
-/** Providers that may quote this pair: enabled, active in the catalog, not excluded, serving the pair. */
+/**
+ * Providers that may quote this pair: enabled, active in the catalog, not excluded, serving the
+ * pair. One with an open breaker stays a candidate: it answers at once as unavailable, so the
+ * others are still returned and a fan-out where every breaker is open is an honest 503.
+ */
 export function candidateProviders(ctx: AppContext, pair: SwapPair, activeSources: Set<string>): ProviderAdapter[] {
   return ctx.providers
     .list()

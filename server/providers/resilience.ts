@@ -1,0 +1,104 @@
+import {
+  BrokenCircuitError,
+  CircuitState,
+  ConsecutiveBreaker,
+  circuitBreaker,
+  ExponentialBackoff,
+  handleWhen,
+  retry,
+  wrap,
+} from 'cockatiel';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { ProviderError } from './errors';
+import type { ProviderAdapter, ProviderKey } from './types';
+
+export interface ResiliencePolicy {
+  /** Consecutive upstream failures that open the breaker. */
+  breakerThreshold: number;
+  /** How long an open breaker waits before letting one trial call through. */
+  halfOpenAfterMs: number;
+  /** The provider's published request budget, shared by every process through Redis. */
+  budget: { points: number; windowSeconds: number };
+  /** Extra attempts for idempotent status reads. */
+  statusRetries: number;
+}
+
+export type BreakerState = 'closed' | 'open' | 'half-open';
+
+export interface ResilientAdapter extends ProviderAdapter {
+  breakerState(): BreakerState;
+}
+
+/** Failures that say something about the provider's health; "no route" and refusals do not. */
+const isUpstreamFailure = (error: unknown) =>
+  error instanceof ProviderError &&
+  (error.kind === 'UNAVAILABLE' || error.kind === 'BAD_RESPONSE' || error.kind === 'RATE_LIMITED');
+
+const STATE_NAMES: Record<CircuitState, BreakerState> = {
+  [CircuitState.Closed]: 'closed',
+  [CircuitState.Open]: 'open',
+  [CircuitState.HalfOpen]: 'half-open',
+  [CircuitState.Isolated]: 'open',
+};
+
+/**
+ * Wraps an adapter with a circuit breaker, a client-side rate limiter for the provider's published
+ * limits, and retries for status reads. An open breaker or an exhausted budget answers at once
+ * with a provider error, without calling upstream.
+ */
+export function withResilience(
+  adapter: ProviderAdapter,
+  policy: ResiliencePolicy,
+  redis: Redis | undefined,
+  redisPrefix: string,
+): ResilientAdapter {
+  const key: ProviderKey = adapter.key;
+  const breaker = circuitBreaker(handleWhen(isUpstreamFailure), {
+    halfOpenAfter: policy.halfOpenAfterMs,
+    breaker: new ConsecutiveBreaker(policy.breakerThreshold),
+  });
+  const statusRetry = retry(
+    handleWhen((e) => e instanceof ProviderError && e.kind === 'UNAVAILABLE'),
+    { maxAttempts: policy.statusRetries, backoff: new ExponentialBackoff({ initialDelay: 100, maxDelay: 1000 }) },
+  );
+  const { points, windowSeconds } = policy.budget;
+  const memoryBudget = new RateLimiterMemory({ points, duration: windowSeconds });
+  const budget = redis
+    ? new RateLimiterRedis({
+        storeClient: redis,
+        keyPrefix: `${redisPrefix}:upstream`,
+        points,
+        duration: windowSeconds,
+        insuranceLimiter: memoryBudget,
+      })
+    : memoryBudget;
+
+  async function guarded<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      await budget.consume(key);
+    } catch (error) {
+      if (error instanceof RateLimiterRes) {
+        throw new ProviderError(key, 'RATE_LIMITED', 'client-side budget for this provider is used up');
+      }
+    }
+    try {
+      return await breaker.execute(work);
+    } catch (error) {
+      if (error instanceof BrokenCircuitError) throw new ProviderError(key, 'UNAVAILABLE', 'circuit breaker open');
+      throw error;
+    }
+  }
+
+  const statusPolicy = wrap(statusRetry);
+  return {
+    key,
+    pollIntervalMs: adapter.pollIntervalMs,
+    supports: (src, dst) => adapter.supports(src, dst),
+    canTrack: (context, hash) => adapter.canTrack(context, hash),
+    quote: (input, signal) => guarded(() => adapter.quote(input, signal)),
+    execute: (input, signal) => guarded(() => adapter.execute(input, signal)),
+    status: (input, signal) => statusPolicy.execute(() => guarded(() => adapter.status(input, signal)), signal),
+    breakerState: () => STATE_NAMES[breaker.state],
+  };
+}
