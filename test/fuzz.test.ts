@@ -15,7 +15,23 @@ const junk = fc.oneof(
   fc.anything({ maxDepth: 3 }),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 20 }),
-  fc.constantFrom('', ' ', '0', '-1', '1e308', '1e-7', 'NaN', 'Infinity', '0x', '9'.repeat(400), '💥', '\u0000', 'null', '[]', '{}'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '0',
+    '-1',
+    '1e308',
+    '1e-7',
+    'NaN',
+    'Infinity',
+    '0x',
+    '9'.repeat(400),
+    '💥',
+    '\u0000',
+    'null',
+    '[]',
+    '{}',
+  ),
   fc.double(),
   fc.bigInt().map((b) => Number(b)),
   fc.constantFrom(null, true, false, [], {}, Number.MAX_SAFE_INTEGER, -0),
@@ -26,7 +42,16 @@ const GET_PARAMS: Record<string, string[]> = {
   '/api/v1/swap/assets': ['page', 'perPage', 'query', 'chain'],
   '/api/v1/swap/sources': ['page', 'perPage', 'type'],
   '/api/v1/transaction/status': ['transactionId', 'hash'],
-  '/api/v1/transaction/history': ['addresses', 'page', 'perPage', 'query', 'referralCode', 'transactionId', 'statuses', 'finalizedOnly'],
+  '/api/v1/transaction/history': [
+    'addresses',
+    'page',
+    'perPage',
+    'query',
+    'referralCode',
+    'transactionId',
+    'statuses',
+    'finalizedOnly',
+  ],
   '/api/swap/chains': ['page', 'perPage', 'query', 'type'],
   '/api/swap/assets': ['page', 'perPage', 'query', 'chain'],
   '/api/swap/sources': ['page', 'perPage', 'type'],
@@ -46,7 +71,20 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
 const paramValue = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 30 }),
   fc.integer().map(String),
-  fc.constantFrom('', '0', '-1', '1.5', '1e9', '99999999999999999999', 'EVM', 'SUCCESS', 'true', '%', '\u0000', '💥'.repeat(10)),
+  fc.constantFrom(
+    '',
+    '0',
+    '-1',
+    '1.5',
+    '1e9',
+    '99999999999999999999',
+    'EVM',
+    'SUCCESS',
+    'true',
+    '%',
+    '\u0000',
+    '💥'.repeat(10),
+  ),
 );
 
 const queryString = (known: string[]) =>
@@ -60,11 +98,24 @@ const queryString = (known: string[]) =>
 
 const bodyFor = (valid: Record<string, unknown>) =>
   fc.oneof(
-    { weight: 3, arbitrary: fc.dictionary(fc.constantFrom(...Object.keys(valid)), junk).map((patch) => JSON.stringify({ ...valid, ...patch })) },
-    { weight: 1, arbitrary: fc.subarray(Object.keys(valid)).map((keys) => JSON.stringify(Object.fromEntries(keys.map((k) => [k, valid[k]])))) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .dictionary(fc.constantFrom(...Object.keys(valid)), junk)
+        .map((patch) => JSON.stringify({ ...valid, ...patch })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .subarray(Object.keys(valid))
+        .map((keys) => JSON.stringify(Object.fromEntries(keys.map((k) => [k, valid[k]])))),
+    },
     { weight: 1, arbitrary: junk.map((v) => JSON.stringify(v) ?? '') },
     { weight: 1, arbitrary: fc.string({ maxLength: 60 }) },
-    { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 10 }), junk).map((o) => JSON.stringify({ ...valid, ...o })) },
+    {
+      weight: 1,
+      arbitrary: fc.dictionary(fc.string({ maxLength: 10 }), junk).map((o) => JSON.stringify({ ...valid, ...o })),
+    },
   );
 
 async function check(path: string, res: Response) {
@@ -103,9 +154,13 @@ describe('fuzzing every endpoint', () => {
   for (const [path, valid] of Object.entries(VALID_BODIES)) {
     it(`POST ${path} never answers 5xx and always with the envelope`, async () => {
       await fc.assert(
-        fc.asyncProperty(bodyFor(valid), fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain'), async (body, type) => {
-          await check(path, await t.fetch(path, { method: 'POST', headers: { 'content-type': type }, body }));
-        }),
+        fc.asyncProperty(
+          bodyFor(valid),
+          fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain'),
+          async (body, type) => {
+            await check(path, await t.fetch(path, { method: 'POST', headers: { 'content-type': type }, body }));
+          },
+        ),
         { numRuns: RUNS },
       );
     }, 180_000);
