@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import type { AppContext } from '../context';
 import { AppError, toAppError } from '../errors';
 import { newRequestId } from '../ids';
+import { logContext } from '../log';
+import { httpDuration, httpRequests } from '../observability/prometheus';
 import { clientAddress, clientHash } from '../ratelimit/client';
 import { recordRateLimitHit } from '../ratelimit/hits';
 import { type RateDecision, rateLimitHeaders } from '../ratelimit/limiter';
@@ -106,10 +108,36 @@ async function applyRateLimit(
 
 /**
  * Runs an endpoint for one interface: request id, rate limit, body, idempotency, deadline, and
- * errors mapped once with nothing internal leaked.
+ * errors mapped once with nothing internal leaked. Every log line written meanwhile carries the
+ * request id; every response is counted and timed for Prometheus.
  */
-export async function serve(api: ApiInterface, app: AppContext, request: Request, target: Endpoint): Promise<Response> {
+export async function serve(
+  api: ApiInterface,
+  app: AppContext,
+  request: Request,
+  target: Endpoint,
+  route = 'unmatched',
+): Promise<Response> {
   const requestId = newRequestId();
+  const started = performance.now();
+  const response = await logContext.run({ requestId }, () => serveWithId(api, app, request, target, requestId));
+  const labels = { route, method: request.method };
+  httpRequests.inc({ ...labels, status: String(response.status) });
+  httpDuration.observe(labels, (performance.now() - started) / 1000);
+  app.log.info(
+    { requestId, method: request.method, route, status: response.status, ms: Math.round(performance.now() - started) },
+    'request',
+  );
+  return response;
+}
+
+async function serveWithId(
+  api: ApiInterface,
+  app: AppContext,
+  request: Request,
+  target: Endpoint,
+  requestId: string,
+): Promise<Response> {
   let headers = interfaceHeaders(api, requestId);
   let url: URL;
   try {

@@ -1,4 +1,5 @@
 import { getAppContext } from '../context';
+import { handleMetrics } from '../observability/prometheus';
 import { handleApiRequest, handleHealth } from './routes';
 
 type Handler = (request: Request) => Promise<Response>;
@@ -8,6 +9,8 @@ export function apiRoute(path?: string): Record<'GET' | 'POST' | 'PUT' | 'PATCH'
   const handler: Handler = (request) => handleApiRequest(getAppContext(), request, path);
   return { GET: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler, OPTIONS: handler };
 }
+
+export const metricsRoute = (): Handler => (request) => handleMetrics(getAppContext(), request);
 
 export const healthRoute =
   (probe: 'live' | 'ready'): Handler =>

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { AppContext } from '../context';
+import { handleMetrics } from '../observability/prometheus';
 import { CLIENT_IP_HEADER } from '../ratelimit/client';
 import { handleApiRequest, handleHealth } from './routes';
 
@@ -38,7 +39,9 @@ export function createApiServer(app: AppContext): Server {
           ? await handleHealth(app, 'live')
           : path === '/api/health/ready'
             ? await handleHealth(app, 'ready')
-            : await handleApiRequest(app, request);
+            : path === '/api/metrics'
+              ? await handleMetrics(app, request)
+              : await handleApiRequest(app, request);
       await send(res, response);
     } catch {
       res.statusCode = 500;

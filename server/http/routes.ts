@@ -78,7 +78,7 @@ export async function handleApiRequest(app: AppContext, request: Request, path?:
       failing('catalog', new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allow}`)),
     );
   }
-  return serve(api, app, request, target);
+  return serve(api, app, request, target, pathname);
 }
 
 /** Liveness answers from the process alone; readiness also asks Postgres and Redis. */

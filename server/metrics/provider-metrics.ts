@@ -1,6 +1,7 @@
 import { providerCalls } from '../../drizzle/schema';
 import type { ProviderMetrics } from '../context';
 import type { Database } from '../db';
+import { providerDuration, providerErrors } from '../observability/prometheus';
 
 type CallRow = typeof providerCalls.$inferInsert;
 
@@ -42,10 +43,12 @@ export function createProviderMetrics(
           latencyMs: Math.round(o.latencyMs),
           createdAt: new Date(),
         });
+        providerDuration.observe({ provider: o.provider, stage: 'quote', outcome }, o.latencyMs / 1000);
       }
     },
     async recordFailure(provider, stage) {
       push({ provider, stage, outcome: 'error', latencyMs: null, createdAt: new Date() });
+      providerErrors.inc({ provider, stage });
     },
     flush,
     async stop() {

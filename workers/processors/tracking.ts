@@ -1,6 +1,7 @@
 import { DelayedError, type Job } from 'bullmq';
 import type { AppContext } from '../../server/context';
 import { JOBS } from '../../server/tracking/jobs';
+import { logContext } from '../../server/log';
 import { pollTransaction } from '../../server/tracking/poll';
 
 /**
@@ -11,7 +12,7 @@ export function trackingProcessor(ctx: AppContext) {
   return async (job: Job, token?: string) => {
     const { transactionId } = JOBS['tracking.poll'].schema.parse(job.data);
     const log = ctx.log.child({ transactionId, jobId: job.id });
-    const outcome = await pollTransaction(ctx, transactionId);
+    const outcome = await logContext.run({ transactionId, jobId: String(job.id) }, () => pollTransaction(ctx, transactionId));
     log.debug({ status: outcome.status, next: outcome.nextDelayMs }, 'polled');
     if (outcome.keepTracking && outcome.nextDelayMs !== null && token) {
       await job.moveToDelayed(Date.now() + outcome.nextDelayMs, token);

@@ -1,0 +1,3 @@
+import { metricsRoute } from '@/server/http/next';
+
+export const GET = metricsRoute();
