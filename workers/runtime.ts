@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { refreshPrices } from '../server/catalog/prices';
 import type { Config } from '../server/config';
 import { type AppContext, createAppContext } from '../server/context';
 import { rollupRateLimitHits } from '../server/ratelimit/hits';
@@ -52,6 +53,7 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
   });
   const tasks: Partial<MaintenanceTasks> = {
     'maintenance.rollup-rate-limits': () => rollupRateLimitHits(ctx),
+    'maintenance.refresh-prices': () => refreshPrices(ctx),
     ...options.extraTasks,
   };
   const maintenance = new Worker('maintenance', maintenanceProcessor(ctx, scheduler, tasks), {

@@ -232,6 +232,10 @@ export function findSimAsset(predicate: (asset: SimAsset) => boolean): SimAsset 
   return simAssets.find(predicate);
 }
 
+export function filterSimAssets(predicate: (asset: SimAsset) => boolean): SimAsset[] {
+  return simAssets.filter(predicate);
+}
+
 export const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 const PRICE_SCALE = 10n ** 18n;

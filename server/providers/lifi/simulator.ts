@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   convertAtMarket,
   fakeHex,
+  filterSimAssets,
   findSimAsset,
   type Outcome,
   type RunningSimulator,
@@ -120,6 +121,21 @@ function lifiToken(asset: SimAsset): LifiToken {
     logoURI: asset.image,
     priceUSD: asset.priceUsd,
   };
+}
+
+/** `GET /v1/tokens?chains=1,42161`: every catalog token on those chains, priced at seed prices. */
+function tokens(req: { url: URL }) {
+  const wanted = new Set((req.url.searchParams.get('chains') ?? '').split(',').filter(Boolean).map(Number));
+  const byChain: Record<string, LifiToken[]> = {};
+  for (const asset of filterSimAssets(
+    (a) => a.chainSeed.lifiChainId !== undefined && wanted.has(a.chainSeed.lifiChainId),
+  )) {
+    const token = lifiToken(asset);
+    const list = byChain[String(token.chainId)] ?? [];
+    list.push(token);
+    byChain[String(token.chainId)] = list;
+  }
+  return { status: 200, body: { tokens: byChain } };
 }
 
 // ---- Steps and routes.
@@ -816,6 +832,7 @@ export async function startLifiSimulator(opts: { port?: number; host?: string } 
     { method: 'POST', pattern: /^\/v1\/advanced\/stepTransaction\/?$/, kind: 'execute', handle: stepTransaction },
     { method: 'GET', pattern: /^\/v1\/quote\/?$/, kind: 'quote', handle: quote, noRoute: () => noQuotes },
     { method: 'GET', pattern: /^\/v1\/status\/?$/, kind: 'status', handle: status },
+    { method: 'GET', pattern: /^\/v1\/tokens\/?$/, kind: 'quote', handle: tokens },
   ];
 
   const sim = await startSimulator('lifi', routes, {
