@@ -1,7 +1,7 @@
 import { DelayedError, type Job } from 'bullmq';
 import type { AppContext } from '../../server/context';
-import { JOBS } from '../../server/tracking/jobs';
 import { logContext } from '../../server/log';
+import { JOBS } from '../../server/tracking/jobs';
 import { pollTransaction } from '../../server/tracking/poll';
 
 /**
@@ -11,9 +11,11 @@ import { pollTransaction } from '../../server/tracking/poll';
 export function trackingProcessor(ctx: AppContext) {
   return async (job: Job, token?: string) => {
     const { transactionId } = JOBS['tracking.poll'].schema.parse(job.data);
-    const log = ctx.log.child({ transactionId, jobId: job.id });
-    const outcome = await logContext.run({ transactionId, jobId: String(job.id) }, () => pollTransaction(ctx, transactionId));
-    log.debug({ status: outcome.status, next: outcome.nextDelayMs }, 'polled');
+    const outcome = await logContext.run({ transactionId, jobId: String(job.id) }, async () => {
+      const polled = await pollTransaction(ctx, transactionId);
+      ctx.log.debug({ status: polled.status, next: polled.nextDelayMs }, 'polled');
+      return polled;
+    });
     if (outcome.keepTracking && outcome.nextDelayMs !== null && token) {
       await job.moveToDelayed(Date.now() + outcome.nextDelayMs, token);
       throw new DelayedError();
