@@ -139,6 +139,39 @@ describe('one poll per transaction', () => {
   });
 });
 
+describe('worker shutdown', () => {
+  it('finishes the in-flight poll on SIGTERM before exiting', async () => {
+    t.sims.RELAY.configure({ outcome: 'success', settleAfterPolls: 50, slowMs: 1500, faults: { status: 'slow' } });
+    const graceful = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
+      env: {
+        ...process.env,
+        ...t.env,
+        ...OVERRIDES,
+        PROVIDER_DEADLINE_MS: '10000',
+        WORKER_HEALTH_PORT: '0',
+        LOG_LEVEL: 'silent',
+      },
+      stdio: 'ignore',
+    });
+    const executed = await executeSwap(t, ETH_TO_BTC, 'RELAY');
+    const deadline = Date.now() + 20_000;
+    while (!t.sims.RELAY.log.some((e) => e.kind === 'status') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    const exited = new Promise<number | null>((resolve) => graceful.once('exit', resolve));
+    graceful.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const row = await firstRow(
+      t.app.sql`select poll_attempts, last_poll_error from transactions where id = ${executed.transaction.id}`,
+    );
+    expect(row.poll_attempts).toBeGreaterThanOrEqual(1);
+    expect(row.last_poll_error).toBeNull();
+    const queue = createQueue('tracking', t.app.redis, t.app.config.redisPrefix);
+    const job = await queue.getJob(executed.transaction.id);
+    expect(await job?.getState()).toBe('delayed');
+    await queue.close();
+  }, 60_000);
+});
+
 describe('worker crash', () => {
   let child: ChildProcess | undefined;
   afterEach(() => {
