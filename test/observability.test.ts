@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app';
 import { ETH_TO_BTC } from './support/fixtures';
+import { httpOk, spawnEntry, waitUntil } from './support/processes';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 
@@ -52,10 +52,11 @@ describe('structured logs', () => {
   it('stamps every line written during a request with its request id', async () => {
     const t = await startTestApp();
     const port = 3700 + Math.floor(Math.random() * 100);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/http/lean-server.ts'], {
-      env: { ...process.env, ...t.env, LOG_LEVEL: 'info', API_PORT: String(port) },
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    const child = spawnEntry(
+      'server/http/lean-server.ts',
+      { ...t.env, LOG_LEVEL: 'info', API_PORT: String(port) },
+      'pipe',
+    );
     let output = '';
     child.stdout?.on('data', (chunk) => {
       output += chunk;

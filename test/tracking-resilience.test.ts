@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pollTransaction } from '../server/tracking/poll';
 import { createQueue, createTrackingScheduler } from '../server/tracking/queues';
@@ -9,6 +9,7 @@ import { startTestApp, type TestApp } from './support/app';
 import { firstRow } from './support/assertions';
 import { BTC_TO_ETH, ETH_TO_BTC } from './support/fixtures';
 import { executeSwap, waitForStatus } from './support/flows';
+import { spawnEntry, waitUntil } from './support/processes';
 
 let t: TestApp;
 let worker: WorkerRuntime | undefined;
@@ -139,24 +140,16 @@ describe('one poll per transaction', () => {
   });
 });
 
+/** A worker process whose status calls may take long (the simulator is told to be slow). */
+const slowWorkerEnv = () => ({ ...t.env, ...OVERRIDES, PROVIDER_DEADLINE_MS: '10000', WORKER_HEALTH_PORT: '0' });
+const pollInFlight = () => t.sims.RELAY.log.some((e) => e.kind === 'status');
+
 describe('worker shutdown', () => {
   it('finishes the in-flight poll on SIGTERM before exiting', async () => {
     t.sims.RELAY.configure({ outcome: 'success', settleAfterPolls: 50, slowMs: 1500, faults: { status: 'slow' } });
-    const graceful = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
-      env: {
-        ...process.env,
-        ...t.env,
-        ...OVERRIDES,
-        PROVIDER_DEADLINE_MS: '10000',
-        WORKER_HEALTH_PORT: '0',
-        LOG_LEVEL: 'silent',
-      },
-      stdio: 'ignore',
-    });
+    const graceful = spawnEntry('workers/main.ts', slowWorkerEnv());
     const executed = await executeSwap(t, ETH_TO_BTC, 'RELAY');
-    const deadline = Date.now() + 20_000;
-    while (!t.sims.RELAY.log.some((e) => e.kind === 'status') && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 50));
+    await waitUntil(pollInFlight);
     const exited = new Promise<number | null>((resolve) => graceful.once('exit', resolve));
     graceful.kill('SIGTERM');
     expect(await exited).toBe(0);
@@ -180,22 +173,9 @@ describe('worker crash', () => {
 
   it('lets another worker finish a transaction whose worker was SIGKILLed mid-poll', async () => {
     t.sims.RELAY.configure({ outcome: 'success', settleAfterPolls: 2, slowMs: 8000, faults: { status: 'slow' } });
-    child = spawn(process.execPath, ['--import', 'tsx', 'workers/main.ts'], {
-      env: {
-        ...process.env,
-        ...t.env,
-        ...OVERRIDES,
-        PROVIDER_DEADLINE_MS: '10000',
-        WORKER_HEALTH_PORT: '0',
-        LOG_LEVEL: 'silent',
-      },
-      stdio: 'ignore',
-    });
+    child = spawnEntry('workers/main.ts', slowWorkerEnv());
     const executed = await executeSwap(t, ETH_TO_BTC, 'RELAY');
-    const deadline = Date.now() + 20_000;
-    while (!t.sims.RELAY.log.some((e) => e.kind === 'status') && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 100));
-    expect(t.sims.RELAY.log.some((e) => e.kind === 'status')).toBe(true);
+    expect(await waitUntil(pollInFlight)).toBe(true);
     child.kill('SIGKILL');
     await new Promise((r) => child?.once('exit', r));
     t.sims.RELAY.configure({ faults: { status: 'none' } });

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDatabase, migrateDatabase } from '../../drizzle/migrate';
@@ -10,6 +10,7 @@ import { createApiServer, listen } from '../../server/http/node-adapter';
 import { type Simulators, simulatorEnv, startSimulators, stopSimulators } from '../../server/providers/simulators';
 import { sweep } from '../../server/tracking/sweep';
 import { BTC_TO_ETH, ETH_TO_BTC } from '../support/fixtures';
+import { httpOk, spawnEntry, waitUntil } from '../support/processes';
 import {
   faultPostgresUrl,
   faultRedisUrl,
@@ -169,26 +170,15 @@ describe('web process SIGKILLed mid-execute', () => {
   it('leaves no lock claimed without its transaction after recovery', async () => {
     const port = 3900 + Math.floor(Math.random() * 90);
     sims.CHAINFLIP.reset();
-    child = spawn(process.execPath, ['--import', 'tsx', 'server/http/lean-server.ts'], {
-      env: { ...process.env, ...env, API_PORT: String(port), EXECUTE_DEADLINE_MS: '20000' },
-      stdio: 'ignore',
-    });
+    child = spawnEntry('server/http/lean-server.ts', { ...env, API_PORT: String(port), EXECUTE_DEADLINE_MS: '20000' });
     const childBase = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 100; i++) {
-      if (
-        await fetch(`${childBase}/api/health`)
-          .then((r) => r.ok)
-          .catch(() => false)
-      )
-        break;
-      await sleep(200);
-    }
+    expect(await waitUntil(httpOk(`${childBase}/api/health`))).toBe(true);
     const locked = await post('/api/v1/quote/lock', { ...BTC_TO_ETH, provider: 'CHAINFLIP' }, childBase);
     const { lockId } = (await locked.json()).data;
     sims.CHAINFLIP.configure({ faults: { execute: 'slow' }, slowMs: 10_000 });
     const inFlight = post('/api/v1/quote/execute', { lockId }, childBase).catch((error) => error);
     for (let i = 0; i < 100 && !sims.CHAINFLIP.log.some((e) => e.kind === 'execute'); i++) await sleep(50);
-    child.kill('SIGKILL');
+    child?.kill('SIGKILL');
     await inFlight;
     sims.CHAINFLIP.configure({ faults: { execute: 'none' } });
 
