@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { providerErrorKind as errorKind, quoteFaultContract } from '../../../test/support/adapter-contract';
 import { routeAsset, testSignal } from '../../../test/support/route-assets';
 import { ProviderError } from '../errors';
 import type { AdapterOptions } from '../options';
@@ -73,16 +74,6 @@ const statusInput = (trackingContext: Record<string, unknown>, hash = ''): Statu
   dst: BTC,
   createdAt: new Date(),
 });
-
-async function errorKind(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'resolved';
-  } catch (error) {
-    if (error instanceof ProviderError) return error.kind;
-    throw error;
-  }
-}
 
 async function firstRoute(
   adapter: ProviderAdapter,
@@ -247,33 +238,10 @@ describe('quote', () => {
 describe('upstream faults', () => {
   const quote = (signal = testSignal()) => newAdapter().quote(quoteInput(ETH, BTC, ONE_ETH), signal);
 
-  it('slow beyond the deadline -> UNAVAILABLE', async () => {
-    sim.configure({ slowMs: 1500, faults: { quote: 'slow' } });
-    expect(await errorKind(quote(testSignal(300)))).toBe('UNAVAILABLE');
-  });
-
-  it('hang -> UNAVAILABLE within the deadline', async () => {
-    sim.configure({ faults: { quote: 'hang' } });
-    const started = Date.now();
-    expect(await errorKind(quote(testSignal(400)))).toBe('UNAVAILABLE');
-    expect(Date.now() - started).toBeLessThan(1500);
-  });
-
-  it.each([
-    ['error5xx', 'UNAVAILABLE'],
-    ['ratelimit', 'RATE_LIMITED'],
-    ['malformed', 'BAD_RESPONSE'],
-    ['oversized', 'BAD_RESPONSE'],
-    ['redirect', 'BAD_RESPONSE'],
-  ] as const)('%s on quote -> %s', async (fault, kind) => {
-    sim.configure({ faults: { quote: fault } });
-    expect(await errorKind(quote())).toBe(kind);
-  });
-
-  it('noroute -> []', async () => {
-    sim.configure({ faults: { quote: 'noroute' } });
-    expect(await quote()).toEqual([]);
-  });
+  quoteFaultContract(
+    () => sim,
+    (signal) => quote(signal),
+  );
 
   it('faults on execute and status surface as provider errors, not as results', async () => {
     const adapter = newAdapter();

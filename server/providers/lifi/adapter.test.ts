@@ -1,7 +1,8 @@
 import { toFunctionSelector } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { providerErrorKind as errorKind, quoteFaultContract } from '../../../test/support/adapter-contract';
 import { routeAsset, testSignal } from '../../../test/support/route-assets';
-import { isProviderError } from '../errors';
+
 import type { RunningSimulator } from '../simulator-kit';
 import type { ExecuteInput, ProviderAdapter, ProviderRoute, QuoteInput, RouteAsset, StatusResult } from '../types';
 import { createLifiAdapter, LIFI_POLL_INTERVAL_MS, lifiTokenAddress, rankRoutes } from './adapter';
@@ -54,16 +55,6 @@ async function routeFor(input: QuoteInput, routeId: string): Promise<ProviderRou
   const route = routes.find((r) => r.routeId === routeId);
   if (!route) throw new Error(`no ${routeId} among ${routes.map((r) => r.routeId).join(', ')}`);
   return route;
-}
-
-async function errorKind(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isProviderError(error)) return error.kind;
-    throw error;
-  }
-  throw new Error('expected a ProviderError');
 }
 
 const ethOnEthereum = () => routeAsset('ethereum', 'ETH');
@@ -198,36 +189,10 @@ describe('quote', () => {
 });
 
 describe('upstream faults', () => {
-  const quote = (ms = 2500) =>
-    adapter.quote(quoteInput(ethOnEthereum(), usdcOnArbitrum(), ETH), AbortSignal.timeout(ms));
-
-  it('a slow answer past the deadline is UNAVAILABLE', async () => {
-    sim.configure({ slowMs: 1500, faults: { quote: 'slow' } });
-    expect(await errorKind(quote(300))).toBe('UNAVAILABLE');
-  });
-
-  it('a hang is UNAVAILABLE within the deadline', async () => {
-    sim.configure({ faults: { quote: 'hang' } });
-    const started = Date.now();
-    expect(await errorKind(quote(500))).toBe('UNAVAILABLE');
-    expect(Date.now() - started).toBeLessThan(1500);
-  });
-
-  it.each([
-    ['error5xx', 'UNAVAILABLE'],
-    ['ratelimit', 'RATE_LIMITED'],
-    ['malformed', 'BAD_RESPONSE'],
-    ['oversized', 'BAD_RESPONSE'],
-    ['redirect', 'BAD_RESPONSE'],
-  ] as const)('%s on quote is %s', async (fault, kind) => {
-    sim.configure({ faults: { quote: fault } });
-    expect(await errorKind(quote())).toBe(kind);
-  });
-
-  it('noroute on quote is an empty answer, not an error', async () => {
-    sim.configure({ faults: { quote: 'noroute' } });
-    expect(await quote()).toEqual([]);
-  });
+  quoteFaultContract(
+    () => sim,
+    (signal) => adapter.quote(quoteInput(ethOnEthereum(), usdcOnArbitrum(), ETH), signal),
+  );
 
   it.each([
     ['error5xx', 'UNAVAILABLE'],

@@ -1,8 +1,9 @@
 import { decodeFunctionData, zeroAddress } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { providerErrorKind, quoteFaultContract } from '../../../test/support/adapter-contract';
 import { routeAsset, testSignal } from '../../../test/support/route-assets';
 import { isProviderError, type ProviderErrorKind } from '../errors';
-import { type Fault, fakeHex, startSimulator } from '../simulator-kit';
+import { fakeHex, startSimulator } from '../simulator-kit';
 import type { ExecuteInput, ProviderAdapter, QuoteInput, RouteAsset, StatusInput, StatusResult } from '../types';
 import { createThorchainAdapter, THORCHAIN_ROUTER_ABI, type ThorchainAdapterOptions } from './adapter';
 import { startThorchainSimulator } from './simulator';
@@ -80,12 +81,7 @@ async function executeInput(
 }
 
 async function expectKind(promise: Promise<unknown>, kind: ProviderErrorKind) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(isProviderError(error), String(error)).toBe(true);
-  expect((error as { kind: string }).kind).toBe(kind);
+  expect(await providerErrorKind(promise)).toBe(kind);
 }
 
 // Copied from the dev.thorchain.org quickstart (older non-streaming response).
@@ -293,35 +289,10 @@ describe('quote', () => {
 });
 
 describe('quote faults', () => {
-  const input = quoteInput(btc, eth, 10_000_000n);
-
-  it('slow beyond the deadline → UNAVAILABLE', async () => {
-    sim.configure({ faults: { quote: 'slow' }, slowMs: 1500 });
-    await expectKind(adapter.quote(input, testSignal(300)), 'UNAVAILABLE');
-  });
-
-  it('hang → UNAVAILABLE within the deadline', async () => {
-    sim.configure({ faults: { quote: 'hang' } });
-    const started = Date.now();
-    await expectKind(adapter.quote(input, testSignal(400)), 'UNAVAILABLE');
-    expect(Date.now() - started).toBeLessThan(1500);
-  });
-
-  it.each([
-    ['error5xx', 'UNAVAILABLE'],
-    ['ratelimit', 'RATE_LIMITED'],
-    ['malformed', 'BAD_RESPONSE'],
-    ['oversized', 'BAD_RESPONSE'],
-    ['redirect', 'BAD_RESPONSE'],
-  ] as [Fault, ProviderErrorKind][])('%s → %s', async (fault, kind) => {
-    sim.configure({ faults: { quote: fault } });
-    await expectKind(adapter.quote(input, testSignal()), kind);
-  });
-
-  it('noroute → []', async () => {
-    sim.configure({ faults: { quote: 'noroute' } });
-    expect(await adapter.quote(input, testSignal())).toEqual([]);
-  });
+  quoteFaultContract(
+    () => sim,
+    (signal) => adapter.quote(quoteInput(btc, eth, 10_000_000n), signal),
+  );
 });
 
 describe('execute', () => {
