@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app';
 import { ETH_TO_BTC } from './support/fixtures';
-import { httpOk, spawnEntry, waitUntil } from './support/processes';
+import { spawnEntry } from './support/processes';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 
