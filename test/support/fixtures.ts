@@ -12,7 +12,7 @@ export const WALLETS = {
 export const ADDR = {
   ethNative: '0x0000000000000000000000000000000000000000',
   ethUsdc: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
-  arbUsdc: '0xaf88d065e77c8cC2239327C5EDB3A432268e5831',
+  arbUsdc: getAddress('0xaf88d065e77c8cc2239327c5edb3a432268e5831'),
 } as const;
 
 /** ETH on Ethereum to BTC: every provider serves it. */

@@ -1,0 +1,20 @@
+import type { Metadata } from 'next';
+import { TransactionTracker } from '../../_components/TransactionTracker';
+
+type Props = { params: Promise<{ id: string }> };
+
+function decoded(id: string): string {
+  try {
+    return decodeURIComponent(id);
+  } catch {
+    return id;
+  }
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: `Swap ${decoded((await params).id)} · Switchyard` };
+}
+
+export default async function TransactionPage({ params }: Props) {
+  return <TransactionTracker transactionId={decoded((await params).id)} />;
+}

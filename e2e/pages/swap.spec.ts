@@ -1,0 +1,289 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type APIRequestContext, expect, type Page, type TestInfo, test } from '@playwright/test';
+import { ADDR, WALLETS } from '../../test/support/fixtures';
+
+// scripts/e2e-server.sh starts the simulators from SIMULATOR_BASE_PORT in PROVIDER_KEYS order: CHAINFLIP is third.
+const CHAINFLIP_SIMULATOR = `http://127.0.0.1:${Number(process.env.SIMULATOR_BASE_PORT ?? 4810) + 2}`;
+const REFERRAL = 'e2e-partner';
+
+async function settleChainflipAfter(request: APIRequestContext, polls: number) {
+  const res = await request.put(`${CHAINFLIP_SIMULATOR}/__sim/config`, { data: { settleAfterPolls: polls } });
+  expect(res.ok()).toBe(true);
+}
+
+async function expectNoSeriousA11yViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  expect(serious).toEqual([]);
+}
+
+const shot = (page: Page, testInfo: TestInfo, name: string) =>
+  page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
+
+async function fillEthToBtc(page: Page, amount: string) {
+  await page.getByLabel('Source chain').selectOption('ethereum');
+  await page.getByLabel('Source asset').selectOption(ADDR.ethNative);
+  await page.getByLabel('Destination chain').selectOption('bitcoin');
+  await page.getByLabel('Destination asset').selectOption('native');
+  await page.getByLabel('Amount', { exact: true }).fill(amount);
+  await page.getByLabel('Source wallet').fill(WALLETS.evm);
+  await page.getByLabel('Destination wallet').fill(WALLETS.bitcoin);
+}
+
+test('swap through a deposit channel, attributed to the referral code, then followed live to SUCCESS', async ({
+  page,
+  request,
+}, testInfo) => {
+  // Hold the swap in PENDING until the test lets it settle, so the tracker is seen moving.
+  await settleChainflipAfter(request, 1_000_000);
+  try {
+    await page.goto(`/?ref=${REFERRAL}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Swap across chains' })).toBeVisible();
+    await expect(page.getByTestId('referral')).toHaveText(`Referred by ${REFERRAL}`);
+    expect(await page.evaluate(() => sessionStorage.getItem('switchyard.referralCode'))).toBe(REFERRAL);
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Swap' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    await expect(page.getByRole('button', { name: 'Get routes' })).toBeEnabled();
+    await shot(page, testInfo, 'swap-empty');
+
+    // The code stays for the visit even when the link is not followed again.
+    await page.goto('/');
+    await expect(page.getByTestId('referral')).toHaveText(`Referred by ${REFERRAL}`);
+
+    await fillEthToBtc(page, '0.5');
+    await expect(page.getByLabel('Slippage tolerance (bps)')).toHaveValue('100');
+    await page.getByRole('button', { name: 'Get routes' }).click();
+
+    const routes = page.locator('li[data-provider]');
+    await expect(routes.first()).toBeVisible();
+    expect(await routes.count()).toBeGreaterThan(1);
+    await expect(routes.first().getByText('Best rate')).toBeVisible();
+    const chainflip = page.locator('li[data-provider="CHAINFLIP"]').first();
+    await expect(chainflip.getByRole('heading', { name: 'Chainflip' })).toBeVisible();
+    await expect(chainflip).toContainText('BTC');
+    await expect(chainflip).toContainText('Fee');
+    await expect(chainflip).toContainText('Time');
+    await expect(page.getByRole('heading', { name: 'Routes' })).toBeFocused();
+    await shot(page, testInfo, 'swap-routes');
+    await expectNoSeriousA11yViolations(page);
+
+    await chainflip.getByRole('button', { name: 'Lock this route' }).click();
+    await expect(page.getByRole('heading', { name: 'Quote locked' })).toBeVisible();
+    const countdown = page.getByTestId('lock-countdown');
+    await expect(countdown).toHaveText(/^\d+:\d{2}$/);
+    const seconds = async () => {
+      const [m, s] = ((await countdown.textContent()) ?? '').split(':').map(Number);
+      return (m ?? 0) * 60 + (s ?? 0);
+    };
+    const before = await seconds();
+    await expect.poll(seconds, { timeout: 5_000 }).toBeLessThan(before);
+    await shot(page, testInfo, 'swap-lock');
+    await expectNoSeriousA11yViolations(page);
+
+    await page.getByRole('button', { name: 'Execute' }).click();
+    await expect(page.getByRole('heading', { name: 'Send your deposit' })).toBeVisible();
+    await expect(page.getByText('Deposit address')).toBeVisible();
+    await expect(page.getByText('Channel ID')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Copy deposit address' })).toBeVisible();
+    await expect(page.getByText('0.5 ETH', { exact: true })).toBeVisible();
+
+    // The hash form shows the API's answer: a malformed hash is refused next to the field, a good one is accepted.
+    const hashInput = page.getByLabel('Transaction hash');
+    await hashInput.fill('not-a-hash');
+    await page.getByRole('button', { name: "I've sent it" }).click();
+    await expect(hashInput).toHaveAttribute('aria-invalid', 'true');
+    await shot(page, testInfo, 'swap-track-error');
+    await hashInput.fill(`0x${'ab'.repeat(32)}`);
+    await page.getByRole('button', { name: "I've sent it" }).click();
+    await expect(page.getByText(/Got it — tracking is/)).toBeVisible();
+    await shot(page, testInfo, 'swap-deposit');
+    await expectNoSeriousA11yViolations(page);
+
+    const link = page.getByRole('link', { name: 'Track this swap' });
+    const href = await link.getAttribute('href');
+    const txId = href?.split('/').pop() ?? '';
+    expect(txId).toMatch(/^tx_/);
+    await link.click();
+    await expect(page).toHaveURL(new RegExp(`/tx/${txId}$`));
+    await expect(page.getByRole('heading', { level: 1, name: 'Swap status' })).toBeVisible();
+    const status = page.getByRole('status').filter({ has: page.locator('[data-status]') });
+    await expect(status.locator('[data-status]')).toHaveText('PENDING');
+    await expect(page.locator('dd', { hasText: 'Chainflip' })).toBeVisible();
+    await expect(page.getByText('on Ethereum')).toBeVisible();
+    await expect(page.getByText(WALLETS.bitcoin)).toBeVisible();
+    await expect(page.getByText(/Checking every 3 seconds/)).toBeVisible();
+    await shot(page, testInfo, 'tx-pending');
+    await expectNoSeriousA11yViolations(page);
+
+    // Let the provider finish: the page picks it up by polling, then stops polling.
+    await settleChainflipAfter(request, 3);
+    await expect(status.locator('[data-status]')).toHaveText('SUCCESS', { timeout: 20_000 });
+    await expect(page.getByText('Final status — this page no longer refreshes.')).toBeVisible();
+    let polls = 0;
+    page.on('request', (r) => {
+      if (r.url().includes('/api/v1/transaction/status')) polls++;
+    });
+    await page.waitForTimeout(3_500);
+    expect(polls).toBe(0);
+    await shot(page, testInfo, 'tx-success');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, testInfo, 'tx-success-mobile');
+
+    const history = await request.get(`/api/v1/transaction/history?referralCode=${REFERRAL}`);
+    expect(history.status()).toBe(200);
+    const ids = ((await history.json()).data as { id: string; provider: string }[]).map((t) => t.id);
+    expect(ids).toContain(txId);
+  } finally {
+    await settleChainflipAfter(request, 3);
+  }
+});
+
+async function executeFirstRoute(page: Page, providers: string[]) {
+  await page.getByRole('button', { name: 'Get routes' }).click();
+  const selector = providers.map((p) => `li[data-provider="${p}"]`).join(', ');
+  await page.locator(selector).first().getByRole('button', { name: 'Lock this route' }).click();
+  await page.getByRole('button', { name: 'Execute' }).click();
+}
+
+test('wallet calldata with an approval, and a deposit address with a memo', async ({ page }, testInfo) => {
+  await page.goto('/');
+  await page.getByLabel('Source chain').selectOption('ethereum');
+  await page.getByLabel('Source asset').selectOption({ label: 'USDC — USD Coin' });
+  await page.getByLabel('Destination chain').selectOption('arbitrum');
+  await page.getByLabel('Destination asset').selectOption({ label: 'USDC — USD Coin' });
+  await page.getByLabel('Amount', { exact: true }).fill('2500');
+  await page.getByLabel('Source wallet').fill(WALLETS.evm);
+  await page.getByLabel('Destination wallet').fill(WALLETS.evm2);
+  await executeFirstRoute(page, ['RELAY', 'LIFI']);
+  await expect(page.getByRole('heading', { name: 'Sign in your wallet' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Approve the token' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Send the transaction' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Copy calldata' })).toBeVisible();
+  await expect(page.getByText('Chain ID')).toBeVisible();
+  await shot(page, testInfo, 'swap-evm-calldata');
+  await expectNoSeriousA11yViolations(page);
+
+  await page.getByRole('button', { name: 'Start a new swap' }).click();
+  await page.getByLabel('Source chain').selectOption('bitcoin');
+  await page.getByLabel('Source asset').selectOption('native');
+  await page.getByLabel('Destination chain').selectOption('ethereum');
+  await page.getByLabel('Destination asset').selectOption(ADDR.ethNative);
+  await page.getByLabel('Amount', { exact: true }).fill('0.25');
+  await page.getByLabel('Source wallet').fill(WALLETS.bitcoin);
+  await page.getByLabel('Destination wallet').fill(WALLETS.evm);
+  await executeFirstRoute(page, ['THORCHAIN']);
+  await expect(page.getByRole('heading', { name: 'Send your deposit' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Copy memo' })).toBeVisible();
+  await expect(page.getByText('0.25 BTC', { exact: true })).toBeVisible();
+  await shot(page, testInfo, 'swap-deposit-memo');
+});
+
+test('API validation errors are shown next to their fields', async ({ page }, testInfo) => {
+  await page.goto('/');
+  await fillEthToBtc(page, 'abc');
+  await page.getByLabel('Slippage tolerance (bps)').fill('20000');
+  await page.getByRole('button', { name: 'Get routes' }).click();
+
+  const amount = page.getByLabel('Amount', { exact: true });
+  await expect(amount).toHaveAttribute('aria-invalid', 'true');
+  await expect(amount).toHaveAccessibleDescription(/amount must be a positive decimal string/);
+  await expect(amount).toBeFocused();
+  const slippage = page.getByLabel('Slippage tolerance (bps)');
+  await expect(slippage).toHaveAccessibleDescription(/must be at most 10000/);
+  await expect(page.getByRole('heading', { name: 'Routes' })).toBeVisible();
+  await shot(page, testInfo, 'swap-validation');
+  await expectNoSeriousA11yViolations(page);
+
+  await expect(page.getByRole('alert').filter({ hasText: '2 fields need attention.' })).toBeVisible();
+
+  // Fixing a field clears its message.
+  await amount.fill('0.5');
+  await expect(amount).not.toHaveAttribute('aria-invalid', 'true');
+
+  // Locking needs both wallets: the page says so next to the empty one instead of sending a doomed request.
+  await slippage.fill('100');
+  await page.getByLabel('Destination wallet').fill('');
+  await page.getByRole('button', { name: 'Get routes' }).click();
+  await page.locator('li[data-provider]').first().getByRole('button', { name: 'Lock this route' }).click();
+  await expect(page.getByLabel('Destination wallet')).toHaveAccessibleDescription(/Enter the wallet that receives/);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, testInfo, 'swap-mobile');
+});
+
+test('empty, error and expired-lock states', async ({ page }, testInfo) => {
+  await page.route('**/api/v1/swap/chains*', (route) =>
+    route.fulfill({
+      status: 503,
+      json: { error: { code: 'SERVICE_UNAVAILABLE', message: 'A backing service is temporarily unavailable' } },
+    }),
+  );
+  await page.goto('/');
+  await expect(page.getByRole('alert').filter({ hasText: 'Could not load chains.' })).toBeVisible();
+  await shot(page, testInfo, 'swap-chains-error');
+  await page.unroute('**/api/v1/swap/chains*');
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByLabel('Source chain')).toBeEnabled();
+
+  let releaseQuote = () => {};
+  const quoteHeld = new Promise<void>((resolve) => {
+    releaseQuote = resolve;
+  });
+  await page.route('**/api/v1/quote', async (route) => {
+    await quoteHeld;
+    await route.fulfill({ json: { data: [] } });
+  });
+  await fillEthToBtc(page, '0.5');
+  await page.getByRole('button', { name: 'Get routes' }).click();
+  await expect(page.getByRole('button', { name: 'Finding routes…' })).toBeDisabled();
+  await shot(page, testInfo, 'swap-routes-loading');
+  releaseQuote();
+  await expect(page.getByRole('heading', { name: 'No route for this pair right now' })).toBeVisible();
+  await shot(page, testInfo, 'swap-no-routes');
+  await page.unroute('**/api/v1/quote');
+
+  // A short-lived lock shows the expiry state: Execute is disabled and says why.
+  await page.route('**/api/v1/quote/lock', async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    await route.fulfill({ response, json: { data: { ...body.data, ttlMs: 1_500 } } });
+  });
+  await page.getByRole('button', { name: 'Get routes' }).click();
+  await page.locator('li[data-provider]').first().getByRole('button', { name: 'Lock this route' }).click();
+  const expired = page.getByRole('button', { name: 'Lock expired — get a new quote' });
+  await expect(expired).toBeVisible({ timeout: 5_000 });
+  await expect(expired).toBeDisabled();
+  await shot(page, testInfo, 'swap-lock-expired');
+  await page.getByRole('button', { name: 'Get new routes' }).click();
+  await expect(page.locator('li[data-provider]').first()).toBeVisible();
+});
+
+test('an unknown transaction shows the not-found state; a failing API shows the error state', async ({
+  page,
+}, testInfo) => {
+  await page.goto('/tx/tx_0000000000000000000000');
+  await expect(page.getByRole('heading', { level: 1, name: 'Transaction not found' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Start a swap' })).toHaveAttribute('href', '/');
+  await shot(page, testInfo, 'tx-not-found');
+  await expectNoSeriousA11yViolations(page);
+
+  let failStatus = () => {};
+  const statusHeld = new Promise<void>((resolve) => {
+    failStatus = resolve;
+  });
+  await page.route('**/api/v1/transaction/status*', async (route) => {
+    await statusHeld;
+    await route.fulfill({ status: 500, json: { error: { code: 'INTERNAL_ERROR', message: 'Internal error' } } });
+  });
+  await page.goto('/tx/tx_1111111111111111111111');
+  await expect(page.getByText('Loading the swap…')).toBeVisible();
+  await shot(page, testInfo, 'tx-loading');
+  failStatus();
+  await expect(page.getByRole('alert').filter({ hasText: 'Could not load this swap.' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
+  await shot(page, testInfo, 'tx-error');
+});
