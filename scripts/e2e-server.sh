@@ -2,13 +2,11 @@
 # The product as Playwright drives it: a fresh database of its own, the built app, on its own port.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# A stable signing secret per checkout, made once, unless the operator provides one.
-mkdir -p .run
-[ -s .run/auth-secret ] || node -e "console.log(require('crypto').randomBytes(32).toString('hex'))" > .run/auth-secret
-export AUTH_SECRET="${AUTH_SECRET:-$(cat .run/auth-secret)}"
+source scripts/auth-secret.sh
 export DATABASE_URL="${E2E_DATABASE_URL:-postgres://postgres:postgres@127.0.0.1:5432/switchyard_e2e}"
 export REDIS_PREFIX=e2e PORT="${E2E_PORT:-3210}" NODE_ENV=production LOG_LEVEL=warn
 export SIMULATOR_BASE_PORT=4810 WORKER_HEALTH_PORT=3310 TRACKING_TIME_SCALE=0.05 TRACKING_MIN_INTERVAL_MS=100
 npx tsx drizzle/migrate.ts --reset
 npx tsx drizzle/seed/run.ts
+npx tsx scripts/create-admin.ts --email admin@e2e.switchyard.test --password 'e2e-admin-password-not-secret' --name 'E2E Admin'
 exec npx tsx scripts/run-all.ts

@@ -3,9 +3,7 @@
 # then the built app end to end in Debian's Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mkdir -p .run
-[ -s .run/auth-secret ] || node -e "console.log(require('crypto').randomBytes(32).toString('hex'))" > .run/auth-secret
-export AUTH_SECRET="${AUTH_SECRET:-$(cat .run/auth-secret)}"
+source scripts/auth-secret.sh
 bash scripts/services.sh --with-chromium
 bash scripts/deps.sh
 echo "== lint";       npx biome check .

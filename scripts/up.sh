@@ -2,10 +2,7 @@
 # One command from a fresh clone to a running product: services, dependencies, database, build, processes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# A stable signing secret per checkout, made once, unless the operator provides one.
-mkdir -p .run
-[ -s .run/auth-secret ] || node -e "console.log(require('crypto').randomBytes(32).toString('hex'))" > .run/auth-secret
-export AUTH_SECRET="${AUTH_SECRET:-$(cat .run/auth-secret)}"
+source scripts/auth-secret.sh
 export NODE_ENV=production
 bash scripts/services.sh
 bash scripts/deps.sh

@@ -1,0 +1,27 @@
+import { parseArgs } from 'node:util';
+import { ensureAdmin } from '../server/auth/users';
+import { loadConfig } from '../server/config';
+import { createAppContext } from '../server/context';
+import { createUserInput } from '../server/dashboard/schemas';
+
+/** npx tsx scripts/create-admin.ts --email x --password y --name z — creates the first admin, or promotes that user. */
+const { values } = parseArgs({
+  options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } },
+});
+const parsed = createUserInput.safeParse({ ...values, name: values.name ?? values.email, role: 'admin' });
+if (!parsed.success) {
+  for (const issue of parsed.error.issues) console.error(`--${issue.path.join('.')}: ${issue.message}`);
+  console.error('usage: npx tsx scripts/create-admin.ts --email x --password y --name z');
+  process.exit(2);
+}
+
+const app = createAppContext(loadConfig());
+try {
+  const { id, created } = await ensureAdmin(app, parsed.data);
+  console.log(`${created ? 'created admin' : 'promoted existing user to admin'} ${parsed.data.email} (${id})`);
+} catch (error) {
+  console.error(`could not create the admin: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+} finally {
+  await app.close();
+}
