@@ -28,6 +28,7 @@ export default defineConfig({
   projects: [
     { name: 'api', testMatch: /api\/.*\.spec\.ts/ },
     { name: 'browser', testMatch: /pages\/.*\.spec\.ts/ },
+    { name: 'dashboard', testMatch: /dashboard\/.*\.spec\.ts/ },
   ],
   webServer: {
     command: 'bash scripts/e2e-server.sh',

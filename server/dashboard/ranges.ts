@@ -7,7 +7,14 @@ export const RANGE_WINDOWS: Record<Range, { hours: number; bucket: 'hour' | 'day
   '30d': { hours: 30 * 24, bucket: 'day' },
 };
 
+/**
+ * The window as ISO strings: the postgres.js client is shared with drizzle, which turns off its
+ * Date serializers and timestamp parsers, so raw queries pass and receive timestamps as text.
+ */
 export function rangeWindow(range: Range, now = new Date()) {
   const { hours, bucket } = RANGE_WINDOWS[range];
-  return { since: new Date(now.getTime() - hours * 3600_000), until: now, bucket };
+  return { since: new Date(now.getTime() - hours * 3600_000).toISOString(), until: now.toISOString(), bucket };
 }
+
+/** A timestamp column read through the raw client (text, see above). */
+export const toDate = (value: string | Date) => (value instanceof Date ? value : new Date(value));

@@ -1,0 +1,20 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import styles from '../../_components/dash.module.css';
+import { currentViewer, homeFor, safeReturnPath } from '../../_lib/viewer';
+import { AuthForm } from '../AuthForm';
+
+export const metadata: Metadata = { title: 'Sign in · Switchyard' };
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
+  const { next } = await searchParams;
+  const viewer = await currentViewer();
+  if (viewer) redirect(safeReturnPath(next) ?? homeFor(viewer));
+  return (
+    <>
+      <h1>Sign in</h1>
+      <p className={styles.pageLead}>Support staff, operators and affiliates.</p>
+      <AuthForm mode="sign-in" next={safeReturnPath(next) ?? '/dashboard'} />
+    </>
+  );
+}

@@ -1,0 +1,47 @@
+import type { ReactNode } from 'react';
+import styles from './dash.module.css';
+
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className={styles.state}>
+      <p className={styles.stateTitle}>{title}</p>
+      {children ? <div className={styles.stateText}>{children}</div> : null}
+    </div>
+  );
+}
+
+export function LoadingState({ label = 'Loading…', rows = 5 }: { label?: string; rows?: number }) {
+  return (
+    <div className={styles.skeletonBlock} role="status" aria-live="polite">
+      <span className={styles.srOnly}>{label}</span>
+      {Array.from({ length: rows }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity
+        <div key={i} className={styles.skeleton} style={{ width: `${90 - (i % 3) * 15}%` }} />
+      ))}
+    </div>
+  );
+}
+
+export function ErrorState({ message, onRetry }: { message: string; onRetry?: () => void }) {
+  return (
+    <div className={`${styles.state} ${styles.stateError}`} role="alert">
+      <p className={styles.stateTitle}>Something went wrong</p>
+      <p className={styles.stateText}>{message}</p>
+      {onRetry ? (
+        <button type="button" className={styles.button} onClick={onRetry}>
+          Try again
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+export function Forbidden({ needs }: { needs: string }) {
+  return (
+    <div className={styles.panel}>
+      <EmptyState title="You don't have access to this page">
+        It needs the {needs} role. Ask an admin if you think you should have it.
+      </EmptyState>
+    </div>
+  );
+}

@@ -1,0 +1,270 @@
+import { randomBytes } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
+import {
+  type APIRequestContext,
+  type Browser,
+  expect,
+  type Locator,
+  type Page,
+  type TestInfo,
+  test,
+} from '@playwright/test';
+
+// scripts/e2e-server.sh creates this admin with scripts/create-admin.ts.
+const ADMIN = { email: 'admin@e2e.switchyard.test', password: 'e2e-admin-password-not-secret' };
+const run = randomBytes(3).toString('hex');
+const SUPPORT = { email: `support-${run}@e2e.switchyard.test`, password: 'support-password-123', name: 'Sam Support' };
+const AFFILIATE = {
+  email: `affiliate-${run}@e2e.switchyard.test`,
+  password: 'affiliate-password-1',
+  name: 'Ada Affiliate',
+};
+const CODE = `E2E_${run}`;
+
+const ETH_TO_BTC = {
+  srcChain: 'ethereum',
+  srcAddress: '0x0000000000000000000000000000000000000000',
+  dstChain: 'bitcoin',
+  dstAddress: 'native',
+  amount: '1.5',
+  depositor: '0x8617E340B3D01FA5F11F306F4090FD50E238070D'.toLowerCase(),
+  recipient: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
+};
+
+test.describe.configure({ mode: 'serial' });
+
+/** Lock + execute through the public API with Relay, which tracks by request id at once, then wait for SUCCESS. */
+async function settledRelaySwap(request: APIRequestContext, referralCode?: string) {
+  const locked = await request.post('/api/v1/quote/lock', { data: { ...ETH_TO_BTC, provider: 'RELAY', referralCode } });
+  expect(locked.status(), await locked.text()).toBe(200);
+  const { lockId } = (await locked.json()).data;
+  const executed = await request.post('/api/v1/quote/execute', { data: { lockId } });
+  expect(executed.status(), await executed.text()).toBe(200);
+  const id: string = (await executed.json()).data.transaction.id;
+  let tx: { status: string; outboundHash: string | null } | undefined;
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get(`/api/v1/transaction/status?transactionId=${id}`);
+        tx = (await res.json()).data?.transaction;
+        return tx?.status;
+      },
+      { timeout: 20_000, intervals: [200] },
+    )
+    .toBe('SUCCESS');
+  return { id, outboundHash: tx?.outboundHash ?? '' };
+}
+
+async function expectAccessible(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`).join('; ')})`);
+  expect(serious).toEqual([]);
+}
+
+const shot = (page: Page, testInfo: TestInfo, name: string) =>
+  page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
+
+/** Any script the CSP blocked would break the page silently; fail loudly instead. */
+function watchCsp(page: Page) {
+  const blocked: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) blocked.push(message.text());
+  });
+  return blocked;
+}
+
+async function signIn(browser: Browser, who: { email: string; password: string }, testInfo: TestInfo, name: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const blocked = watchCsp(page);
+  await page.goto('/sign-in');
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/dashboard\//);
+  await shot(page, testInfo, `${name}-landing`);
+  return { context, page, blocked };
+}
+
+let adminState: Awaited<ReturnType<import('@playwright/test').BrowserContext['storageState']>>;
+
+test('anonymous visitors are sent to sign-in; pages carry a nonce CSP, the public API does not', async ({
+  page,
+  request,
+}, testInfo) => {
+  const blocked = watchCsp(page);
+  const response = await page.goto('/dashboard/transactions');
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fdashboard%2Ftransactions/);
+  const headers = response?.headers() ?? {};
+  expect(headers['content-security-policy']).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
+  expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  await shot(page, testInfo, 'sign-in');
+  await expectAccessible(page);
+  await page.goto('/sign-up');
+  await shot(page, testInfo, 'sign-up');
+  await expectAccessible(page);
+  const api = await request.get('/api/v1/swap/chains');
+  expect(api.headers()['content-security-policy']).toBeUndefined();
+  const trpc = await request.get('/api/trpc/session.me');
+  expect(trpc.status()).toBe(401);
+  expect(blocked).toEqual([]);
+});
+
+test('the admin adds a support user from the Users page', async ({ browser }, testInfo) => {
+  const { context, page, blocked } = await signIn(browser, ADMIN, testInfo, 'admin');
+  await page.goto('/dashboard/users');
+  await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible();
+  await page.getByLabel('Name').fill(SUPPORT.name);
+  await page.getByLabel('Email').fill(SUPPORT.email);
+  await page.getByLabel('Initial password').fill(SUPPORT.password);
+  await page.getByLabel('Role', { exact: true }).selectOption('support');
+  await page.getByRole('button', { name: 'Add user' }).click();
+  await expect(page.getByText(`Added ${SUPPORT.email} as support`)).toBeVisible();
+  await expect(page.getByRole('row', { name: new RegExp(SUPPORT.email) })).toBeVisible();
+  await shot(page, testInfo, 'users');
+  await expectAccessible(page);
+  adminState = await context.storageState();
+  expect(blocked).toEqual([]);
+  await context.close();
+});
+
+test('support finds a swap by its outbound hash, reads the timeline and polls now', async ({
+  browser,
+  request,
+}, testInfo) => {
+  const swap = await settledRelaySwap(request);
+  expect(swap.outboundHash).toBeTruthy();
+  const { context, page, blocked } = await signIn(browser, SUPPORT, testInfo, 'support');
+  await expect(page.getByRole('heading', { level: 1, name: 'Transactions' })).toBeVisible();
+  await page.getByLabel('Transaction id, lock id, hash or wallet').fill(swap.outboundHash);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByText('1 transaction · page 1 of 1')).toBeVisible();
+  const link = page.getByRole('link', { name: new RegExp(swap.id) });
+  await expect(link).toBeVisible();
+  await shot(page, testInfo, 'transactions-search');
+  await expectAccessible(page);
+
+  await link.click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/transactions/${swap.id}$`));
+  const timeline = page.getByRole('region', { name: 'Timeline' });
+  await expect(timeline.getByText('status changed')).toBeVisible();
+  await expect(timeline.getByText(/PENDING → SUCCESS/)).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Hashes' }).getByTitle(swap.outboundHash)).toBeVisible();
+  await page.getByRole('button', { name: 'Poll now' }).click();
+  await expect(page.getByText('Polled RELAY: status is now SUCCESS')).toBeVisible();
+  await expect(timeline.getByText(/Poll requested from the dashboard by support-/)).toBeVisible();
+  await shot(page, testInfo, 'transaction-detail');
+  await expectAccessible(page);
+
+  await page.goto('/dashboard/operations');
+  await expect(page.getByText("You don't have access to this page")).toBeVisible();
+  const forbidden = await page.request.get('/api/trpc/operations.overview');
+  expect(forbidden.status()).toBe(403);
+  expect(blocked).toEqual([]);
+  await context.close();
+});
+
+test('an affiliate signs up, creates a link, and sees the swap it brought in', async ({
+  browser,
+  request,
+}, testInfo) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const blocked = watchCsp(page);
+  await page.goto('/sign-up');
+  await page.getByLabel('Name').fill(AFFILIATE.name);
+  await page.getByLabel('Email').fill(AFFILIATE.email);
+  await page.getByLabel('Password').fill(AFFILIATE.password);
+  await page.getByRole('button', { name: 'Create affiliate account' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/affiliates$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Your referrals' })).toBeVisible();
+  await expect(page.getByText('No referral codes yet')).toBeVisible();
+
+  await page.getByRole('textbox', { name: 'Code', exact: true }).fill(CODE);
+  await page.getByLabel('Name (optional)').fill('Launch newsletter');
+  await page.getByRole('button', { name: 'Create link' }).click();
+  await expect(page.getByText(`Created ${CODE}`)).toBeVisible();
+  const row = page.getByRole('row', { name: new RegExp(CODE) });
+  await expect(row.getByRole('link', { name: `/?ref=${CODE}` })).toBeVisible();
+  await expect(row.getByRole('button', { name: /Copy link/ })).toBeVisible();
+
+  await page.getByRole('textbox', { name: 'Code', exact: true }).fill(CODE.toLowerCase());
+  await page.getByRole('button', { name: 'Create link' }).click();
+  await expect(page.getByText(/already taken/)).toBeVisible();
+
+  const visitor = await browser.newContext();
+  const landing = await (await visitor.newPage()).goto(`/?ref=${CODE}`);
+  expect(landing?.status()).toBe(200);
+  await visitor.close();
+
+  const swap = await settledRelaySwap(request, CODE);
+  await page.reload();
+  const totals = page.getByRole('region', { name: 'Totals' });
+  await expect(totals.getByText('Referred swaps')).toBeVisible();
+  await expect(totals.getByText('100.0%')).toBeVisible();
+  const recent = page.getByRole('region', { name: 'Recent referred swaps' });
+  await expect(recent.getByRole('cell', { name: CODE })).toBeVisible();
+  await expect(recent.getByText('SUCCESS')).toBeVisible();
+  expect(swap.id).toMatch(/^tx_/);
+  await shot(page, testInfo, 'affiliates-affiliate');
+  await expectAccessible(page);
+
+  const otherAffiliates = await page.request.get('/api/trpc/affiliates.list');
+  expect(otherAffiliates.status()).toBe(403);
+  expect(blocked).toEqual([]);
+  await context.close();
+});
+
+/** Each admin page and something that only shows once its data has arrived. */
+const ADMIN_PAGES: { path: string; heading: string; loaded: (page: Page) => Locator }[] = [
+  { path: '/dashboard/operations', heading: 'Operations', loaded: (p) => p.getByRole('rowheader', { name: 'RELAY' }) },
+  {
+    path: '/dashboard/locks',
+    heading: 'Locks',
+    loaded: (p) => p.getByRole('region', { name: 'By provider' }).getByRole('rowheader', { name: 'RELAY' }),
+  },
+  {
+    path: '/dashboard/rate-limits',
+    heading: 'Rate limits',
+    loaded: (p) => p.getByRole('rowheader', { name: 'quote' }),
+  },
+  {
+    path: '/dashboard/affiliates',
+    heading: 'Affiliates',
+    loaded: (p) => p.getByRole('rowheader', { name: new RegExp(CODE) }),
+  },
+  {
+    path: '/dashboard/transactions',
+    heading: 'Transactions',
+    loaded: (p) => p.getByText(/\d transactions? · page 1 of 1/),
+  },
+  { path: '/dashboard/users', heading: 'Users', loaded: (p) => p.getByRole('cell', { name: AFFILIATE.email }) },
+];
+
+test('admin pages render with data and pass axe', async ({ browser }, testInfo) => {
+  const context = await browser.newContext({ storageState: adminState });
+  const page = await context.newPage();
+  const blocked = watchCsp(page);
+  for (const { path, heading, loaded } of ADMIN_PAGES) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await expect(loaded(page)).toBeVisible();
+    await expect(page.getByText('Something went wrong')).toHaveCount(0);
+    await shot(page, testInfo, path.split('/').pop() ?? 'page');
+    await expectAccessible(page);
+  }
+  await page.goto('/dashboard/locks');
+  await page.getByRole('button', { name: '24 hours' }).click();
+  await expect(page.getByRole('button', { name: '24 hours' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('region', { name: 'By provider' }).getByText('RELAY')).toBeVisible();
+  await page.goto('/dashboard/transactions/tx_doesnotexist0000000000');
+  await expect(page.getByText('Transaction not found')).toBeVisible();
+  await shot(page, testInfo, 'transaction-not-found');
+  expect(blocked).toEqual([]);
+  await context.close();
+});

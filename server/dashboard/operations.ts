@@ -1,0 +1,147 @@
+import type { Queue } from 'bullmq';
+import { and, asc, eq } from 'drizzle-orm';
+import { transactions } from '../../drizzle/schema';
+import { PROVIDER_KEYS } from '../config';
+import type { AppContext } from '../context';
+import { QUEUES, type QueueName } from '../tracking/jobs';
+import { createQueue } from '../tracking/queues';
+import { presentTransactionSummary } from './transactions';
+
+const JOB_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'failed', 'completed'] as const;
+
+/** Quote latency percentiles and error rate per provider over the last hour; "no route" is an answer, not an error. */
+async function providerHealth(ctx: AppContext) {
+  const rows = await ctx.sql<
+    {
+      provider: string;
+      quoteCalls: number;
+      quoteErrors: number;
+      p50: number | null;
+      p95: number | null;
+      otherFailures: number;
+    }[]
+  >`
+    select provider,
+           count(*) filter (where stage = 'quote')::int as "quoteCalls",
+           count(*) filter (where stage = 'quote' and outcome not in ('ok', 'no_route'))::int as "quoteErrors",
+           percentile_cont(0.5) within group (order by latency_ms)
+             filter (where stage = 'quote' and latency_ms is not null) as p50,
+           percentile_cont(0.95) within group (order by latency_ms)
+             filter (where stage = 'quote' and latency_ms is not null) as p95,
+           count(*) filter (where stage <> 'quote' and outcome <> 'ok')::int as "otherFailures"
+    from provider_calls
+    where created_at >= now() - interval '1 hour'
+    group by provider`;
+  const keys = [...new Set([...PROVIDER_KEYS, ...rows.map((r) => r.provider)])];
+  return keys.map((key) => {
+    const row = rows.find((r) => r.provider === key);
+    const quoteCalls = row?.quoteCalls ?? 0;
+    return {
+      provider: key,
+      enabled: ctx.providers.get(key) !== undefined,
+      quoteCalls,
+      quoteErrors: row?.quoteErrors ?? 0,
+      errorRate: quoteCalls > 0 ? (row?.quoteErrors ?? 0) / quoteCalls : null,
+      latencyP50Ms: row?.p50 == null ? null : Math.round(row.p50),
+      latencyP95Ms: row?.p95 == null ? null : Math.round(row.p95),
+      otherFailures: row?.otherFailures ?? 0,
+      /** This web process's breaker; null for a provider that is not enabled. */
+      breaker: (ctx.providers.get(key)?.breakerState() ?? null) as string | null,
+    };
+  });
+}
+
+const dashboardQueues = new WeakMap<AppContext, Map<QueueName, Queue>>();
+
+/** Read-only queue handles on the web connection, made once per context. */
+function queueFor(ctx: AppContext, name: QueueName): Queue {
+  let queues = dashboardQueues.get(ctx);
+  if (!queues) {
+    queues = new Map();
+    dashboardQueues.set(ctx, queues);
+  }
+  let queue = queues.get(name);
+  if (!queue) {
+    queue = createQueue(name, ctx.redis, ctx.config.redisPrefix);
+    queue.on('error', () => {});
+    queues.set(name, queue);
+  }
+  return queue;
+}
+
+/** Job counts and the latest failures per queue; an unreachable Redis marks the queue unavailable instead of failing the page. */
+async function queueDepths(ctx: AppContext) {
+  return Promise.all(
+    QUEUES.map(async (name) => {
+      const queue = queueFor(ctx, name);
+      try {
+        const [counts, failed] = await Promise.all([queue.getJobCounts(...JOB_STATES), queue.getFailed(0, 4)]);
+        return {
+          name,
+          available: true as const,
+          counts: Object.fromEntries(JOB_STATES.map((s) => [s, counts[s] ?? 0])) as Record<
+            (typeof JOB_STATES)[number],
+            number
+          >,
+          recentFailures: failed.map((job) => ({
+            id: job.id ?? null,
+            name: job.name,
+            reason: job.failedReason ?? null,
+            failedAt: job.finishedOn ? new Date(job.finishedOn) : null,
+          })),
+        };
+      } catch (error) {
+        ctx.log.warn({ err: error, queue: name }, 'queue counts unavailable');
+        return { name, available: false as const, counts: null, recentFailures: [] };
+      }
+    }),
+  );
+}
+
+/** Swaps created in the last 24 hours; volume is what settled successfully. */
+async function kpis24h(ctx: AppContext) {
+  const [row] = await ctx.sql<
+    {
+      swaps: number;
+      succeeded: number;
+      failed: number;
+      refunded: number;
+      pending: number;
+      stale: number;
+      volumeUsd: string;
+    }[]
+  >`
+    select count(*)::int as swaps,
+           count(*) filter (where status = 'SUCCESS')::int as succeeded,
+           count(*) filter (where status = 'FAILED')::int as failed,
+           count(*) filter (where status = 'REFUND')::int as refunded,
+           count(*) filter (where status = 'PENDING')::int as pending,
+           count(*) filter (where stale)::int as stale,
+           coalesce(sum(amount_usd) filter (where status = 'SUCCESS'), 0)::text as "volumeUsd"
+    from transactions
+    where created_at >= now() - interval '24 hours'`;
+  const r = row ?? { swaps: 0, succeeded: 0, failed: 0, refunded: 0, pending: 0, stale: 0, volumeUsd: '0' };
+  const finished = r.succeeded + r.failed + r.refunded;
+  return { ...r, volumeUsd: Number(r.volumeUsd), successRate: finished > 0 ? r.succeeded / finished : null };
+}
+
+async function staleTransactions(ctx: AppContext) {
+  const rows = await ctx.db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.stale, true), eq(transactions.status, 'PENDING')))
+    .orderBy(asc(transactions.createdAt))
+    .limit(25);
+  return rows.map(presentTransactionSummary);
+}
+
+export async function operationsOverview(ctx: AppContext) {
+  const [providers, queues, kpis, stale] = await Promise.all([
+    providerHealth(ctx),
+    queueDepths(ctx),
+    kpis24h(ctx),
+    staleTransactions(ctx),
+  ]);
+  return { providers, queues, kpis, stale };
+}
+export type OperationsOverview = Awaited<ReturnType<typeof operationsOverview>>;

@@ -1,0 +1,191 @@
+import { and, asc, count, desc, eq, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
+import { chains, transactionEvents, transactions } from '../../drizzle/schema';
+import type { AppContext } from '../context';
+import { notFound } from '../errors';
+import type { Paginated } from '../schemas/common';
+import { isPollable, pollTransaction } from '../tracking/poll';
+import { hashKey } from '../transactions/keys';
+import { redactSecrets } from './redact';
+import type { TransactionSearchInput } from './schemas';
+
+type TransactionRow = typeof transactions.$inferSelect;
+
+const usd = (value: string | null) => (value === null ? null : Number(value));
+
+/** EVM wallets are stored lowercased, the rest verbatim; try both forms of anything else. */
+const walletKeys = (term: string) =>
+  /^0x[0-9a-fA-F]{40}$/.test(term) ? [term.toLowerCase()] : [...new Set([term, term.toLowerCase()])];
+
+function searchWhere(input: TransactionSearchInput): SQL | undefined {
+  const where: SQL[] = [];
+  const term = input.query?.trim();
+  if (term) {
+    const key = hashKey(term) ?? term;
+    const wallets = walletKeys(term);
+    where.push(
+      or(
+        eq(transactions.id, term),
+        eq(transactions.lockId, term),
+        eq(transactions.hashKey, key),
+        eq(transactions.inboundHashKey, key),
+        eq(transactions.outboundHashKey, key),
+        inArray(transactions.walletKey, wallets),
+        inArray(transactions.recipientWalletKey, wallets),
+      ) as SQL,
+    );
+  }
+  if (input.statuses?.length) where.push(inArray(transactions.status, input.statuses));
+  if (input.provider) where.push(eq(transactions.provider, input.provider.toUpperCase()));
+  if (input.chain)
+    where.push(or(eq(transactions.srcChain, input.chain), eq(transactions.dstChain, input.chain)) as SQL);
+  if (input.from) where.push(gte(transactions.createdAt, input.from));
+  if (input.to) where.push(lte(transactions.createdAt, input.to));
+  if (input.referralCode) where.push(eq(transactions.referralCode, input.referralCode));
+  if (input.stale !== undefined) where.push(eq(transactions.stale, input.stale));
+  return where.length ? and(...where) : undefined;
+}
+
+const SORT_COLUMNS = {
+  createdAt: transactions.createdAt,
+  amountUsd: transactions.amountUsd,
+  status: transactions.status,
+  provider: transactions.provider,
+} as const;
+
+function orderBy({ field, direction }: TransactionSearchInput['sort']): SQL[] {
+  const column = SORT_COLUMNS[field];
+  const primary = direction === 'asc' ? sql`${column} asc nulls last` : sql`${column} desc nulls last`;
+  const tieBreak = direction === 'asc' ? asc(transactions.id) : desc(transactions.id);
+  return field === 'createdAt' ? [primary, tieBreak] : [primary, desc(transactions.createdAt), tieBreak];
+}
+
+export function presentTransactionSummary(tx: TransactionRow) {
+  return {
+    id: tx.id,
+    lockId: tx.lockId,
+    status: tx.status,
+    provider: tx.provider,
+    srcChain: tx.srcChain,
+    dstChain: tx.dstChain,
+    srcSymbol: tx.srcAsset.symbol,
+    dstSymbol: tx.dstAsset.symbol,
+    srcAmount: tx.srcAmount,
+    dstAmount: tx.dstAmount,
+    amountUsd: usd(tx.amountUsd),
+    hash: tx.hash,
+    outboundHash: tx.outboundHash,
+    walletAddress: tx.walletAddress,
+    recipientWalletAddress: tx.recipientWalletAddress,
+    referralCode: tx.referralCode,
+    stale: tx.stale,
+    createdAt: tx.createdAt,
+  };
+}
+export type TransactionSummary = ReturnType<typeof presentTransactionSummary>;
+
+/** The support search: one box for ids, hashes and wallets, plus filters, sorted and paginated in Postgres. */
+export async function searchTransactions(
+  ctx: AppContext,
+  input: TransactionSearchInput,
+): Promise<Paginated<TransactionSummary>> {
+  const where = searchWhere(input);
+  const [rows, [total]] = await Promise.all([
+    ctx.db
+      .select()
+      .from(transactions)
+      .where(where)
+      .orderBy(...orderBy(input.sort))
+      .limit(input.perPage)
+      .offset((input.page - 1) * input.perPage),
+    ctx.db.select({ value: count() }).from(transactions).where(where),
+  ]);
+  return {
+    items: rows.map(presentTransactionSummary),
+    total: total?.value ?? 0,
+    page: input.page,
+    perPage: input.perPage,
+  };
+}
+
+export const explorerUrl = (template: string | undefined, hash: string | null) =>
+  template && hash ? template.replace('{hash}', encodeURIComponent(hash)) : null;
+
+/** Everything support needs about one transaction: assets, hashes with explorer links, tracking state, timeline. */
+export async function getTransactionDetail(ctx: AppContext, transactionId: string) {
+  const [tx] = await ctx.db.select().from(transactions).where(eq(transactions.id, transactionId)).limit(1);
+  if (!tx) throw notFound('Transaction', 'id');
+  const [chainRows, events] = await Promise.all([
+    ctx.db
+      .select({ key: chains.key, name: chains.name, explorerTxUrl: chains.explorerTxUrl })
+      .from(chains)
+      .where(inArray(chains.key, [tx.srcChain, tx.dstChain])),
+    ctx.db
+      .select()
+      .from(transactionEvents)
+      .where(eq(transactionEvents.transactionId, tx.id))
+      .orderBy(asc(transactionEvents.id)),
+  ]);
+  const chain = (key: string) => chainRows.find((c) => c.key === key);
+  const src = chain(tx.srcChain);
+  const dst = chain(tx.dstChain);
+  return {
+    transaction: {
+      ...presentTransactionSummary(tx),
+      srcAsset: tx.srcAsset,
+      dstAsset: tx.dstAsset,
+      srcChainName: src?.name ?? tx.srcChain,
+      dstChainName: dst?.name ?? tx.dstChain,
+      inboundHash: tx.inboundHash,
+      fee: { amount: tx.feeAmount, currency: tx.feeCurrency, amountUsd: usd(tx.feeAmountUsd) },
+      updatedAt: tx.updatedAt,
+      finalizedAt: tx.finalizedAt,
+    },
+    hashes: [
+      { label: 'Source', value: tx.hash || null, url: explorerUrl(src?.explorerTxUrl, tx.hash || null) },
+      { label: 'Inbound', value: tx.inboundHash || null, url: explorerUrl(src?.explorerTxUrl, tx.inboundHash || null) },
+      { label: 'Outbound', value: tx.outboundHash, url: explorerUrl(dst?.explorerTxUrl, tx.outboundHash) },
+    ],
+    tracking: {
+      nextPollAt: tx.nextPollAt,
+      lastPolledAt: tx.lastPolledAt,
+      pollAttempts: tx.pollAttempts,
+      pollErrors: tx.pollErrors,
+      lastPollError: tx.lastPollError,
+      lastUpstreamState: tx.lastUpstreamState,
+      stale: tx.stale,
+      pollable: isPollable(ctx, tx),
+    },
+    providerContext: {
+      trackingContext: redactSecrets(tx.trackingContext),
+      providerResult: redactSecrets(tx.providerResult),
+    },
+    events: events.map((e) => ({
+      id: e.id,
+      type: e.type,
+      fromStatus: e.fromStatus,
+      toStatus: e.toStatus,
+      message: e.message,
+      data: e.data === null ? null : redactSecrets(e.data),
+      createdAt: e.createdAt,
+    })),
+  };
+}
+export type TransactionDetail = Awaited<ReturnType<typeof getTransactionDetail>>;
+
+/** Support's "Poll now": asks the provider synchronously and leaves an audit event naming who asked. */
+export async function pollTransactionNow(ctx: AppContext, input: { transactionId: string; requestedBy: string }) {
+  const [tx] = await ctx.db
+    .select({ id: transactions.id })
+    .from(transactions)
+    .where(eq(transactions.id, input.transactionId))
+    .limit(1);
+  if (!tx) throw notFound('Transaction', 'id');
+  await ctx.db.insert(transactionEvents).values({
+    transactionId: tx.id,
+    type: 'manual_poll',
+    message: `Poll requested from the dashboard by ${input.requestedBy}`,
+    data: { requestedBy: input.requestedBy },
+  });
+  const outcome = await pollTransaction(ctx, tx.id);
+  return { status: outcome.status, keepTracking: outcome.keepTracking, nextDelayMs: outcome.nextDelayMs };
+}

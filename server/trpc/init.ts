@@ -1,0 +1,73 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import superjson from 'superjson';
+import { ZodError, z } from 'zod';
+import { GATES, type Gate, passesGate, type Viewer } from '../auth/roles';
+import { getViewer } from '../auth/session';
+import type { AppContext } from '../context';
+import { AppError } from '../errors';
+import { toTRPCError } from './error-codes';
+
+export interface DashboardContext {
+  app: AppContext;
+  viewer: Viewer | null;
+}
+
+export async function createDashboardContext({
+  app,
+  headers,
+}: {
+  app: AppContext;
+  headers: Headers;
+}): Promise<DashboardContext> {
+  return { app, viewer: await getViewer(app, headers) };
+}
+
+const t = initTRPC.context<DashboardContext>().create({
+  transformer: superjson,
+  errorFormatter({ shape, error }) {
+    const cause = error.cause;
+    const { stack: _stack, ...data } = shape.data;
+    return {
+      ...shape,
+      data: {
+        ...data,
+        field: cause instanceof AppError ? (cause.field ?? null) : null,
+        fieldErrors: cause instanceof ZodError ? z.flattenError(cause).fieldErrors : null,
+      },
+    };
+  },
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Turns whatever a domain function threw into the matching tRPC error, in one place for every procedure. */
+const mapDomainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR' && !(result.error.cause instanceof TRPCError)) {
+    throw toTRPCError(result.error.cause ?? result.error);
+  }
+  return result;
+});
+
+const baseProcedure = t.procedure.use(mapDomainErrors);
+
+export const signedInProcedure = baseProcedure.use(({ ctx, next }) => {
+  if (!ctx.viewer) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
+  return next({ ctx: { ...ctx, viewer: ctx.viewer } });
+});
+
+const gated = (gate: Gate) =>
+  signedInProcedure.use(({ ctx, next }) => {
+    if (!passesGate(ctx.viewer.role, gate)) {
+      throw new TRPCError({ code: 'FORBIDDEN', message: `This needs the ${GATES[gate].join(' or ')} role` });
+    }
+    return next();
+  });
+
+/** Support staff and admins. */
+export const supportProcedure = gated('support');
+/** Admins only. */
+export const adminProcedure = gated('admin');
+/** Affiliates and admins. */
+export const affiliateProcedure = gated('affiliate');

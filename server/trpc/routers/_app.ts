@@ -1,0 +1,20 @@
+import { router } from '../init';
+import { affiliatesRouter } from './affiliates';
+import { locksRouter } from './locks';
+import { operationsRouter } from './operations';
+import { rateLimitsRouter } from './rate-limits';
+import { sessionRouter } from './session';
+import { transactionsRouter } from './transactions';
+import { usersRouter } from './users';
+
+export const appRouter = router({
+  session: sessionRouter,
+  transactions: transactionsRouter,
+  locks: locksRouter,
+  rateLimits: rateLimitsRouter,
+  operations: operationsRouter,
+  affiliates: affiliatesRouter,
+  users: usersRouter,
+});
+
+export type AppRouter = typeof appRouter;

@@ -1,0 +1,6 @@
+import { operationsOverview } from '../../dashboard/operations';
+import { adminProcedure, router } from '../init';
+
+export const operationsRouter = router({
+  overview: adminProcedure.query(({ ctx }) => operationsOverview(ctx.app)),
+});

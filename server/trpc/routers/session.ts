@@ -1,0 +1,5 @@
+import { router, signedInProcedure } from '../init';
+
+export const sessionRouter = router({
+  me: signedInProcedure.query(({ ctx }) => ctx.viewer),
+});

@@ -1,0 +1,26 @@
+import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
+import { createTRPCOptionsProxy, type TRPCQueryOptions } from '@trpc/tanstack-react-query';
+import { headers } from 'next/headers';
+import { cache, type ReactNode } from 'react';
+import { getAppContext } from '../context';
+import { createDashboardContext } from './init';
+import { makeQueryClient } from './query-client';
+import { appRouter } from './routers/_app';
+
+/** One query client and one context per server request. */
+export const getQueryClient = cache(makeQueryClient);
+const getContext = cache(async () => {
+  const requestHeaders = await headers();
+  return createDashboardContext({ app: getAppContext(), headers: requestHeaders });
+});
+
+export const trpc = createTRPCOptionsProxy({ ctx: getContext, router: appRouter, queryClient: getQueryClient });
+
+/** Starts a query on the server; its result (or error) streams to the client through HydrateClient. */
+export function prefetch<T extends ReturnType<TRPCQueryOptions<any>>>(queryOptions: T) {
+  void getQueryClient().prefetchQuery(queryOptions);
+}
+
+export function HydrateClient({ children }: { children: ReactNode }) {
+  return <HydrationBoundary state={dehydrate(getQueryClient())}>{children}</HydrationBoundary>;
+}
