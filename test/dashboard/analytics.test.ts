@@ -100,7 +100,13 @@ describe('operations.overview', () => {
         ('CHAINFLIP', 'quote', 'unavailable', 9000, now() - interval '2 hours')`;
     const { providers } = await admin.operations.overview();
     const chainflip = providers.find((p) => p.provider === 'CHAINFLIP');
-    expect(chainflip).toMatchObject({ enabled: true, quoteCalls: 11, quoteErrors: 2, otherFailures: 1, breaker: 'closed' });
+    expect(chainflip).toMatchObject({
+      enabled: true,
+      quoteCalls: 11,
+      quoteErrors: 2,
+      otherFailures: 1,
+      breaker: 'closed',
+    });
     expect(chainflip?.errorRate).toBeCloseTo(2 / 11);
     expect(chainflip?.latencyP50Ms).toBe(50);
     expect(chainflip?.latencyP95Ms).toBe(95);
