@@ -1,0 +1,133 @@
+/**
+ * 1. HTTP: status-by-hash through the app (Next on the custom server, and the lean server) against
+ * bare node:http + postgres.js running the same indexed query; Next's status route against Next's
+ * constant-JSON route (`/api/health`) in the same build. Interleaved rounds, p50/p99 for each.
+ */
+import { childEnv } from './config';
+import { insertSyntheticTransactions } from './fixtures';
+import { type Aggregate, httpRequest, interleaved, unexpected } from './load';
+import { type NextHandle, startChild, startNext } from './procs';
+import type { Bench } from './setup';
+
+const SECTION = 'http';
+const SEEDED = 10_000;
+const SAMPLE_HASHES = 1000;
+
+async function seedStatusRows(b: Bench): Promise<string[]> {
+  await insertSyntheticTransactions(b.sql, {
+    tag: 'status',
+    count: SEEDED,
+    status: 'SUCCESS',
+    assets: b.assets,
+    wallet: `'0x' || lpad(to_hex(i), 40, '0')`,
+    createdAt: `now() - i * interval '1 minute'`,
+    hash: `md5('status-a' || i) || md5('status-b' || i)`,
+  });
+  await b.sql`analyze transactions`;
+  const rows = await b.sql<{ hash: string }[]>`select hash from transactions
+    where id like 'tx_status%' order by md5(id) limit ${SAMPLE_HASHES}`;
+  return rows.map((r) => r.hash);
+}
+
+async function expectOk(url: string) {
+  const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${text.slice(0, 300)}`);
+}
+
+export async function httpSection(b: Bench): Promise<void> {
+  const hashes = await seedStatusRows(b);
+  const api = await b.api();
+  const bare = await startChild('bare', new URL('./serve.ts', import.meta.url).pathname, ['bare'], {
+    env: childEnv(b.env),
+  });
+  let next: NextHandle | undefined;
+  try {
+    try {
+      next = await startNext(childEnv(b.env), { lockWaitSeconds: b.settings.nextLockWaitSeconds });
+    } catch (error) {
+      b.report.note(`Next not measured: ${(error as Error).message.slice(0, 400)}`);
+    }
+    const statusPath = (h: string) => `/api/v1/transaction/status?hash=${h}`;
+    const targets = [
+      { label: 'bare', port: bare.info.port as number, paths: hashes.map((h) => `/status?hash=${h}`) },
+      { label: 'lean', port: api.port, paths: hashes.map(statusPath) },
+      ...(next
+        ? [
+            { label: 'next-status', port: next.port, paths: hashes.map(statusPath) },
+            { label: 'next-health', port: next.port, paths: ['/api/health'] },
+          ]
+        : []),
+    ];
+    for (const t of targets) await expectOk(`http://127.0.0.1:${t.port}${t.paths[0]}`);
+
+    const spec = (t: (typeof targets)[number], durationMs: number, warmupMs: number) => ({
+      label: t.label,
+      port: t.port,
+      requests: t.paths.map((p) => httpRequest('GET', t.port, p)),
+      connections: b.settings.connections,
+      durationMs,
+      warmupMs,
+      maxRequests: 5_000_000,
+    });
+    // Warm every target (Next loads route modules and JITs on first use) before anything counts.
+    await interleaved(
+      b.load,
+      targets.map((t) => spec(t, b.ms(1.5), 0)),
+      1,
+      () => {},
+    );
+    const results = await interleaved(
+      b.load,
+      targets.map((t) => spec(t, b.ms(3), b.ms(0.5, 250))),
+      5,
+    );
+    b.report.details.http = results;
+    report(b, results);
+  } finally {
+    await next?.stop();
+    await bare.stop();
+  }
+}
+
+function report(b: Bench, r: Record<string, Aggregate>) {
+  const bare = r.bare as Aggregate;
+  for (const agg of Object.values(r)) {
+    const odd = unexpected(agg, [200]);
+    if (odd) b.report.note(`unexpected answers — ${odd}`);
+  }
+  const add = (name: string, agg: Aggregate, base: Aggregate | undefined, baseName: string) => {
+    b.report.add({
+      section: SECTION,
+      name: `${name} req/s`,
+      value: agg.rps,
+      unit: 'req/s',
+      baseline: base?.rps,
+      baselineName: base && baseName,
+    });
+    for (const q of ['p50', 'p99'] as const) {
+      b.report.add({
+        section: SECTION,
+        name: `${name} ${q}`,
+        value: agg[`${q}Ms`],
+        unit: 'ms',
+        baseline: base?.[`${q}Ms`],
+        baselineName: base && baseName,
+      });
+    }
+  };
+  add('status: bare node:http+postgres.js', bare, undefined, '');
+  add('status: lean server', r.lean as Aggregate, bare, 'bare');
+  if (r['next-status'] && r['next-health']) {
+    add('status: Next', r['next-status'], bare, 'bare');
+    add('constant JSON: Next /api/health', r['next-health'], undefined, '');
+    b.report.add({
+      section: SECTION,
+      name: 'Next status ÷ Next constant route',
+      value: r['next-status'].rps,
+      unit: 'req/s',
+      baseline: r['next-health'].rps,
+      baselineName: 'Next /api/health',
+    });
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * The parent side of the load generator: one long-lived child process (load-worker.ts) so the
+ * generator never shares an event loop with the server it measures. On this 2-core machine the
+ * generator and the server under test still share the cores; ratios taken in the same run cancel
+ * most of that out.
+ */
+import type { LatencySummary } from './histogram';
+import { type ChildHandle, startChild } from './procs';
+
+export interface LoadSpec {
+  label: string;
+  host: string;
+  port: number;
+  /** Raw HTTP/1.1 requests (see `httpRequest`), sent in rotation. */
+  requests: string[];
+  connections: number;
+  durationMs: number;
+  warmupMs: number;
+  maxRequests: number;
+  timeoutMs: number;
+}
+
+export interface LoadResult {
+  label: string;
+  requests: number;
+  errors: number;
+  statuses: Record<string, number>;
+  elapsedMs: number;
+  rps: number;
+  latency: LatencySummary;
+  errorSample?: string;
+}
+
+export interface RoundsSpec {
+  label: string;
+  host: string;
+  port: number;
+  /** One raw request per round, sent on `parallel` connections at once. */
+  rounds: string[];
+  parallel: number;
+  maxDurationMs: number;
+  timeoutMs: number;
+}
+
+export interface RoundsResult {
+  label: string;
+  rounds: number;
+  /** 2xx answers in each round. */
+  successesPerRound: number[];
+  statuses: Record<string, number>;
+  elapsedMs: number;
+  roundsPerSecond: number;
+  latency: LatencySummary;
+  errorSample?: string;
+}
+
+export type WorkerMessage =
+  | { type: 'load'; id: number; spec: LoadSpec }
+  | { type: 'rounds'; id: number; spec: RoundsSpec }
+  | { type: 'exit'; id: number };
+
+/** A raw keep-alive HTTP/1.1 request. */
+export function httpRequest(
+  method: 'GET' | 'POST',
+  port: number,
+  path: string,
+  body?: unknown,
+  host = '127.0.0.1',
+): string {
+  const json = body === undefined ? undefined : JSON.stringify(body);
+  const head = [
+    `${method} ${path} HTTP/1.1`,
+    `Host: ${host}:${port}`,
+    'Connection: keep-alive',
+    'Accept: application/json',
+    ...(json === undefined ? [] : ['Content-Type: application/json', `Content-Length: ${Buffer.byteLength(json)}`]),
+  ];
+  return `${head.join('\r\n')}\r\n\r\n${json ?? ''}`;
+}
+
+export class LoadGenerator {
+  private nextId = 1;
+
+  private constructor(private readonly child: ChildHandle) {}
+
+  static async start(): Promise<LoadGenerator> {
+    const child = await startChild('load', new URL('./load-worker.ts', import.meta.url).pathname, [], {
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
+    return new LoadGenerator(child);
+  }
+
+  run(spec: Omit<LoadSpec, 'host' | 'timeoutMs'> & { host?: string; timeoutMs?: number }): Promise<LoadResult> {
+    const full: LoadSpec = { host: '127.0.0.1', timeoutMs: 10_000, ...spec };
+    const id = this.nextId++;
+    return this.child.request<LoadResult>(
+      { type: 'load', id, spec: full },
+      id,
+      full.warmupMs + full.durationMs + full.timeoutMs + 15_000,
+    );
+  }
+
+  rounds(spec: Omit<RoundsSpec, 'host' | 'timeoutMs'> & { host?: string; timeoutMs?: number }): Promise<RoundsResult> {
+    const full: RoundsSpec = { host: '127.0.0.1', timeoutMs: 10_000, ...spec };
+    const id = this.nextId++;
+    return this.child.request<RoundsResult>(
+      { type: 'rounds', id, spec: full },
+      id,
+      full.maxDurationMs + full.timeoutMs + 15_000,
+    );
+  }
+
+  stop(): Promise<void> {
+    return this.child.stop();
+  }
+}
+
+export interface Aggregate {
+  label: string;
+  rounds: LoadResult[];
+  /** Median of the rounds' throughput (robust to a round disturbed by other work on the machine). */
+  rps: number;
+  /** All rounds' requests over all rounds' measured time. */
+  meanRps: number;
+  /** Medians of the rounds' percentiles. */
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  errors: number;
+  statuses: Record<string, number>;
+  errorSample?: string;
+}
+
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+export function aggregate(label: string, rounds: LoadResult[]): Aggregate {
+  const statuses: Record<string, number> = {};
+  for (const r of rounds) for (const [k, v] of Object.entries(r.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
+  const requests = rounds.reduce((s, r) => s + r.requests, 0);
+  const elapsed = rounds.reduce((s, r) => s + r.elapsedMs, 0);
+  return {
+    label,
+    rounds,
+    rps: median(rounds.map((r) => r.rps)),
+    meanRps: elapsed ? (requests / elapsed) * 1000 : 0,
+    p50Ms: median(rounds.map((r) => r.latency.p50Ms)),
+    p99Ms: median(rounds.map((r) => r.latency.p99Ms)),
+    requests,
+    errors: rounds.reduce((s, r) => s + r.errors, 0),
+    statuses,
+    errorSample: rounds.find((r) => r.errorSample)?.errorSample,
+  };
+}
+
+type RunSpec = Parameters<LoadGenerator['run']>[0];
+
+/** A/B/… rounds: every round runs each spec once, in an order rotated per round, so drift hits all alike. */
+export async function interleaved(
+  load: LoadGenerator,
+  specs: RunSpec[],
+  rounds: number,
+  log: (line: string) => void = console.log,
+): Promise<Record<string, Aggregate>> {
+  const results = new Map<string, LoadResult[]>(specs.map((s) => [s.label, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < specs.length; k++) {
+      const spec = specs[(k + round) % specs.length] as RunSpec;
+      const result = await load.run(spec);
+      results.get(spec.label)?.push(result);
+      log(
+        `    round ${round + 1}/${rounds} ${spec.label}: ${Math.round(result.rps)} req/s, p50 ${result.latency.p50Ms} ms, p99 ${result.latency.p99Ms} ms${result.errors ? `, ${result.errors} errors` : ''}`,
+      );
+    }
+  }
+  return Object.fromEntries([...results].map(([label, r]) => [label, aggregate(label, r)]));
+}
+
+/** Statuses other than the expected ones, as a short note (empty when there are none). */
+export function unexpected(agg: Aggregate, expected: number[]): string {
+  const odd = Object.entries(agg.statuses).filter(([s]) => !expected.includes(Number(s)));
+  if (!odd.length && !agg.errors) return '';
+  const parts = odd.map(([s, n]) => `${n}× ${s}`);
+  if (agg.errors) parts.push(`${agg.errors} transport errors`);
+  return `${agg.label}: ${parts.join(', ')}${agg.errorSample ? ` (e.g. ${agg.errorSample.slice(0, 160)})` : ''}`;
+}

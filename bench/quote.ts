@@ -1,0 +1,121 @@
+/**
+ * 2. Quote fan-out: simulators at fixed latencies (100/200/300 ms) and one that hangs, provider
+ * deadline 1000 ms. Compared with the slowest healthy provider's own latency as the app measured
+ * it in the same run (provider_calls), and with the deadline. Run twice: with the circuit breaker
+ * as configured (the hanging provider is cut off after a few timeouts) and with the breaker
+ * disabled (every quote waits the hanging provider out to its deadline).
+ */
+import type { ProviderKey } from '../server/config';
+import { ETH_TO_BTC } from '../test/support/fixtures';
+import { aggregate, httpRequest, unexpected } from './load';
+import type { ApiServers, Bench } from './setup';
+
+const SECTION = 'quote';
+const DEADLINE_MS = 1000;
+const HEALTHY: Partial<Record<ProviderKey, number>> = { THORCHAIN: 100, CHAINFLIP: 200, LIFI: 300 };
+const SLOWEST: ProviderKey = 'LIFI';
+const HANGING: ProviderKey = 'RELAY';
+
+function configureSimulators(b: Bench) {
+  for (const [key, slowMs] of Object.entries(HEALTHY)) {
+    b.sims[key as ProviderKey].configure({ faults: { quote: 'slow' }, slowMs });
+  }
+  b.sims[HANGING].configure({ faults: { quote: 'hang' } });
+}
+
+async function providerLatency(b: Bench, provider: ProviderKey, outcome: string, since: Date) {
+  const [row] = await b.sql<{ p50: number | null; p99: number | null; n: number }[]>`
+    select percentile_cont(0.5) within group (order by latency_ms) as p50,
+           percentile_cont(0.99) within group (order by latency_ms) as p99, count(*)::int as n
+    from provider_calls
+    where provider = ${provider} and stage = 'quote' and outcome = ${outcome} and created_at >= ${since}`;
+  return { p50: row?.p50 ?? 0, p99: row?.p99 ?? 0, n: row?.n ?? 0 };
+}
+
+async function checkQuote(api: ApiServers) {
+  const res = await fetch(`http://127.0.0.1:${api.port}/api/v1/quote`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ETH_TO_BTC),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const body = (await res.json()) as { data?: { provider?: string }[] };
+  if (res.status !== 200) throw new Error(`quote answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+  return [...new Set((body.data ?? []).map((r) => r.provider ?? '?'))].sort();
+}
+
+async function scenario(b: Bench, label: string, overrides: Record<string, string>) {
+  const since = new Date();
+  const api = await b.startApi({ PROVIDER_DEADLINE_MS: String(DEADLINE_MS), ...overrides });
+  let result: Awaited<ReturnType<Bench['load']['run']>>;
+  let providers: string[];
+  try {
+    providers = await checkQuote(api);
+    result = await b.load.run({
+      label,
+      port: api.port,
+      requests: [httpRequest('POST', api.port, '/api/v1/quote', ETH_TO_BTC)],
+      connections: 8,
+      // Long enough for two deadlines to pass, so the breaker has opened and nothing started before it is counted.
+      warmupMs: b.ms(3, 2 * DEADLINE_MS + 1000),
+      durationMs: b.ms(8, 2000),
+      maxRequests: 1_000_000,
+    });
+  } finally {
+    await api.child.stop(); // flushes provider_calls
+  }
+  const slowest = await providerLatency(b, SLOWEST, 'ok', since);
+  const hanging = await providerLatency(b, HANGING, 'unavailable', since);
+  const outcomes = await b.sql<{ provider: string; outcome: string; n: number; p50: number; max: number }[]>`
+    select provider, outcome, count(*)::int as n, percentile_cont(0.5) within group (order by latency_ms) as p50,
+      max(latency_ms) as max
+    from provider_calls where stage = 'quote' and created_at >= ${since} group by provider, outcome order by 1, 2`;
+  console.log(
+    `    ${label}: ${Math.round(result.rps)} quotes/s, p50 ${result.latency.p50Ms} ms, p99 ${result.latency.p99Ms} ms; ` +
+      `routes from ${providers.join(', ')}; ${SLOWEST} p50 ${slowest.p50} ms`,
+  );
+  const odd = unexpected(aggregate(label, [result]), [200]);
+  if (odd) b.report.note(`unexpected answers — ${odd}`);
+  return { result, slowest, hanging, outcomes, providers };
+}
+
+export async function quoteSection(b: Bench): Promise<void> {
+  configureSimulators(b);
+  const withBreaker = await scenario(b, 'quote (breaker as configured)', {});
+  const noBreaker = await scenario(b, 'quote (breaker disabled)', { PROVIDER_BREAKER_THRESHOLD: '1000000000' });
+  b.report.details.quote = {
+    withBreaker,
+    noBreaker,
+    healthyLatencies: HEALTHY,
+    hanging: HANGING,
+    deadlineMs: DEADLINE_MS,
+  };
+
+  const rows = (name: string, s: typeof withBreaker) => {
+    const { p50Ms, p99Ms } = s.result.latency;
+    const slowest = s.slowest.p50;
+    const base = { section: SECTION, unit: 'ms', baseline: slowest, baselineName: `${SLOWEST} p50, same run` };
+    b.report.add({ ...base, name: `${name}: quote p50`, value: p50Ms });
+    b.report.add({ ...base, name: `${name}: p50 − slowest healthy`, value: p50Ms - slowest, ratio: p50Ms / slowest });
+    b.report.add({ ...base, name: `${name}: p99 − slowest healthy`, value: p99Ms - slowest, ratio: p99Ms / slowest });
+    b.report.add({
+      section: SECTION,
+      name: `${name}: p99 − deadline`,
+      value: p99Ms - DEADLINE_MS,
+      unit: 'ms',
+      baseline: DEADLINE_MS,
+      baselineName: 'provider deadline',
+      ratio: p99Ms / DEADLINE_MS,
+    });
+  };
+  rows('breaker on', withBreaker);
+  rows('breaker off', noBreaker);
+  b.report.add({
+    section: SECTION,
+    name: 'breaker off: hanging provider dropped after',
+    value: noBreaker.hanging.p50,
+    unit: 'ms',
+    baseline: DEADLINE_MS,
+    baselineName: 'provider deadline',
+  });
+}

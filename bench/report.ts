@@ -1,0 +1,90 @@
+/** The bench's one output: a table on stdout and the same rows in bench/results/latest.json. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export interface Row {
+  section: string;
+  name: string;
+  value: number;
+  unit: string;
+  /** The same-run baseline this row is compared with, and what it is. */
+  baseline?: number;
+  baselineName?: string;
+  /** value ÷ baseline */
+  ratio?: number;
+  note?: string;
+}
+
+const round = (v: number) => (Math.abs(v) >= 100 ? Math.round(v) : Math.round(v * 100) / 100);
+
+export class Report {
+  readonly rows: Row[] = [];
+  readonly notes: string[] = [];
+  readonly violations: string[] = [];
+  readonly failures: { section: string; error: string }[] = [];
+  readonly details: Record<string, unknown> = {};
+
+  add(row: Omit<Row, 'ratio'> & { ratio?: number }): void {
+    const ratio =
+      row.ratio ?? (row.baseline !== undefined && row.baseline !== 0 ? row.value / row.baseline : undefined);
+    const full: Row = {
+      ...row,
+      value: round(row.value),
+      ratio: ratio === undefined ? undefined : round(ratio * 1000) / 1000,
+    };
+    if (row.baseline !== undefined) full.baseline = round(row.baseline);
+    this.rows.push(full);
+    console.log(`  ${format(full).join('  ')}`);
+  }
+
+  note(text: string): void {
+    this.notes.push(text);
+    console.log(`  note: ${text}`);
+  }
+
+  violation(text: string): void {
+    this.violations.push(text);
+    console.log(`  VIOLATION: ${text}`);
+  }
+
+  failed(section: string, error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.failures.push({ section, error: message.slice(0, 2000) });
+    console.log(`  SECTION FAILED (${section}): ${message.slice(0, 2000)}`);
+  }
+
+  print(): void {
+    const header = ['name', 'value', 'unit', 'baseline', 'ratio'];
+    const lines = [header, ...this.rows.map(format)];
+    const widths = header.map((_, i) => Math.max(...lines.map((l) => (l[i] as string).length)));
+    const line = (cells: string[]) =>
+      cells
+        .map((c, i) => (i === 1 || i === 4 ? c.padStart(widths[i] as number) : c.padEnd(widths[i] as number)))
+        .join('  ');
+    console.log('');
+    console.log(line(header));
+    console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+    for (const row of this.rows) console.log(line(format(row)));
+    for (const f of this.failures) console.log(`FAILED ${f.section}: ${f.error}`);
+    for (const v of this.violations) console.log(`VIOLATION ${v}`);
+  }
+
+  write(path: string, meta: Record<string, unknown>): void {
+    mkdirSync(dirname(path), { recursive: true });
+    const body = {
+      ...meta,
+      rows: this.rows,
+      notes: this.notes,
+      violations: this.violations,
+      failures: this.failures,
+      details: this.details,
+    };
+    writeFileSync(path, `${JSON.stringify(body, null, 2)}\n`);
+  }
+}
+
+function format(row: Row): string[] {
+  const baseline =
+    row.baseline === undefined ? '' : `${row.baseline}${row.baselineName ? ` (${row.baselineName})` : ''}`;
+  return [row.name, String(row.value), row.unit, baseline, row.ratio === undefined ? '' : row.ratio.toFixed(3)];
+}
