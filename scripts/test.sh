@@ -8,6 +8,7 @@ bash scripts/services.sh --with-chromium
 bash scripts/deps.sh
 echo "== lint";       npx biome check .
 echo "== typecheck";  npx tsc --noEmit
+echo "== openapi";    npm run lint:openapi
 echo "== unit + integration"; npx vitest run
 echo "== faults";     npm run test:faults
 echo "== build";      npx next build

@@ -12,7 +12,6 @@ export const ERROR_STATUS = {
   IDEMPOTENCY_IN_PROGRESS: 409,
   IDEMPOTENCY_KEY_REUSED: 422,
   PROVIDER_UNAVAILABLE: 503,
-  PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   BAD_GATEWAY: 502,
@@ -34,6 +33,8 @@ export interface AppErrorOptions {
   problems?: FieldProblem[];
   retryable?: boolean;
   cause?: unknown;
+  /** Response headers the error implies (e.g. `Allow` on 405). */
+  headers?: Record<string, string>;
 }
 
 export class AppError extends Error {
@@ -42,6 +43,7 @@ export class AppError extends Error {
   readonly field: string | undefined;
   readonly problems: FieldProblem[];
   readonly retryable: boolean;
+  readonly headers: Record<string, string>;
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     super(message, { cause: options.cause });
@@ -51,6 +53,7 @@ export class AppError extends Error {
     this.field = options.field ?? options.problems?.[0]?.field;
     this.problems = options.problems ?? [];
     this.retryable = options.retryable ?? this.status >= 500;
+    this.headers = options.headers ?? {};
   }
 }
 

@@ -106,7 +106,9 @@ describe('routing', () => {
   });
 
   it('answers a wrong method with 405 in the envelope', async () => {
-    expectV1Error(await t.post('/api/v1/swap/chains', {}), 405, 'METHOD_NOT_ALLOWED');
+    const wrong = await t.post('/api/v1/swap/chains', {});
+    expectV1Error(wrong, 405, 'METHOD_NOT_ALLOWED');
+    expect(wrong.headers.get('allow')).toBe('GET, OPTIONS');
     expectLegacyError(await t.post('/api/swap/chains', {}), 405, 'METHOD_NOT_ALLOWED');
   });
 

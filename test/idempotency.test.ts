@@ -63,6 +63,15 @@ describe('Idempotency-Key on lock and execute', () => {
     expect(retry.body.data.transaction.id).toBe(first.body.data.transaction.id);
     const without = await t.post('/api/v1/quote/execute', { lockId: locked.body.data.lockId });
     expectV1Error(without, 409, 'QUOTE_EXPIRED');
+    const k2 = key();
+    expectV1Error(
+      await t.post('/api/v1/quote/execute', { lockId: locked.body.data.lockId }, withKey(k2)),
+      409,
+      'QUOTE_EXPIRED',
+    );
+    const replayedError = await t.post('/api/v1/quote/execute', { lockId: locked.body.data.lockId }, withKey(k2));
+    expect(replayedError.headers.get('idempotent-replayed')).toBe('true');
+    expectV1Error(replayedError, 409, 'QUOTE_EXPIRED');
   });
 
   it('does not store validation failures or provider outages, so a corrected retry runs', async () => {

@@ -24,10 +24,16 @@ export interface RequestContext {
   body: Record<string, unknown>;
 }
 
-export interface EndpointDefinition<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> {
+export interface EndpointDefinition<
+  Q extends z.ZodType | undefined,
+  B extends z.ZodType | undefined,
+  R extends z.ZodType | undefined = undefined,
+> {
   routeClass: RouteClass;
   query?: Q;
   body?: B;
+  /** The success body: documents the response (OpenAPI) and types what `handle` returns. */
+  response?: R;
   /** Spec codes for body fields that fail their schema (see `swapFieldCode`). */
   bodyCodes?: FieldCoder;
   /**
@@ -44,7 +50,7 @@ export interface EndpointDefinition<Q extends z.ZodType | undefined, B extends z
       rawBody: Record<string, unknown>;
     },
     ctx: RequestContext,
-  ): Promise<EndpointResult>;
+  ): Promise<EndpointResult & { body: R extends z.ZodType ? z.input<R> : unknown }>;
 }
 
 export interface Endpoint {
@@ -53,19 +59,23 @@ export interface Endpoint {
   idempotent: boolean;
   query?: z.ZodType;
   body?: z.ZodType;
+  response?: z.ZodType;
   run(ctx: RequestContext): Promise<EndpointResult>;
 }
 
 /** Declares an endpoint: input schemas and one domain call. Both interfaces mount it through `serve`. */
-export function endpoint<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
-  definition: EndpointDefinition<Q, B>,
-): Endpoint {
+export function endpoint<
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  R extends z.ZodType | undefined = undefined,
+>(definition: EndpointDefinition<Q, B, R>): Endpoint {
   return {
     routeClass: definition.routeClass,
     hasBody: !!definition.body,
     idempotent: !!definition.idempotent,
     query: definition.query,
     body: definition.body,
+    response: definition.response,
     async run(ctx) {
       const query = definition.query ? parseQuery(definition.query, ctx.url) : undefined;
       const body =
@@ -81,9 +91,15 @@ export function interfaceHeaders(api: ApiInterface, requestId: string): Record<s
   return api === 'v1' ? { 'x-api-version': API_VERSION, 'x-request-id': requestId } : { 'x-request-id': requestId };
 }
 
+/** A replayed error keeps spec §7 rule 3: `error.requestId` matches this response's X-Request-Id. */
+function withRequestId(body: unknown, requestId: string): unknown {
+  const error = (body as { error?: Record<string, unknown> } | null)?.error;
+  return error && 'requestId' in error ? { ...(body as object), error: { ...error, requestId } } : body;
+}
+
 function errorResponse(api: ApiInterface, error: AppError, requestId: string, headers: Record<string, string>) {
   const body = api === 'v1' ? v1ErrorBody(error, requestId) : legacyErrorBody(error);
-  return jsonResponse(error.status, body, headers);
+  return jsonResponse(error.status, body, { ...headers, ...error.headers });
 }
 
 async function applyRateLimit(
@@ -169,7 +185,10 @@ async function serveWithId(
         return 'unavailable' as const;
       });
       if (replay && replay !== 'unavailable') {
-        return jsonResponse(replay.status, replay.body, { ...headers, 'idempotent-replayed': 'true' });
+        return jsonResponse(replay.status, withRequestId(replay.body, requestId), {
+          ...headers,
+          'idempotent-replayed': 'true',
+        });
       }
       if (replay !== 'unavailable') idempotency = { scope, key, print };
     }

@@ -7,6 +7,7 @@ import { executeLegacy, lockLegacy, quoteLegacy } from './legacy/swap';
 import { historyLegacy } from './legacy/transactions';
 import { jsonResponse } from './respond';
 import { listAssetsV1, listChainsV1, listSourcesV1 } from './v1/catalog';
+import { openApiV1 } from './v1/openapi';
 import { executeV1, lockV1, quoteV1 } from './v1/swap';
 import { historyV1, statusV1, trackV1 } from './v1/transactions';
 
@@ -32,6 +33,7 @@ export const API_ROUTES: Record<string, { api: ApiInterface; methods: Partial<Re
   '/api/v1/transaction/status': { api: 'v1', methods: { GET: statusV1 } },
   '/api/v1/transaction/track': { api: 'v1', methods: { POST: trackV1 } },
   '/api/v1/transaction/history': { api: 'v1', methods: { GET: historyV1 } },
+  '/api/v1/openapi.json': { api: 'v1', methods: { GET: openApiV1 } },
   '/api/swap/chains': { api: 'legacy', methods: { GET: listChainsLegacy } },
   '/api/swap/assets': { api: 'legacy', methods: { GET: listAssetsLegacy } },
   '/api/swap/sources': { api: 'legacy', methods: { GET: listSourcesLegacy } },
@@ -75,7 +77,12 @@ export async function handleApiRequest(app: AppContext, request: Request, path?:
       api,
       app,
       request,
-      failing('catalog', new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allow}`)),
+      failing(
+        'catalog',
+        new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allow}`, {
+          headers: { allow: `${allow}, OPTIONS` },
+        }),
+      ),
     );
   }
   return serve(api, app, request, target, pathname);

@@ -19,17 +19,18 @@ export const referralCodeSchema = z
   .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, "-" and "_" only');
 
 const pairFields = {
-  srcChain: chainKey('srcChain'),
-  srcAddress: assetAddress('srcAddress'),
-  dstChain: chainKey('dstChain'),
-  dstAddress: assetAddress('dstAddress'),
-  amount: z.string(required('amount')).max(100, 'too long'),
-  depositor: wallet.optional(),
-  recipient: wallet.optional(),
+  srcChain: chainKey('srcChain').describe('Source chain key'),
+  srcAddress: assetAddress('srcAddress').describe('Source asset address, as the assets list gives it'),
+  dstChain: chainKey('dstChain').describe('Destination chain key'),
+  dstAddress: assetAddress('dstAddress').describe('Destination asset address, as the assets list gives it'),
+  amount: z.string(required('amount')).max(100, 'too long').describe('Positive human-readable amount, e.g. "1.5"'),
+  depositor: wallet.optional().describe('Source wallet; recommended'),
+  recipient: wallet.optional().describe('Destination wallet; recommended'),
   exclude: z
     .array(providerKey, 'must be an array of provider keys')
     .max(MAX_EXCLUDE, `at most ${MAX_EXCLUDE} providers`)
-    .optional(),
+    .optional()
+    .describe('Provider keys to leave out'),
 };
 
 const slippageV1 = z
@@ -42,30 +43,52 @@ const slippageLegacy = z
   .int('must be a whole number of basis points')
   .min(0, 'must be at least 0');
 
-export const quoteBodyV1 = z.object({ ...pairFields, slippage: slippageV1.optional() });
-export const quoteBodyLegacy = z.object({ ...pairFields, slippage: slippageLegacy.optional() });
+export const quoteBodyV1 = z.object({
+  ...pairFields,
+  slippage: slippageV1.optional().describe('Basis points, 0 through 10000; 100 means 1%'),
+});
+export const quoteBodyLegacy = z.object({
+  ...pairFields,
+  slippage: slippageLegacy.optional().describe('Basis points; 100 means 1%'),
+});
 
 const lockFields = {
-  provider: z.string('must be a provider key').trim().min(1, 'must not be empty').max(64),
-  depositor: z.string(required('depositor')).max(128, 'too long'),
-  recipient: z.string(required('recipient')).max(128, 'too long'),
-  referralCode: referralCodeSchema.optional(),
+  provider: z
+    .string('must be a provider key')
+    .trim()
+    .min(1, 'must not be empty')
+    .max(64)
+    .describe('Provider key of the selected route'),
+  depositor: z.string(required('depositor')).max(128, 'too long').describe('Source wallet'),
+  recipient: z.string(required('recipient')).max(128, 'too long').describe('Destination wallet'),
+  referralCode: referralCodeSchema.optional().describe('Affiliate referral code'),
 };
 
 export const lockBodyV1 = quoteBodyV1.extend({
   ...lockFields,
-  routeId: z.string('must be a string').max(128).optional(),
+  routeId: z
+    .string('must be a string')
+    .max(128)
+    .optional()
+    .describe('Route ID of the selected route; recommended when the provider offered several'),
 });
 export const lockBodyLegacy = quoteBodyLegacy.extend(lockFields);
 
+const executeReferral = referralCodeSchema.optional().describe('When omitted, the code given at lock is used');
+
 export const executeBodyV1 = z.object({
-  lockId: z.string('must be a string').trim().min(1, 'must not be empty').max(64),
-  referralCode: referralCodeSchema.optional(),
+  lockId: z.string('must be a string').trim().min(1, 'must not be empty').max(64).describe('The `lockId` from lock'),
+  referralCode: executeReferral,
 });
 
 export const executeBodyLegacy = z.object({
-  quoteId: z.string('must be a string').trim().min(1, 'must not be empty').max(64),
-  referralCode: referralCodeSchema.optional(),
+  quoteId: z
+    .string('must be a string')
+    .trim()
+    .min(1, 'must not be empty')
+    .max(64)
+    .describe('The locked `quoteId` from lock'),
+  referralCode: executeReferral,
 });
 
 export type QuoteBody = z.output<typeof quoteBodyV1>;

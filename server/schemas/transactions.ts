@@ -22,8 +22,15 @@ export const trackBody = z.object({
     .string({ error: (iss) => (iss.input === undefined ? 'Required' : 'must be a string') })
     .trim()
     .min(1, 'must not be empty')
-    .max(64),
-  txHash: z.string('must be a string').trim().min(1, 'must not be empty').max(8192, 'too long').optional(),
+    .max(64)
+    .describe('Public transaction ID from execute'),
+  txHash: z
+    .string('must be a string')
+    .trim()
+    .min(1, 'must not be empty')
+    .max(8192, 'too long')
+    .optional()
+    .describe('Source, deposit or inbound hash; a TON external-message BoC is accepted. Omit when there is none'),
 });
 
 const statusList = listParam(z.enum(TX_STATUSES, { error: `each status must be one of ${TX_STATUSES.join(', ')}` }), 4);

@@ -1,5 +1,6 @@
 import type { transactions } from '../../drizzle/schema';
 import type { AssetSnapshot } from '../../drizzle/schema/swaps';
+import type { RecordedFeeDetails } from '../schemas/responses';
 
 type TransactionRow = typeof transactions.$inferSelect;
 
@@ -16,7 +17,8 @@ export function recordedFee(tx: TransactionRow) {
     amount: tx.feeAmount,
     amountUsd,
     currency: tx.feeCurrency,
-    details: tx.feeDetails ?? null,
+    // Written only from fee line items at execute and from providers' status fees.
+    details: (tx.feeDetails ?? null) as RecordedFeeDetails,
   };
 }
 

@@ -3,6 +3,7 @@ import { transactionEvents, transactions } from '../../drizzle/schema';
 import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import { AppError, notFound } from '../errors';
+import type { TxStatus } from '../providers/types';
 import type { TrackBody } from '../schemas/transactions';
 import { hashKey } from './keys';
 import { findTransaction } from './lookup';
@@ -10,7 +11,7 @@ import { isFinal } from './transitions';
 import { parseTxHash } from './tx-hash';
 
 export interface TrackResult {
-  transaction: { id: string; hash: string; inboundHash: string; provider: string; status: string };
+  transaction: { id: string; hash: string; inboundHash: string; provider: string; status: TxStatus };
   final: boolean;
   tracking: boolean;
 }

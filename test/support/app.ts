@@ -5,6 +5,7 @@ import { parseConfig } from '../../server/config';
 import { type AppContext, createAppContext } from '../../server/context';
 import { createApiServer, listen } from '../../server/http/node-adapter';
 import { type Simulators, simulatorEnv, startSimulators, stopSimulators } from '../../server/providers/simulators';
+import { assertDocumentedResponse } from './contract';
 import { cloneTemplate, dropDatabase, testDatabaseName } from './databases';
 
 export interface TestApp {
@@ -15,6 +16,7 @@ export interface TestApp {
   baseUrl: string;
   databaseName: string;
   fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** Fetches and parses JSON; fails the test when the response is not one the OpenAPI document describes. */
   json<T = any>(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: T }>;
   post<T = any>(
     path: string,
@@ -78,7 +80,9 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
   const json = async (path: string, init?: RequestInit) => {
     const res = await doFetch(path, init);
     const text = await res.text();
-    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+    const body = text ? JSON.parse(text) : null;
+    assertDocumentedResponse(init?.method ?? 'GET', path, res.status, res.headers, body);
+    return { status: res.status, headers: res.headers, body };
   };
   return {
     app,

@@ -3,6 +3,7 @@ import { executeLock } from '../../routing/execute';
 import { lockRoute } from '../../routing/lock';
 import { quoteRoutes } from '../../routing/quote';
 import { validateSwapBody } from '../../routing/validate';
+import { executeLegacyResponse, lockLegacyResponse, quoteLegacyResponse } from '../../schemas/responses';
 import { executeBodyLegacy, lockBodyLegacy, quoteBodyLegacy, swapFieldCode } from '../../schemas/swap';
 import { endpoint } from '../endpoint';
 
@@ -10,6 +11,7 @@ import { endpoint } from '../endpoint';
 export const quoteLegacy = endpoint({
   routeClass: 'quote',
   body: quoteBodyLegacy,
+  response: quoteLegacyResponse,
   bodyValidation: 'domain',
   handle: async ({ rawBody }, { app }) => {
     const { pair } = await validateSwapBody(app, quoteBodyLegacy, rawBody);
@@ -29,6 +31,7 @@ export const quoteLegacy = endpoint({
 export const lockLegacy = endpoint({
   routeClass: 'execute',
   body: lockBodyLegacy,
+  response: lockLegacyResponse,
   bodyValidation: 'domain',
   handle: async ({ rawBody }, { app }) => {
     const { body, pair } = await validateSwapBody(app, lockBodyLegacy, rawBody);
@@ -45,6 +48,7 @@ export const lockLegacy = endpoint({
 export const executeLegacy = endpoint({
   routeClass: 'execute',
   body: executeBodyLegacy,
+  response: executeLegacyResponse,
   bodyCodes: swapFieldCode,
   handle: async ({ body }, { app }) => {
     const result = await executeLock(app, { lockId: body.quoteId, referralCode: body.referralCode });

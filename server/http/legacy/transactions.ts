@@ -1,3 +1,4 @@
+import { historyLegacyResponse } from '../../schemas/responses';
 import { historyQueryLegacy } from '../../schemas/transactions';
 import { listHistory } from '../../transactions/history';
 import { endpoint } from '../endpoint';
@@ -5,6 +6,7 @@ import { endpoint } from '../endpoint';
 export const historyLegacy = endpoint({
   routeClass: 'transactions',
   query: historyQueryLegacy,
+  response: historyLegacyResponse,
   handle: async ({ query }, { app }) => {
     const { items, page, perPage, total } = await listHistory(app, query);
     return { body: { items, page, perPage, total } };

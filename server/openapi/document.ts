@@ -1,0 +1,592 @@
+import { z } from 'zod';
+import { ERROR_STATUS, type ErrorCode } from '../errors';
+import type { ApiInterface, Endpoint } from '../http/endpoint';
+import { API_ROUTES } from '../http/routes';
+import { assetSchema, chainSchema, sourceSchema } from '../schemas/catalog';
+import * as responses from '../schemas/responses';
+import {
+  executeBodyLegacy,
+  executeBodyV1,
+  lockBodyLegacy,
+  lockBodyV1,
+  quoteBodyLegacy,
+  quoteBodyV1,
+} from '../schemas/swap';
+import { trackBody } from '../schemas/transactions';
+
+export type JsonSchema = { [key: string]: unknown };
+
+export interface OpenApiHeader {
+  description: string;
+  required?: boolean;
+  schema: JsonSchema;
+}
+
+export interface OpenApiParameter {
+  name: string;
+  in: 'query' | 'header';
+  description: string;
+  required: boolean;
+  schema: JsonSchema;
+  style?: 'form' | 'simple';
+  explode?: boolean;
+}
+
+export interface OpenApiResponse {
+  description: string;
+  headers?: Record<string, OpenApiHeader | { $ref: string }>;
+  content?: { 'application/json': { schema: JsonSchema } };
+  /** The `error.code` values this status carries (error responses only). */
+  'x-error-codes'?: ErrorCode[];
+}
+
+export interface OpenApiOperation {
+  operationId: string;
+  summary: string;
+  description: string;
+  tags: string[];
+  parameters?: (OpenApiParameter | { $ref: string })[];
+  requestBody?: {
+    required: true;
+    content: { 'application/json': { schema: JsonSchema; example?: unknown } };
+  };
+  responses: Record<string, OpenApiResponse>;
+}
+
+export type HttpMethod = 'get' | 'post';
+
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string; contact: { name: string } };
+  servers: { url: string; description: string }[];
+  tags: { name: string; description: string }[];
+  paths: Record<string, Partial<Record<HttpMethod, OpenApiOperation>>>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    headers: Record<string, OpenApiHeader>;
+    parameters: Record<string, OpenApiParameter>;
+  };
+}
+
+const SCHEMA_REF = '#/components/schemas/';
+
+/** Named response bodies and their parts (output side of the zod schemas). */
+const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
+  Pagination: responses.paginationSchema,
+  Chain: chainSchema,
+  Asset: assetSchema,
+  Source: sourceSchema,
+  ChainList: responses.chainListV1Response,
+  AssetList: responses.assetListV1Response,
+  SourceList: responses.sourceListV1Response,
+  AmountDisplay: responses.amountDisplaySchema,
+  FeeItem: responses.feeItemSchema,
+  Fee: responses.feeSchema,
+  FeeBreakdown: responses.feeBreakdownSchema,
+  RouteStep: responses.routeStepSchema,
+  Route: responses.routeSchema,
+  QuoteResponse: responses.quoteV1Response,
+  LockedQuote: responses.lockedQuoteSchema,
+  LockResponse: responses.lockV1Response,
+  Exec: responses.execSchema,
+  ProviderResult: responses.providerResultSchema,
+  QuoteSnapshot: responses.quoteSnapshotSchema,
+  ExecuteResult: responses.executeResultSchema,
+  ExecuteResponse: responses.executeV1Response,
+  TransactionAsset: responses.transactionAssetSchema,
+  RecordedFeeItem: responses.recordedFeeItemSchema,
+  RecordedFee: responses.recordedFeeSchema,
+  Transaction: responses.transactionSchema,
+  TransactionStatusResponse: responses.statusV1Response,
+  TrackResult: responses.trackResultSchema,
+  TrackResponse: responses.trackV1Response,
+  HistoryItem: responses.historyItemSchema,
+  HistoryResponse: responses.historyV1Response,
+  OpenApiDocument: responses.openApiDocumentResponse,
+  Problem: responses.problemSchema,
+  V1Error: responses.v1ErrorSchema,
+  LegacyChainList: responses.chainListLegacyResponse,
+  LegacyAssetList: responses.assetListLegacyResponse,
+  LegacySourceList: responses.sourceListLegacyResponse,
+  LegacyQuote: responses.legacyQuoteSchema,
+  LegacyQuoteResponse: responses.quoteLegacyResponse,
+  LegacyLockResponse: responses.lockLegacyResponse,
+  LegacyExecuteResponse: responses.executeLegacyResponse,
+  LegacyHistoryResponse: responses.historyLegacyResponse,
+  LegacyError: responses.legacyErrorSchema,
+  Liveness: responses.livenessResponse,
+  Readiness: responses.readinessResponse,
+};
+
+/** Named request bodies (input side: what a client may send). */
+const REQUEST_COMPONENTS: Record<string, z.ZodType> = {
+  QuoteRequest: quoteBodyV1,
+  LockRequest: lockBodyV1,
+  ExecuteRequest: executeBodyV1,
+  TrackRequest: trackBody,
+  LegacyQuoteRequest: quoteBodyLegacy,
+  LegacyLockRequest: lockBodyLegacy,
+  LegacyExecuteRequest: executeBodyLegacy,
+};
+
+const WALLET = '0x8617E340B3D01FA5F11F306F4090FD50E238070D';
+const QUOTE_EXAMPLE = {
+  srcChain: 'ethereum',
+  srcAddress: '0x0000000000000000000000000000000000000000',
+  dstChain: 'bitcoin',
+  dstAddress: 'native',
+  amount: '0.5',
+  slippage: 100,
+  depositor: WALLET,
+  recipient: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
+};
+
+interface OperationDoc {
+  operationId: string;
+  summary: string;
+  description: string;
+  /** Domain codes beyond the ones every endpoint can answer (validation, rate limit, outages). */
+  raises?: ErrorCode[];
+  example?: unknown;
+  /** Per-endpoint wording of a query parameter. */
+  params?: Record<string, string>;
+}
+
+const SWAP_INPUT: ErrorCode[] = ['INVALID_AMOUNT', 'INVALID_SLIPPAGE', 'INVALID_ADDRESS', 'UNSUPPORTED_PAIR'];
+const LOCK: ErrorCode[] = [...SWAP_INPUT, 'MISSING_PROVIDER', 'PROVIDER_UNAVAILABLE', 'BAD_GATEWAY'];
+const EXECUTE: ErrorCode[] = ['MISSING_LOCK_ID', 'NOT_FOUND', 'QUOTE_EXPIRED', 'PROVIDER_UNAVAILABLE', 'BAD_GATEWAY'];
+
+const OPERATIONS: Record<string, OperationDoc> = {
+  'GET /api/v1/swap/chains': {
+    operationId: 'listChains',
+    summary: 'List chains',
+    description: 'Active chains. `key` is what `srcChain`, `dstChain` and the `chain` filter take.',
+    params: { query: 'Search across name, shortname and key.' },
+  },
+  'GET /api/v1/swap/assets': {
+    operationId: 'listAssets',
+    summary: 'List assets',
+    description: 'Assets of active chains. `address` is what `srcAddress` and `dstAddress` take.',
+    params: { query: 'Search across name, symbol and address.' },
+  },
+  'GET /api/v1/swap/sources': {
+    operationId: 'listSources',
+    summary: 'List routing providers',
+    description: 'Active providers. `key` is what `provider` and `exclude` take.',
+  },
+  'POST /api/v1/quote': {
+    operationId: 'quote',
+    summary: 'Quote routes',
+    description:
+      'Routes for the pair and amount, best first. No route is not an error: the answer is 200 with `data: []`. ' +
+      'Keep the `provider` and `routeId` of the chosen route for lock. Routes never carry `exec`.',
+    raises: SWAP_INPUT,
+    example: QUOTE_EXAMPLE,
+  },
+  'POST /api/v1/quote/lock': {
+    operationId: 'lockQuote',
+    summary: 'Lock a route',
+    description:
+      'Re-quotes the chosen provider and locks one route for a short time (`expiresAt`, `ttlMs`). ' +
+      'Amounts and fees may be refreshed relative to the quote. No execution payload is returned.',
+    raises: LOCK,
+    example: { ...QUOTE_EXAMPLE, provider: 'CHAINFLIP', referralCode: 'partner-1' },
+  },
+  'POST /api/v1/quote/execute': {
+    operationId: 'executeQuote',
+    summary: 'Execute a locked quote',
+    description:
+      'Executes the lock once: records a transaction (`data.transaction.id`) and may return `exec` for a wallet ' +
+      'action or deposit. An expired or already-used lock answers 409 `QUOTE_EXPIRED`.',
+    raises: EXECUTE,
+    example: { lockId: 'lk_3bVq8RkX2mPz9LwT4nHc1a' },
+  },
+  'GET /api/v1/transaction/status': {
+    operationId: 'transactionStatus',
+    summary: 'Transaction status',
+    description:
+      'One transaction by `transactionId` or by any of its hashes; one of the two is required. ' +
+      'Poll until `final` is true.',
+    raises: ['NOT_FOUND'],
+    params: {
+      transactionId: 'Public transaction ID. Required when `hash` is omitted.',
+      hash: 'Matched against hash, inboundHash and outboundHash. Required when `transactionId` is omitted.',
+    },
+  },
+  'POST /api/v1/transaction/track': {
+    operationId: 'trackTransaction',
+    summary: 'Track a transaction',
+    description:
+      'Starts or refreshes provider tracking after a wallet transaction or manual deposit. Send only ' +
+      '`transactionId` and, when known, `txHash`; provider metadata is never read from the client. Then poll status.',
+    raises: ['NOT_FOUND'],
+    example: { transactionId: 'tx_7kQm2VbX9pLr4TzN8wYc3d', txHash: `0x${'ab'.repeat(32)}` },
+  },
+  'GET /api/v1/transaction/history': {
+    operationId: 'transactionHistory',
+    summary: 'Transaction history',
+    description: 'Transactions, newest first, filtered by wallets, statuses, referral code or search term.',
+    params: { query: 'Search by transaction ID, lock ID, hash, wallet, provider, asset symbol or referral code.' },
+  },
+  'GET /api/v1/openapi.json': {
+    operationId: 'openApiDocument',
+    summary: 'This OpenAPI document',
+    description: 'The OpenAPI 3.1 description of both interfaces, generated from the same schemas the handlers use.',
+  },
+  'GET /api/swap/chains': {
+    operationId: 'legacyListChains',
+    summary: 'List chains (unversioned)',
+    description: 'As `GET /api/v1/swap/chains`, answered as `{chains, page, perPage, total}`.',
+    params: { query: 'Search across name, shortname and key.' },
+  },
+  'GET /api/swap/assets': {
+    operationId: 'legacyListAssets',
+    summary: 'List assets (unversioned)',
+    description: 'As `GET /api/v1/swap/assets`, answered as `{assets, page, perPage, total}`.',
+    params: { query: 'Search across name, symbol and address.' },
+  },
+  'GET /api/swap/sources': {
+    operationId: 'legacyListSources',
+    summary: 'List routing providers (unversioned)',
+    description: 'As `GET /api/v1/swap/sources`, answered as `{sources, page, perPage, total}`.',
+  },
+  'POST /api/quote': {
+    operationId: 'legacyQuote',
+    summary: 'Quote routes (unversioned)',
+    description: 'A bare array of `{provider, quoteId, quote, fee, exec}`; empty when no route is available.',
+    raises: SWAP_INPUT,
+    example: QUOTE_EXAMPLE,
+  },
+  'POST /api/quote/lock': {
+    operationId: 'legacyLockQuote',
+    summary: 'Lock a route (unversioned)',
+    description: 'Locks the provider’s best route; the answer’s `quoteId` is the locked ID for execute. No `routeId`.',
+    raises: LOCK,
+    example: { ...QUOTE_EXAMPLE, provider: 'CHAINFLIP' },
+  },
+  'POST /api/quote/execute': {
+    operationId: 'legacyExecuteQuote',
+    summary: 'Execute a locked quote (unversioned)',
+    description: 'Executes the lock named by `quoteId`; the record is wrapped as `transaction.transaction`.',
+    raises: EXECUTE,
+    example: { quoteId: 'lk_3bVq8RkX2mPz9LwT4nHc1a' },
+  },
+  'GET /api/transaction/history': {
+    operationId: 'legacyTransactionHistory',
+    summary: 'Transaction history (unversioned)',
+    description: 'As the v1 history with `search` instead of `query`, answered as `{items, page, perPage, total}`.',
+    params: { search: 'Search by transaction ID, lock ID, hash, wallet, provider, asset symbol or referral code.' },
+  },
+};
+
+const PARAM_DOCS: Record<string, string> = {
+  page: 'Page number, from 1.',
+  perPage: 'Items per page.',
+  type: 'Only this type.',
+  chain: 'Only assets of this chain key.',
+  addresses: 'Wallets (source or destination); repeat the parameter or separate with commas.',
+  statuses: 'Only these statuses; repeat the parameter or separate with commas.',
+  finalizedOnly: 'When true (or 1), only SUCCESS, FAILED and REFUND.',
+  referralCode: 'Only transactions attributed to this referral code.',
+  transactionId: 'Public transaction ID.',
+  hash: 'Matched against hash, inboundHash and outboundHash.',
+};
+
+/**
+ * Statuses a code is also answered with besides its ERROR_STATUS entry: a refused or vanished
+ * provider route is 409, and an oversized body is 413 VALIDATION_ERROR (architecture §4).
+ */
+const ALSO_ANSWERED_AS: Partial<Record<ErrorCode, number[]>> = {
+  PROVIDER_UNAVAILABLE: [409],
+  VALIDATION_ERROR: [413],
+};
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Invalid request',
+  404: 'Not found',
+  409: 'Conflict',
+  413: 'Request body too large',
+  422: 'Idempotency-Key reused with another body',
+  429: 'Rate limited',
+  500: 'Internal error',
+  502: 'Bad gateway',
+  503: 'Service unavailable',
+};
+
+const HEADERS: Record<string, OpenApiHeader> = {
+  'X-API-Version': { description: 'Interface version.', required: true, schema: { type: 'string', const: '1' } },
+  'X-Request-Id': {
+    description: 'This request’s ID; v1 error bodies repeat it as `error.requestId`.',
+    required: true,
+    schema: { type: 'string', pattern: '^req_[0-9A-Za-z]{22}$' },
+  },
+  'X-RateLimit-Limit': {
+    description: 'Requests allowed per window for this route class (sent whenever the rate limiter answered).',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
+  'RateLimit-Policy': {
+    description: 'IETF RateLimit-Policy: `"<class>";q=<limit>;w=<window seconds>`.',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description: 'IETF RateLimit: `"<class>";r=<remaining>;t=<seconds to reset>`.',
+    schema: { type: 'string' },
+  },
+  'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer' } },
+  'Idempotent-Replayed': {
+    description: 'Present (`true`) when this is the stored response replayed for a repeated Idempotency-Key.',
+    schema: { type: 'string', const: 'true' },
+  },
+};
+
+const IDEMPOTENCY_KEY: OpenApiParameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes retries safe (Stripe semantics). The first response for a key is stored for 24 hours by default and ' +
+    'replayed, with `Idempotent-Replayed: true`, to a retry with the same key and the same body: 2xx, 404 and ' +
+    '409 answers are replayed; validation errors and outages are not stored, so a corrected retry runs. The ' +
+    'same key with another body answers 422 `IDEMPOTENCY_KEY_REUSED`; a retry while the first request is still ' +
+    'running answers 409 `IDEMPOTENCY_IN_PROGRESS`. Keys are scoped to the path and the client.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+};
+
+const TAGS = [
+  {
+    name: 'v1',
+    description:
+      'The versioned interface under `/api/v1`. Every response carries `X-API-Version` and `X-Request-Id`; ' +
+      'errors use the `{error: {code, message, field, requestId, details}}` envelope.',
+  },
+  {
+    name: 'legacy',
+    description:
+      'The earlier unversioned interface under `/api`: bare bodies, `quoteId` instead of `lockId`, no status or ' +
+      'track, errors as `{error: {code, message}}`.',
+  },
+  { name: 'health', description: 'Liveness and readiness probes for load balancers and orchestrators.' },
+];
+
+const ref = (name: string) => ({ $ref: `${SCHEMA_REF}${name}` });
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/** zod → JSON Schema for a registry of named schemas, refs pointing into components. */
+function componentSchemas(named: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(named)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io,
+    uri: (id) => `${SCHEMA_REF}${id}`,
+  });
+  if ('__shared' in schemas) throw new Error('OpenAPI: a shared definition needs a name in the component tables');
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, { $schema: _s, $id: _i, ...schema }]) => [id, schema as JsonSchema]),
+  );
+}
+
+function nameOf(table: Record<string, z.ZodType>, schema: z.ZodType | undefined, what: string): string {
+  const entry = Object.entries(table).find(([, s]) => s === schema);
+  if (!entry) throw new Error(`OpenAPI: ${what} has no component name`);
+  return entry[0];
+}
+
+function single(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _s, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12', io }) as JsonSchema;
+  return json;
+}
+
+/**
+ * One parameter per key of the query object: `required` from the input side (what must be sent),
+ * the schema from the output side where it is representable (integers, lists of enum values), else
+ * the input side (the wire strings, e.g. `true`/`1`).
+ */
+function queryParameters(query: z.ZodType, docs: Record<string, string>): OpenApiParameter[] {
+  const input = single(query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+  const shape = (query as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
+  return Object.entries(input.properties ?? {}).map(([name, wire]) => {
+    let schema = wire;
+    const field = shape[name];
+    if (field) {
+      try {
+        schema = single(field, 'output');
+      } catch {
+        schema = wire;
+      }
+    }
+    const list = schema.type === 'array';
+    return {
+      name,
+      in: 'query',
+      description: docs[name] ?? PARAM_DOCS[name] ?? name,
+      required: input.required?.includes(name) ?? false,
+      schema,
+      ...(list ? { style: 'form' as const, explode: true } : {}),
+    };
+  });
+}
+
+/** Every error code an endpoint can answer, by HTTP status. */
+function errorCodesByStatus(target: Endpoint, raises: ErrorCode[]): Map<number, ErrorCode[]> {
+  const codes = new Set<ErrorCode>(['VALIDATION_ERROR', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE']);
+  if (target.idempotent) {
+    codes.add('IDEMPOTENCY_IN_PROGRESS');
+    codes.add('IDEMPOTENCY_KEY_REUSED');
+  }
+  for (const code of raises) codes.add(code);
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const statuses = [ERROR_STATUS[code], ...(ALSO_ANSWERED_AS[code] ?? [])];
+    for (const status of statuses) {
+      if (status === 413 && !target.hasBody) continue;
+      byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+    }
+  }
+  return new Map([...byStatus].sort(([a], [b]) => a - b));
+}
+
+function responseHeaders(api: ApiInterface | 'health', extra: string[] = []) {
+  if (api === 'health') return undefined;
+  const names = [
+    ...(api === 'v1' ? ['X-API-Version'] : []),
+    'X-Request-Id',
+    'X-RateLimit-Limit',
+    'X-RateLimit-Remaining',
+    'X-RateLimit-Reset',
+    'RateLimit-Policy',
+    'RateLimit',
+    ...extra,
+  ];
+  return Object.fromEntries(names.map((name) => [name, headerRef(name)]));
+}
+
+const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
+
+function operation(
+  path: string,
+  method: string,
+  api: ApiInterface,
+  target: Endpoint,
+  requests: Record<string, z.ZodType>,
+): OpenApiOperation {
+  const key = `${method} ${path}`;
+  const doc = OPERATIONS[key];
+  if (!doc) throw new Error(`OpenAPI: no operation description for ${key}`);
+  if (!target.response) throw new Error(`OpenAPI: ${key} declares no response schema`);
+  const replayable = api === 'v1' && target.idempotent;
+  const replay = (status: number) => (replayable && [200, 404, 409].includes(status) ? ['Idempotent-Replayed'] : []);
+  const errorSchema = ref(api === 'v1' ? 'V1Error' : 'LegacyError');
+
+  const result: OpenApiResponse = {
+    description: 'Success',
+    headers: responseHeaders(api, replay(200)),
+    content: json(ref(nameOf(RESPONSE_COMPONENTS, target.response, `the response of ${key}`))),
+  };
+  const responses: Record<string, OpenApiResponse> = { '200': result };
+  for (const [status, codes] of errorCodesByStatus(target, doc.raises ?? [])) {
+    responses[String(status)] = {
+      description: `${STATUS_TEXT[status] ?? 'Error'}. \`error.code\`: ${codes.join(', ')}.`,
+      headers: responseHeaders(api, [...replay(status), ...(status === 429 ? ['Retry-After'] : [])]),
+      content: json(errorSchema),
+      'x-error-codes': codes,
+    };
+  }
+
+  const parameters: OpenApiOperation['parameters'] = [
+    ...(target.query ? queryParameters(target.query, doc.params ?? {}) : []),
+    ...(replayable ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+  ];
+  return {
+    operationId: doc.operationId,
+    summary: doc.summary,
+    description: doc.description,
+    tags: [api],
+    ...(parameters.length ? { parameters } : {}),
+    ...(target.body
+      ? {
+          requestBody: {
+            required: true as const,
+            content: {
+              'application/json': {
+                schema: ref(nameOf(requests, target.body, `the body of ${key}`)),
+                ...(doc.example === undefined ? {} : { example: doc.example }),
+              },
+            },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+function healthPaths(): OpenApiDocument['paths'] {
+  const probe = (operationId: string, summary: string, description: string, schema: string, ready: boolean) => ({
+    get: {
+      operationId,
+      summary,
+      description,
+      tags: ['health'],
+      responses: {
+        '200': { description: 'Up', content: json(ref(schema)) },
+        ...(ready ? { '503': { description: 'Postgres or Redis is unreachable', content: json(ref(schema)) } } : {}),
+      },
+    },
+  });
+  return {
+    '/api/health': probe('liveness', 'Liveness', 'Answers from the process alone.', 'Liveness', false),
+    '/api/health/ready': probe(
+      'readiness',
+      'Readiness',
+      'Also asks Postgres and Redis, each within the dependency timeout.',
+      'Readiness',
+      true,
+    ),
+  };
+}
+
+function build(): OpenApiDocument {
+  const paths: OpenApiDocument['paths'] = {};
+  for (const [path, route] of Object.entries(API_ROUTES)) {
+    const item: Partial<Record<HttpMethod, OpenApiOperation>> = {};
+    for (const [method, target] of Object.entries(route.methods)) {
+      if (target)
+        item[method.toLowerCase() as HttpMethod] = operation(path, method, route.api, target, REQUEST_COMPONENTS);
+    }
+    paths[path] = item;
+  }
+  Object.assign(paths, healthPaths());
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Switchyard swap routing API',
+      version: '1',
+      description:
+        'Cross-chain and same-chain swap routes, locks, execution and transaction tracking. Two interfaces: ' +
+        'the versioned one under `/api/v1` (tag `v1`) and the earlier unversioned one under `/api` (tag ' +
+        '`legacy`). No API key is needed. Clients tolerate additional fields and enum values. Any other path ' +
+        'answers 404 `NOT_FOUND`, and a method a path does not list answers 405 `METHOD_NOT_ALLOWED`, in the ' +
+        'error envelope of the interface the path belongs to.',
+      contact: { name: 'Switchyard integrations' },
+    },
+    servers: [{ url: '/', description: 'The deployment serving this document' }],
+    tags: TAGS,
+    paths,
+    components: {
+      schemas: { ...componentSchemas(RESPONSE_COMPONENTS, 'output'), ...componentSchemas(REQUEST_COMPONENTS, 'input') },
+      headers: HEADERS,
+      parameters: { IdempotencyKey: IDEMPOTENCY_KEY },
+    },
+  };
+}
+
+let cached: OpenApiDocument | undefined;
+
+/** The OpenAPI 3.1 document of both interfaces, built once from API_ROUTES and the zod schemas. */
+export function buildOpenApiDocument(): OpenApiDocument {
+  cached ??= build();
+  return cached;
+}

@@ -1,0 +1,332 @@
+import { z } from 'zod';
+import { ERROR_STATUS, type ErrorCode } from '../errors';
+import { assetSchema, chainSchema, sourceSchema } from './catalog';
+import { TX_STATUSES } from './transactions';
+
+/**
+ * Response bodies of both interfaces (spec §2, §4, §7). Every documented field is required with its
+ * type; objects the spec calls provider-specific (routes, quotes, exec, providerResult) stay open to
+ * additional fields, the rest are closed so a leaked field fails the contract tests.
+ */
+const open = <T extends z.core.$ZodLooseShape>(shape: T, description?: string) =>
+  z.object(shape).meta({ additionalProperties: true, ...(description ? { description } : {}) });
+
+const timestamp = z.iso.datetime().describe('ISO 8601 timestamp');
+
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+export const errorCodeSchema = z.enum(ERROR_CODES);
+
+// ---- Catalog (v1 lists)
+
+export const paginationSchema = z.object({
+  page: z.number().int().min(1),
+  perPage: z.number().int().min(1),
+  total: z.number().int().min(0),
+  hasMore: z.boolean(),
+});
+
+const v1List = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), pagination: paginationSchema });
+
+export const chainListV1Response = v1List(chainSchema);
+export const assetListV1Response = v1List(assetSchema);
+export const sourceListV1Response = v1List(sourceSchema);
+
+// ---- Routes, locks and fees
+
+export const amountDisplaySchema = z.object({
+  formatted: z.string(),
+  currency: z.string(),
+  usd: z.string().describe('USD value; empty when the asset has no price'),
+  amount: z.string().describe('Exact amount in the asset’s own units'),
+});
+
+export const feeItemSchema = open(
+  {
+    label: z.string(),
+    type: z.string().describe('network, gas, bridge, relayer, provider, liquidity, affiliate or other'),
+    amount: z.string(),
+    amountUsd: z.number().nullable(),
+    currency: z.string(),
+  },
+  'One fee line item; providers may add fields.',
+);
+
+export const feeSchema = open(
+  {
+    usd: z.string().nullable().describe('Estimated fee in USD'),
+    formatted: z.string().nullable(),
+    currency: z.string().nullable(),
+    details: z.array(feeItemSchema),
+  },
+  'Fee object with the display fields (quote, lock, execute).',
+);
+
+export const feeBreakdownSchema = open({
+  total: open({ usd: z.string().nullable(), formatted: z.string().nullable(), currency: z.string().nullable() }),
+  items: z.array(feeItemSchema),
+});
+
+export const routeStepSchema = z.object({
+  type: z.string().describe('swap, bridge, deposit, approve or send'),
+  name: z.string(),
+  image: z.string(),
+});
+
+const routeShape = {
+  provider: z.string().describe('Provider key; pass it as `provider` on lock'),
+  routeId: z.string().describe('Pass it as `routeId` on lock'),
+  src: amountDisplaySchema,
+  dst: amountDisplaySchema,
+  fee: feeSchema,
+  feeBreakdown: feeBreakdownSchema,
+  estimatedTime: z.number().describe('Seconds'),
+  steps: z.array(routeStepSchema),
+  minimumReceived: z.string().optional().describe('Minimum destination amount after slippage'),
+  expiresAt: timestamp.optional(),
+  exec: z.never().optional().describe('Never present: routes carry no execution payload'),
+};
+
+export const routeSchema = open(routeShape, 'One quote route; providers may add fields.');
+export const quoteV1Response = z.object({ data: z.array(routeSchema) });
+
+export const lockedQuoteSchema = open(
+  {
+    ...routeShape,
+    lockId: z.string().describe('Pass it as `lockId` on execute'),
+    expiresAt: timestamp.describe('When the lock stops being executable'),
+    ttlMs: z.number().int().min(0),
+  },
+  'The locked route, refreshed at lock; no execution payload.',
+);
+export const lockV1Response = z.object({ data: lockedQuoteSchema });
+
+// ---- Execute
+
+export const execSchema = open(
+  {
+    chainId: z.number().int().nullable(),
+    providerTarget: z.string().describe('Contract, deposit or provider target address of the wallet call'),
+    providerCalldata: z.string().optional().describe('Hex calldata for EVM execution'),
+    value: z.string().optional().describe('Native value to send, in base units'),
+    srcToken: z.string().describe('Source token address or `native`'),
+    srcAmount: z.string().describe('Base units'),
+    approvalTarget: z.string().optional(),
+    approvalToken: z.string().optional(),
+    approvalAmount: z.string().optional(),
+    allSteps: z
+      .array(z.record(z.string(), z.unknown()))
+      .optional()
+      .describe('Ordered provider steps, executed in order'),
+    meta: open({
+      providerQuoteId: z.string().optional(),
+      selectedQuoteId: z.string().optional(),
+      executionMode: z
+        .string()
+        .describe('evm-calldata, deposit-address, deposit-channel, ton-messages or solana-instructions'),
+      walletExecution: z.boolean(),
+      depositAddress: z.string().optional(),
+      depositMemo: z.string().optional(),
+      channelId: z.string().optional(),
+      expiresAt: timestamp.optional(),
+    }),
+  },
+  'Wallet execution data (spec §2 exec object); not provider tracking state.',
+);
+
+export const providerResultSchema = open(
+  {
+    txHash: z.string().optional(),
+    status: z.string().describe('AWAITING_WALLET, AWAITING_DEPOSIT or SUBMITTED'),
+    requestId: z.string().optional(),
+    channelId: z.string().optional(),
+    depositAddress: z.string().optional(),
+    depositMemo: z.string().optional(),
+    execution: z.string().describe('The execution mode, as in `exec.meta.executionMode`'),
+  },
+  'Provider-specific; never sent back to tracking.',
+);
+
+export const quoteSnapshotSchema = open(
+  {
+    src: amountDisplaySchema,
+    dst: amountDisplaySchema,
+    steps: z.array(routeStepSchema),
+    fee: feeSchema,
+    feeBreakdown: feeBreakdownSchema,
+    estimatedTime: z.number(),
+  },
+  'The route snapshot stored at lock, with the fee refreshed at execute.',
+);
+
+export const executeResultSchema = open({
+  provider: z.string(),
+  lockId: z.string(),
+  providerResult: providerResultSchema,
+  quote: quoteSnapshotSchema,
+  fee: feeSchema,
+  exec: execSchema.optional().describe('Present when the route needs a wallet action or exposes execution metadata'),
+  transaction: z.object({
+    id: z.string().describe('Public transaction ID for status and track'),
+    status: z.enum(TX_STATUSES),
+  }),
+});
+export const executeV1Response = z.object({ data: executeResultSchema });
+
+// ---- Transactions
+
+export const transactionAssetSchema = z.object({
+  id: z.number().int().nullable(),
+  symbol: z.string().nullable(),
+  contract: z.string().nullable().describe('Null for native assets'),
+  image: z.string().nullable(),
+  chain: z.string().nullable(),
+});
+
+export const recordedFeeItemSchema = open(
+  { label: z.string().optional(), amountUsd: z.number().nullable().optional(), currency: z.string().optional() },
+  'Provider-specific fee detail; commonly carries label, amountUsd and currency.',
+);
+
+export const recordedFeeSchema = z
+  .object({
+    usd: z.number().nullable(),
+    formatted: z.string().nullable(),
+    amount: z.string().nullable(),
+    amountUsd: z.number().nullable(),
+    currency: z.string().nullable(),
+    details: z
+      .union([z.array(recordedFeeItemSchema), z.record(z.string(), z.unknown())])
+      .nullable()
+      .describe('Provider-specific; shape varies'),
+  })
+  .describe('Fee object with the recorded fields (status, history).');
+
+export type RecordedFeeDetails = z.output<typeof recordedFeeSchema>['details'];
+
+const transactionShape = {
+  id: z.string(),
+  hash: z.string(),
+  inboundHash: z.string(),
+  outboundHash: z.string().nullable(),
+  provider: z.string(),
+  status: z.enum(TX_STATUSES),
+  srcAmount: z.string(),
+  dstAmount: z.string(),
+  walletAddress: z.string(),
+  recipientWalletAddress: z.string(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  fee: recordedFeeSchema,
+  srcAsset: transactionAssetSchema,
+  dstAsset: transactionAssetSchema,
+};
+
+export const transactionSchema = z.object(transactionShape);
+const { updatedAt: _updatedAt, ...historyShape } = transactionShape;
+export const historyItemSchema = z.object({ ...historyShape, amountUsd: z.number() });
+
+export const statusV1Response = z.object({
+  data: z.object({
+    transaction: transactionSchema,
+    final: z.boolean().describe('True for SUCCESS, FAILED and REFUND'),
+  }),
+});
+
+export const trackResultSchema = z.object({
+  transaction: z.object({
+    id: z.string(),
+    hash: z.string(),
+    inboundHash: z.string(),
+    provider: z.string(),
+    status: z.enum(TX_STATUSES),
+  }),
+  final: z.boolean(),
+  tracking: z.boolean().describe('True when the provider is being polled for this transaction'),
+});
+export const trackV1Response = z.object({ data: trackResultSchema });
+
+export const historyV1Response = v1List(historyItemSchema);
+
+// ---- Legacy interface (spec §4.11)
+
+const legacyPage = { page: z.number().int(), perPage: z.number().int(), total: z.number().int() };
+
+export const chainListLegacyResponse = z.object({ chains: z.array(chainSchema), ...legacyPage });
+export const assetListLegacyResponse = z.object({ assets: z.array(assetSchema), ...legacyPage });
+export const sourceListLegacyResponse = z.object({ sources: z.array(sourceSchema), ...legacyPage });
+
+const { provider: _p, routeId: _r, fee: _f, exec: _e, ...legacyQuoteShape } = routeShape;
+
+export const legacyQuoteSchema = z.object({
+  provider: z.string(),
+  quoteId: z.string().describe('The route ID'),
+  quote: open({ routeId: z.string(), ...legacyQuoteShape }, 'Provider-specific route details.'),
+  fee: feeSchema,
+  exec: z.null().describe('Always null: execution data only exists after execute'),
+});
+export const quoteLegacyResponse = z.array(legacyQuoteSchema);
+
+export const lockLegacyResponse = open(
+  {
+    provider: z.string(),
+    quoteId: z.string().describe('The locked ID; pass it as `quoteId` on execute'),
+    quote: open({ routeId: z.string(), ...legacyQuoteShape, fee: feeSchema }, 'Provider-specific route details.'),
+    exec: z.null(),
+    expiresAt: timestamp,
+    ttlMs: z.number().int().min(0),
+  },
+  'The locked quote; routes may add transaction, approval or deposit data.',
+);
+
+export const executeLegacyResponse = open({
+  provider: z.string(),
+  providerResult: providerResultSchema,
+  quote: quoteSnapshotSchema,
+  exec: execSchema.nullable(),
+  transaction: z.object({
+    transaction: z.object({ id: z.string(), status: z.enum(TX_STATUSES) }),
+  }),
+});
+
+export const historyLegacyResponse = z.object({ items: z.array(historyItemSchema), ...legacyPage });
+
+// ---- Errors (spec §7)
+
+export const problemSchema = z.object({ code: errorCodeSchema, field: z.string(), message: z.string() });
+
+export const v1ErrorSchema = z.object({
+  error: z.object({
+    code: errorCodeSchema.describe('Branch on this; see the codes listed for each status'),
+    message: z.string().min(1).describe('Human-facing; may change'),
+    field: z.string().describe('The first offending field, or empty'),
+    requestId: z.string().regex(/^req_/).describe('Matches the X-Request-Id header'),
+    details: z.object({ errors: z.array(problemSchema).min(1) }),
+  }),
+});
+
+export const legacyErrorSchema = z.object({ error: z.object({ code: errorCodeSchema, message: z.string() }) });
+
+// ---- Operational endpoints
+
+export const livenessResponse = z.object({ status: z.literal('ok') });
+
+const dependencyCheck = z.object({
+  ok: z.boolean(),
+  latencyMs: z.number(),
+  error: z.enum(['timeout', 'unreachable']).optional(),
+});
+
+export const readinessResponse = z.object({
+  status: z.enum(['ready', 'unavailable']),
+  ok: z.boolean(),
+  checks: z.object({ postgres: dependencyCheck, redis: dependencyCheck }),
+});
+
+export const openApiDocumentResponse = open(
+  {
+    openapi: z.literal('3.1.0'),
+    info: open({ title: z.string(), version: z.string() }),
+    paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+  },
+  'This OpenAPI 3.1 document.',
+);
