@@ -1,165 +1,29 @@
+import type { components } from '@/client/switchyard-api';
+
 /** Browser client for the public HTTP API (spec §4). Pages call only this, never server/ code. */
 
-export interface Chain {
-  key: string;
-  name: string;
-  shortname: string;
-  chainId: number;
-  type: 'EVM' | 'COSMOS' | 'UTXO' | 'OTHER';
-}
+type Schemas = components['schemas'];
 
-export interface Asset {
-  name: string;
-  symbol: string;
-  address: string;
-  chain: string;
-  isNative: boolean;
-}
-
-export interface Source {
-  key: string;
-  name: string;
-}
-
-export interface AmountDisplay {
-  formatted: string;
-  currency: string;
-  usd: string;
-  amount?: string;
-}
-
-export interface Fee {
-  usd?: string | number | null;
-  formatted?: string | null;
-  amount?: string | null;
-  amountUsd?: number | null;
-  currency?: string | null;
-}
-
-export interface RouteStep {
-  type: string;
-  name: string;
-}
-
-export interface Route {
-  provider: string;
-  routeId: string;
-  src: AmountDisplay;
-  dst: AmountDisplay;
-  fee: Fee;
-  estimatedTime: number;
-  steps: RouteStep[];
-  minimumReceived?: string;
-}
-
-export interface LockedQuote {
-  provider: string;
-  routeId: string;
-  lockId: string;
-  expiresAt: string;
-  ttlMs: number;
-  src: AmountDisplay;
-  dst: AmountDisplay;
-  fee: Fee;
-}
-
-export type ExecutionMode =
-  | 'evm-calldata'
-  | 'deposit-address'
-  | 'deposit-channel'
-  | 'ton-messages'
-  | 'solana-instructions';
-
-export interface ExecPayload {
-  chainId: number | null;
-  providerTarget: string;
-  providerCalldata?: string;
-  value?: string;
-  srcToken: string;
-  srcAmount: string;
-  approvalTarget?: string;
-  approvalToken?: string;
-  approvalAmount?: string;
-  allSteps?: Record<string, unknown>[];
-  meta: {
-    executionMode: ExecutionMode | string;
-    walletExecution?: boolean;
-    depositAddress?: string;
-    depositMemo?: string;
-    channelId?: string;
-    expiresAt?: string;
-  };
-}
-
-export interface ProviderResult {
-  txHash?: string;
-  status?: string;
-  channelId?: string;
-  depositAddress?: string;
-  depositMemo?: string;
-  execution?: string;
-}
-
-export interface ExecuteResult {
-  provider: string;
-  lockId: string;
-  providerResult?: ProviderResult;
-  quote?: { src?: AmountDisplay; dst?: AmountDisplay; estimatedTime?: number };
-  fee?: Fee;
-  exec?: ExecPayload;
-  transaction?: { id: string; status: string };
-}
-
-export type TxStatus = 'PENDING' | 'SUCCESS' | 'FAILED' | 'REFUND';
-
-export interface TxAsset {
-  symbol: string | null;
-  contract: string | null;
-  chain: string | null;
-}
-
-export interface Transaction {
-  id: string;
-  hash: string;
-  inboundHash: string;
-  outboundHash: string | null;
-  provider: string;
-  status: TxStatus | string;
-  srcAmount: string;
-  dstAmount: string;
-  walletAddress: string;
-  recipientWalletAddress: string;
-  createdAt: string;
-  updatedAt: string;
-  fee: Fee;
-  srcAsset: TxAsset;
-  dstAsset: TxAsset;
-}
-
-export interface TrackResult {
-  transaction: { id: string; status: string };
-  final: boolean;
-  tracking: boolean;
-}
-
-export interface QuoteRequest {
-  srcChain: string;
-  srcAddress: string;
-  dstChain: string;
-  dstAddress: string;
-  amount: string;
-  slippage?: number | string;
-  depositor?: string;
-  recipient?: string;
-}
-
-export interface LockRequest extends QuoteRequest {
-  provider: string;
-  routeId: string;
-  depositor: string;
-  recipient: string;
-  referralCode?: string;
-}
+/** The shapes of the public API, generated from its OpenAPI document (`npm run openapi:types`). */
+export type Chain = Schemas['Chain'];
+export type Asset = Schemas['Asset'];
+export type Source = Schemas['Source'];
+export type AmountDisplay = Schemas['AmountDisplay'];
+export type Fee = Schemas['Fee'] | Schemas['RecordedFee'];
+export type RouteStep = Schemas['RouteStep'];
+export type Route = Schemas['Route'];
+export type LockedQuote = Schemas['LockedQuote'];
+export type ExecPayload = Schemas['Exec'];
+export type ExecutionMode = ExecPayload['meta']['executionMode'];
+export type ProviderResult = Schemas['ProviderResult'];
+export type ExecuteResult = Schemas['ExecuteResult'];
+export type Transaction = Schemas['Transaction'];
+export type TxStatus = Transaction['status'];
+export type TxAsset = Schemas['TransactionAsset'];
+export type TrackResult = Schemas['TrackResult'];
+/** Slippage goes out as typed, so a bad value comes back as the API's own INVALID_SLIPPAGE message. */
+export type QuoteRequest = Omit<Schemas['QuoteRequest'], 'slippage'> & { slippage?: number | string };
+export type LockRequest = Omit<Schemas['LockRequest'], 'slippage'> & { slippage?: number | string };
 
 interface FieldProblem {
   code: string;
