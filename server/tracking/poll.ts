@@ -7,6 +7,7 @@ import { isProviderError, ProviderError } from '../providers/errors';
 import type { ProviderAdapter, RouteAsset, StatusResult, TxStatus } from '../providers/types';
 import { withDeadline } from '../routing/deadline';
 import { hashKey } from '../transactions/keys';
+import { transactionById } from '../transactions/lookup';
 import { canTransition, isFinal } from '../transactions/transitions';
 import { nextPollDelay, REFUND_WATCH_INTERVAL_MS } from './cadence';
 
@@ -195,7 +196,7 @@ async function recordPollError(ctx: AppContext, tx: TransactionRow, error: Provi
 
 /** Asks the provider once about one transaction and records what changed (issue #4 "Tracking"). */
 export async function pollTransaction(ctx: AppContext, transactionId: string): Promise<PollOutcome> {
-  const [tx] = await ctx.db.select().from(transactions).where(eq(transactions.id, transactionId)).limit(1);
+  const tx = await transactionById(ctx, transactionId);
   if (!tx) return STOP('PENDING');
   if (!isPollable(ctx, tx)) return STOP(tx.status);
   const adapter = ctx.providers.get(tx.provider);

@@ -44,6 +44,12 @@ function statements(ctx: AppContext) {
   return s;
 }
 
+/** The hottest read of the worker too: one prepared statement per process. */
+export async function transactionById(ctx: AppContext, id: string): Promise<TransactionRow | undefined> {
+  const [row] = await statements(ctx).byId.execute({ id });
+  return row;
+}
+
 export async function findTransaction(
   ctx: AppContext,
   by: { transactionId?: string; hash?: string },
