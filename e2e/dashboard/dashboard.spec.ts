@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import {
   type APIRequestContext,
   type Browser,
@@ -9,6 +8,8 @@ import {
   type TestInfo,
   test,
 } from '@playwright/test';
+import { ETH_TO_BTC } from '../../test/support/fixtures';
+import { executeFirstRoute, expectAccessible, fillEthToBtc, shot, waitForTransactionStatus } from '../support/helpers';
 
 // scripts/e2e-server.sh creates this admin with scripts/create-admin.ts.
 const ADMIN = { email: 'admin@e2e.switchyard.test', password: 'e2e-admin-password-not-secret' };
@@ -21,16 +22,6 @@ const AFFILIATE = {
 };
 const CODE = `E2E_${run}`;
 
-const ETH_TO_BTC = {
-  srcChain: 'ethereum',
-  srcAddress: '0x0000000000000000000000000000000000000000',
-  dstChain: 'bitcoin',
-  dstAddress: 'native',
-  amount: '1.5',
-  depositor: '0x8617E340B3D01FA5F11F306F4090FD50E238070D'.toLowerCase(),
-  recipient: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
-};
-
 test.describe.configure({ mode: 'serial' });
 
 /** Lock + execute through the public API with Relay, which tracks by request id at once, then wait for SUCCESS. */
@@ -41,30 +32,9 @@ async function settledRelaySwap(request: APIRequestContext, referralCode?: strin
   const executed = await request.post('/api/v1/quote/execute', { data: { lockId } });
   expect(executed.status(), await executed.text()).toBe(200);
   const id: string = (await executed.json()).data.transaction.id;
-  let tx: { status: string; outboundHash: string | null } | undefined;
-  await expect
-    .poll(
-      async () => {
-        const res = await request.get(`/api/v1/transaction/status?transactionId=${id}`);
-        tx = (await res.json()).data?.transaction;
-        return tx?.status;
-      },
-      { timeout: 20_000, intervals: [200] },
-    )
-    .toBe('SUCCESS');
-  return { id, outboundHash: tx?.outboundHash ?? '' };
+  const tx = await waitForTransactionStatus(request, id, 'SUCCESS');
+  return { id, outboundHash: tx.outboundHash ?? '' };
 }
-
-async function expectAccessible(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`).join('; ')})`);
-  expect(serious).toEqual([]);
-}
-
-const shot = (page: Page, testInfo: TestInfo, name: string) =>
-  page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
 
 /** Any script the CSP blocked would break the page silently; fail loudly instead. */
 function watchCsp(page: Page) {
@@ -119,7 +89,10 @@ test('the admin adds a support user from the Users page', async ({ browser }, te
   const { context, page, blocked } = await signIn(browser, ADMIN, testInfo, 'admin');
   await page.goto('/dashboard/users');
   await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible();
+  // The users table is client-rendered: once it shows, the form is hydrated and keeps what is typed.
+  await expect(page.getByRole('cell', { name: ADMIN.email })).toBeVisible();
   await page.getByLabel('Name').fill(SUPPORT.name);
+  await expect(page.getByLabel('Name')).toHaveValue(SUPPORT.name);
   await page.getByLabel('Email').fill(SUPPORT.email);
   await page.getByLabel('Initial password').fill(SUPPORT.password);
   await page.getByLabel('Role', { exact: true }).selectOption('support');
@@ -197,12 +170,19 @@ test('an affiliate signs up, creates a link, and sees the swap it brought in', a
   await page.getByRole('button', { name: 'Create link' }).click();
   await expect(page.getByText(/already taken/)).toBeVisible();
 
+  // A visitor follows the link in a fresh context and completes a simulated swap on the swap page.
   const visitor = await browser.newContext();
-  const landing = await (await visitor.newPage()).goto(`/?ref=${CODE}`);
+  const visitorPage = await visitor.newPage();
+  const landing = await visitorPage.goto(`/?ref=${CODE}`);
   expect(landing?.status()).toBe(200);
+  await expect(visitorPage.getByTestId('referral')).toHaveText(`Referred by ${CODE}`);
+  await fillEthToBtc(visitorPage, '0.5');
+  await executeFirstRoute(visitorPage, ['RELAY']);
+  const track = visitorPage.getByRole('link', { name: /Track this swap/ });
+  await expect(track).toBeVisible();
+  const swapId = decodeURIComponent((await track.getAttribute('href'))?.split('/tx/')[1] ?? '');
   await visitor.close();
-
-  const swap = await settledRelaySwap(request, CODE);
+  const swap = { id: swapId, ...(await waitForTransactionStatus(request, swapId, 'SUCCESS')) };
   await page.reload();
   const totals = page.getByRole('region', { name: 'Totals' });
   await expect(totals.getByText('Referred swaps')).toBeVisible();

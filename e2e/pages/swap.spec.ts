@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, expect, type Page, type TestInfo, test } from '@playwright/test';
+import { type APIRequestContext, expect, test } from '@playwright/test';
 import { ADDR, WALLETS } from '../../test/support/fixtures';
+import { executeFirstRoute, expectAccessible, fillEthToBtc, shot } from '../support/helpers';
 
 // scripts/e2e-server.sh starts the simulators from SIMULATOR_BASE_PORT in PROVIDER_KEYS order: CHAINFLIP is third.
 const CHAINFLIP_SIMULATOR = `http://127.0.0.1:${Number(process.env.SIMULATOR_BASE_PORT ?? 4810) + 2}`;
@@ -9,27 +9,6 @@ const REFERRAL = 'e2e-partner';
 async function settleChainflipAfter(request: APIRequestContext, polls: number) {
   const res = await request.put(`${CHAINFLIP_SIMULATOR}/__sim/config`, { data: { settleAfterPolls: polls } });
   expect(res.ok()).toBe(true);
-}
-
-async function expectNoSeriousA11yViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-  expect(serious).toEqual([]);
-}
-
-const shot = (page: Page, testInfo: TestInfo, name: string) =>
-  page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
-
-async function fillEthToBtc(page: Page, amount: string) {
-  await page.getByLabel('Source chain').selectOption('ethereum');
-  await page.getByLabel('Source asset').selectOption(ADDR.ethNative);
-  await page.getByLabel('Destination chain').selectOption('bitcoin');
-  await page.getByLabel('Destination asset').selectOption('native');
-  await page.getByLabel('Amount', { exact: true }).fill(amount);
-  await page.getByLabel('Source wallet').fill(WALLETS.evm);
-  await page.getByLabel('Destination wallet').fill(WALLETS.bitcoin);
 }
 
 test('swap through a deposit channel, attributed to the referral code, then followed live to SUCCESS', async ({
@@ -69,7 +48,7 @@ test('swap through a deposit channel, attributed to the referral code, then foll
     await expect(chainflip).toContainText('Time');
     await expect(page.getByRole('heading', { name: 'Routes' })).toBeFocused();
     await shot(page, testInfo, 'swap-routes');
-    await expectNoSeriousA11yViolations(page);
+    await expectAccessible(page);
 
     await chainflip.getByRole('button', { name: 'Lock this route' }).click();
     await expect(page.getByRole('heading', { name: 'Quote locked' })).toBeVisible();
@@ -82,7 +61,7 @@ test('swap through a deposit channel, attributed to the referral code, then foll
     const before = await seconds();
     await expect.poll(seconds, { timeout: 5_000 }).toBeLessThan(before);
     await shot(page, testInfo, 'swap-lock');
-    await expectNoSeriousA11yViolations(page);
+    await expectAccessible(page);
 
     await page.getByRole('button', { name: 'Execute' }).click();
     await expect(page.getByRole('heading', { name: 'Send your deposit' })).toBeVisible();
@@ -101,7 +80,7 @@ test('swap through a deposit channel, attributed to the referral code, then foll
     await page.getByRole('button', { name: "I've sent it" }).click();
     await expect(page.getByText(/Got it — tracking is/)).toBeVisible();
     await shot(page, testInfo, 'swap-deposit');
-    await expectNoSeriousA11yViolations(page);
+    await expectAccessible(page);
 
     const link = page.getByRole('link', { name: 'Track this swap' });
     const href = await link.getAttribute('href');
@@ -117,7 +96,7 @@ test('swap through a deposit channel, attributed to the referral code, then foll
     await expect(page.getByText(WALLETS.bitcoin)).toBeVisible();
     await expect(page.getByText(/Checking every 3 seconds/)).toBeVisible();
     await shot(page, testInfo, 'tx-pending');
-    await expectNoSeriousA11yViolations(page);
+    await expectAccessible(page);
 
     // Let the provider finish: the page picks it up by polling, then stops polling.
     await settleChainflipAfter(request, 3);
@@ -142,13 +121,6 @@ test('swap through a deposit channel, attributed to the referral code, then foll
   }
 });
 
-async function executeFirstRoute(page: Page, providers: string[]) {
-  await page.getByRole('button', { name: 'Get routes' }).click();
-  const selector = providers.map((p) => `li[data-provider="${p}"]`).join(', ');
-  await page.locator(selector).first().getByRole('button', { name: 'Lock this route' }).click();
-  await page.getByRole('button', { name: 'Execute' }).click();
-}
-
 test('wallet calldata with an approval, and a deposit address with a memo', async ({ page }, testInfo) => {
   await page.goto('/');
   await page.getByLabel('Source chain').selectOption('ethereum');
@@ -165,7 +137,7 @@ test('wallet calldata with an approval, and a deposit address with a memo', asyn
   await expect(page.getByRole('button', { name: 'Copy calldata' })).toBeVisible();
   await expect(page.getByText('Chain ID')).toBeVisible();
   await shot(page, testInfo, 'swap-evm-calldata');
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessible(page);
 
   await page.getByRole('button', { name: 'Start a new swap' }).click();
   await page.getByLabel('Source chain').selectOption('bitcoin');
@@ -196,7 +168,7 @@ test('API validation errors are shown next to their fields', async ({ page }, te
   await expect(slippage).toHaveAccessibleDescription(/must be at most 10000/);
   await expect(page.getByRole('heading', { name: 'Routes' })).toBeVisible();
   await shot(page, testInfo, 'swap-validation');
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessible(page);
 
   await expect(page.getByRole('alert').filter({ hasText: '2 fields need attention.' })).toBeVisible();
 
@@ -269,7 +241,7 @@ test('an unknown transaction shows the not-found state; a failing API shows the 
   await expect(page.getByRole('heading', { level: 1, name: 'Transaction not found' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Start a swap' })).toHaveAttribute('href', '/');
   await shot(page, testInfo, 'tx-not-found');
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessible(page);
 
   let failStatus = () => {};
   const statusHeld = new Promise<void>((resolve) => {

@@ -1,0 +1,51 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type APIRequestContext, expect, type Page, type TestInfo } from '@playwright/test';
+import { ADDR, WALLETS } from '../../test/support/fixtures';
+
+/** axe on the current page: no serious or critical violations. */
+export async function expectAccessible(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`).join('; ')})`);
+  expect(serious).toEqual([]);
+}
+
+/** A full-page screenshot saved with the test's output, to be looked at. */
+export const shot = (page: Page, testInfo: TestInfo, name: string) =>
+  page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
+
+/** Fills the swap page's form for ETH on Ethereum to BTC, with valid wallets. */
+export async function fillEthToBtc(page: Page, amount: string) {
+  await page.getByLabel('Source chain').selectOption('ethereum');
+  await page.getByLabel('Source asset').selectOption(ADDR.ethNative);
+  await page.getByLabel('Destination chain').selectOption('bitcoin');
+  await page.getByLabel('Destination asset').selectOption('native');
+  await page.getByLabel('Amount', { exact: true }).fill(amount);
+  await page.getByLabel('Source wallet').fill(WALLETS.evm);
+  await page.getByLabel('Destination wallet').fill(WALLETS.bitcoin);
+}
+
+/** Gets routes, locks the first one from `providers`, and executes it. */
+export async function executeFirstRoute(page: Page, providers: string[]) {
+  await page.getByRole('button', { name: 'Get routes' }).click();
+  const selector = providers.map((p) => `li[data-provider="${p}"]`).join(', ');
+  await page.locator(selector).first().getByRole('button', { name: 'Lock this route' }).click();
+  await page.getByRole('button', { name: 'Execute' }).click();
+}
+
+/** Polls the public status endpoint until the transaction reaches `status`. */
+export async function waitForTransactionStatus(request: APIRequestContext, id: string, status: string) {
+  let tx: { status: string; outboundHash: string | null } | undefined;
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get(`/api/v1/transaction/status?transactionId=${id}`);
+        tx = (await res.json()).data?.transaction;
+        return tx?.status;
+      },
+      { timeout: 20_000, intervals: [200] },
+    )
+    .toBe(status);
+  return tx as { status: string; outboundHash: string | null };
+}
