@@ -88,11 +88,17 @@ function delayFor(ctx: AppContext, adapter: ProviderAdapter, tx: TransactionRow,
   });
 }
 
-/** Applies one status answer under a row lock: allowed transitions only, hashes, amounts, fee, events. */
+type NextPoll = (row: TransactionRow) => Date | null;
+
+/**
+ * Applies one status answer under a row lock: allowed transitions only, hashes, amounts, fee,
+ * events, and the next poll time, all in the one update.
+ */
 async function applyStatus(
   ctx: AppContext,
   transactionId: string,
   result: StatusResult,
+  nextPoll: NextPoll,
 ): Promise<TransactionRow | undefined> {
   return ctx.db.transaction(async (db) => {
     const [tx] = await db.select().from(transactions).where(eq(transactions.id, transactionId)).for('update');
@@ -169,13 +175,19 @@ async function applyStatus(
         data: { upstreamState: result.upstreamState },
       });
     }
+    patch.nextPollAt = nextPoll({ ...tx, ...patch } as TransactionRow);
     const [updated] = await db.update(transactions).set(patch).where(eq(transactions.id, transactionId)).returning();
     if (events.length) await db.insert(transactionEvents).values(events);
     return updated;
   });
 }
 
-async function recordPollError(ctx: AppContext, tx: TransactionRow, error: ProviderError | Error) {
+async function recordPollError(
+  ctx: AppContext,
+  tx: TransactionRow,
+  error: ProviderError | Error,
+  nextPollAt: Date | null,
+) {
   const message = isProviderError(error) ? `${error.kind}: ${error.message}` : 'adapter error';
   await ctx.db.transaction(async (db) => {
     await db
@@ -185,6 +197,7 @@ async function recordPollError(ctx: AppContext, tx: TransactionRow, error: Provi
         pollErrors: sql`${transactions.pollErrors} + 1`,
         lastPolledAt: new Date(),
         lastPollError: message,
+        nextPollAt,
         updatedAt: new Date(),
       })
       .where(eq(transactions.id, tx.id));
@@ -205,25 +218,26 @@ export async function pollTransaction(ctx: AppContext, transactionId: string): P
     return STOP(tx.status);
   }
 
+  const schedule = (row: TransactionRow, errors: number, rateLimited: boolean) =>
+    isPollable(ctx, row) ? new Date(Date.now() + delayFor(ctx, adapter, row, errors, rateLimited)) : null;
+
   let updated: TransactionRow | undefined;
-  let delay: number;
   try {
     const result = await askProvider(ctx, adapter, tx);
-    updated = await applyStatus(ctx, tx.id, result);
+    updated = await applyStatus(ctx, tx.id, result, (row) => schedule(row, 0, false));
     if (!updated) return STOP(tx.status);
-    delay = delayFor(ctx, adapter, updated, 0, false);
   } catch (caught) {
     const error = caught instanceof Error ? caught : new Error('unknown');
-    await recordPollError(ctx, tx, error);
+    const nextPollAt = schedule(tx, tx.pollErrors + 1, isProviderError(error) && error.kind === 'RATE_LIMITED');
+    await recordPollError(ctx, tx, error, nextPollAt);
     await ctx.metrics?.recordFailure(tx.provider, 'status');
-    updated = tx;
-    delay = delayFor(ctx, adapter, tx, tx.pollErrors + 1, isProviderError(error) && error.kind === 'RATE_LIMITED');
+    updated = { ...tx, nextPollAt };
   }
 
-  const keepTracking = isPollable(ctx, updated);
-  await ctx.db
-    .update(transactions)
-    .set({ nextPollAt: keepTracking ? new Date(Date.now() + delay) : null })
-    .where(eq(transactions.id, tx.id));
-  return { keepTracking, nextDelayMs: keepTracking ? delay : null, status: updated.status };
+  const next = updated.nextPollAt;
+  return {
+    keepTracking: next !== null,
+    nextDelayMs: next === null ? null : Math.max(1, next.getTime() - Date.now()),
+    status: updated.status,
+  };
 }
