@@ -28,12 +28,29 @@ async function timed(work: () => Promise<unknown>, timeoutMs: number) {
   }
 }
 
+/** A client still connecting (a process's first probe) is waited for rather than reported down. */
+function redisPing(redis: AppContext['redis']): Promise<unknown> {
+  if (redis.status === 'ready') return redis.ping();
+  return new Promise((resolve, reject) => {
+    const onReady = () => {
+      redis.off('error', onError);
+      redis.ping().then(resolve, reject);
+    };
+    const onError = (error: unknown) => {
+      redis.off('ready', onReady);
+      reject(error);
+    };
+    redis.once('ready', onReady);
+    redis.once('error', onError);
+  });
+}
+
 /** Postgres and Redis, each answered or given up on within the dependency timeout. */
 export async function checkReadiness(ctx: AppContext): Promise<Readiness> {
   const timeout = ctx.config.dependencyTimeoutMs;
   const [postgres, redis] = await Promise.all([
     timed(() => ctx.sql`select 1`, timeout),
-    timed(() => ctx.redis.ping(), timeout),
+    timed(() => redisPing(ctx.redis), timeout),
   ]);
   return { ok: postgres.ok && redis.ok, checks: { postgres, redis } };
 }

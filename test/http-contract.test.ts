@@ -170,3 +170,18 @@ describe('NUL characters', () => {
     expectV1Error(await call('v1', echo, json('{"name":"a\\u0000","count":1}')), 400, 'VALIDATION_ERROR', 'name');
   });
 });
+
+describe('readiness right after start', () => {
+  it('waits for a Redis client that is still connecting instead of reporting it down', async () => {
+    const { createAppContext } = await import('../server/context');
+    const fresh = createAppContext(t.app.config);
+    try {
+      const { checkReadiness } = await import('../server/health');
+      const readiness = await checkReadiness(fresh);
+      expect(readiness.checks.redis).toMatchObject({ ok: true });
+      expect(readiness.ok).toBe(true);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
