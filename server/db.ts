@@ -35,3 +35,6 @@ export async function withTransaction<T>(executor: Executor, work: (tx: Transact
   if ('rollback' in executor) return work(executor as Transaction);
   return (executor as Database).transaction(work);
 }
+
+/** An ILIKE pattern matching `term` anywhere, with the LIKE wildcards in it escaped. */
+export const containsPattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

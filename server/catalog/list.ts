@@ -1,11 +1,10 @@
 import { and, asc, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import { assets, chains, sources } from '../../drizzle/schema';
 import type { AppContext } from '../context';
+import { containsPattern } from '../db';
 import { AppError } from '../errors';
 import type { Asset, Chain, ListAssetsQuery, ListChainsQuery, ListSourcesQuery, Source } from '../schemas/catalog';
 import { offsetOf, type Paginated } from '../schemas/common';
-
-const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const chainColumns = {
   key: chains.key,
@@ -48,7 +47,7 @@ export async function listChains(ctx: AppContext, query: ListChainsQuery): Promi
   const filters: SQL[] = [eq(chains.active, true)];
   if (query.type) filters.push(eq(chains.type, query.type));
   if (query.query) {
-    const p = likePattern(query.query);
+    const p = containsPattern(query.query);
     filters.push(or(ilike(chains.name, p), ilike(chains.shortname, p), ilike(chains.key, p)) as SQL);
   }
   const where = and(...filters);
@@ -84,7 +83,7 @@ export async function listAssets(ctx: AppContext, query: ListAssetsQuery): Promi
     filters.push(eq(assets.chainKey, query.chain));
   }
   if (query.query) {
-    const p = likePattern(query.query);
+    const p = containsPattern(query.query);
     filters.push(or(ilike(assets.name, p), ilike(assets.symbol, p), ilike(assets.address, p)) as SQL);
   }
   const where = and(...filters);

@@ -9,7 +9,7 @@ import type { AppContext } from '../context';
 import { AppError, notFound } from '../errors';
 import { newTransactionId, PUBLIC_ID_PATTERN } from '../ids';
 import { ProviderError, providerAppError } from '../providers/errors';
-import type { ExecPayload, ExecutionResult, ProviderResult, RouteAsset } from '../providers/types';
+import type { ExecPayload, ExecutionResult, ProviderKey, ProviderResult, RouteAsset } from '../providers/types';
 import { hashKey } from '../transactions/keys';
 import { withDeadline } from './deadline';
 import { type PublicFee, type PublicRoute, presentFee } from './present';
@@ -76,7 +76,7 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
   let result: ExecutionResult;
   try {
     if (!adapter || !src || !dst)
-      throw new ProviderError('THORCHAIN', 'UNAVAILABLE', 'provider or asset no longer active');
+      throw new ProviderError(lock.provider as ProviderKey, 'UNAVAILABLE', 'provider or asset no longer active');
     const deadline = ctx.config.executeDeadlineMs;
     result = await withDeadline(
       deadline,

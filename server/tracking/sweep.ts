@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { locks, transactionEvents, transactions } from '../../drizzle/schema';
 import type { AppContext, TrackingScheduler } from '../context';
 
@@ -72,13 +72,4 @@ export async function sweep(ctx: AppContext, scheduler: TrackingScheduler): Prom
   if (released.length) ctx.log.warn({ locks: released.map((l) => l.id) }, 'released execute claims left by a crash');
 
   return { rescheduled: overdue.length, flaggedStale: stale.length, releasedClaims: released.length };
-}
-
-/** Transactions whose tracking job should exist right now (for the restore-after-flush path and tests). */
-export async function pendingTrackable(ctx: AppContext): Promise<string[]> {
-  const rows = await ctx.db
-    .select({ id: transactions.id })
-    .from(transactions)
-    .where(and(inArray(transactions.status, ['PENDING']), sql`${transactions.nextPollAt} is not null`));
-  return rows.map((r) => r.id);
 }

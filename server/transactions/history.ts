@@ -2,6 +2,7 @@ import { and, count, desc, eq, ilike, inArray, isNotNull, ne, or, type SQL, sql 
 import { union } from 'drizzle-orm/pg-core';
 import { transactions } from '../../drizzle/schema';
 import type { AppContext } from '../context';
+import { containsPattern } from '../db';
 import { offsetOf, type Paginated } from '../schemas/common';
 import type { HistoryFilter } from '../schemas/transactions';
 import { hashKey } from './keys';
@@ -12,8 +13,6 @@ const walletLookupKeys = (address: string) => {
   const trimmed = address.trim();
   return /^0x[0-9a-fA-F]{40}$/.test(trimmed) ? [trimmed.toLowerCase()] : [trimmed, trimmed.toLowerCase()];
 };
-
-const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Every filter except the wallet one, which `listHistory` turns into two index scans. */
 function historyWhere(filter: HistoryFilter): SQL | undefined {
@@ -35,8 +34,8 @@ function historyWhere(filter: HistoryFilter): SQL | undefined {
         inArray(transactions.walletKey, walletLookupKeys(term)),
         inArray(transactions.recipientWalletKey, walletLookupKeys(term)),
         eq(transactions.provider, term.toUpperCase()),
-        ilike(sql`${transactions.srcAsset}->>'symbol'`, likePattern(term)),
-        ilike(sql`${transactions.dstAsset}->>'symbol'`, likePattern(term)),
+        ilike(sql`${transactions.srcAsset}->>'symbol'`, containsPattern(term)),
+        ilike(sql`${transactions.dstAsset}->>'symbol'`, containsPattern(term)),
         and(isNotNull(transactions.referralCode), eq(transactions.referralCode, term)),
       ) as SQL,
     );

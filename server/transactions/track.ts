@@ -21,10 +21,7 @@ export interface TrackResult {
  * never read: tracking uses only the context stored at execute (spec §4.8 rule 1).
  */
 export async function trackTransaction(ctx: AppContext, body: TrackBody): Promise<TrackResult> {
-  let tx = await findTransaction(ctx, { transactionId: body.transactionId }).catch((error) => {
-    if (error instanceof AppError && error.code === 'NOT_FOUND') throw notFound('Transaction', 'transactionId');
-    throw error;
-  });
+  let tx = await findTransaction(ctx, { transactionId: body.transactionId });
   const summary = () => ({
     transaction: { id: tx.id, hash: tx.hash, inboundHash: tx.inboundHash, provider: tx.provider, status: tx.status },
     final: isFinal(tx.status),
