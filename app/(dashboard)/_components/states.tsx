@@ -1,5 +1,7 @@
+import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import styles from './dash.module.css';
+import { describeError } from './query-error';
 
 export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
   return (
@@ -44,4 +46,31 @@ export function Forbidden({ needs }: { needs: string }) {
       </EmptyState>
     </div>
   );
+}
+
+/** A query's loading and error panels; once its data has arrived, whatever `children` renders from it. */
+export function QueryPanel<T, E>({
+  query,
+  loading,
+  children,
+}: {
+  query: UseQueryResult<T, E>;
+  loading: string;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isPending) {
+    return (
+      <div className={styles.panel}>
+        <LoadingState label={loading} rows={8} />
+      </div>
+    );
+  }
+  if (query.isError) {
+    return (
+      <div className={styles.panel}>
+        <ErrorState message={describeError(query.error).message} onRetry={() => query.refetch()} />
+      </div>
+    );
+  }
+  return <>{children(query.data)}</>;
 }

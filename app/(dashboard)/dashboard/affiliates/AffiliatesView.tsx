@@ -12,7 +12,7 @@ import { Kpi, Panel } from '../../_components/layout-parts';
 import { describeError } from '../../_components/query-error';
 import { RangePicker } from '../../_components/RangePicker';
 import { StatusBadge } from '../../_components/StatusBadge';
-import { EmptyState, ErrorState, LoadingState } from '../../_components/states';
+import { EmptyState, QueryPanel } from '../../_components/states';
 import { useTRPC } from '../../_trpc/client';
 
 const referralPath = (code: string) => `/?ref=${encodeURIComponent(code)}`;
@@ -55,161 +55,148 @@ export function AffiliatesView({ isAdmin }: { isAdmin: boolean }) {
 
       <CreateCode />
 
-      {overview.isPending ? (
-        <div className={styles.panel}>
-          <LoadingState label="Loading referral stats…" rows={8} />
-        </div>
-      ) : overview.isError ? (
-        <div className={styles.panel}>
-          <ErrorState message={describeError(overview.error).message} onRetry={() => overview.refetch()} />
-        </div>
-      ) : (
-        <>
-          <section aria-label="Totals" className={styles.kpiGrid}>
-            <Kpi label="Referred swaps" value={formatCount(overview.data.totals.swaps)} />
-            <Kpi label="Settled volume" value={formatUsd(overview.data.totals.volumeUsd)} hint="successful swaps" />
-            <Kpi label="Fees" value={formatUsd(overview.data.totals.feesUsd)} hint="on successful swaps" />
-            <Kpi
-              label="Success rate"
-              value={formatPercent(overview.data.totals.successRate)}
-              hint="of finished swaps"
-            />
-          </section>
+      <QueryPanel query={overview} loading="Loading referral stats…">
+        {(data) => (
+          <>
+            <section aria-label="Totals" className={styles.kpiGrid}>
+              <Kpi label="Referred swaps" value={formatCount(data.totals.swaps)} />
+              <Kpi label="Settled volume" value={formatUsd(data.totals.volumeUsd)} hint="successful swaps" />
+              <Kpi label="Fees" value={formatUsd(data.totals.feesUsd)} hint="on successful swaps" />
+              <Kpi label="Success rate" value={formatPercent(data.totals.successRate)} hint="of finished swaps" />
+            </section>
 
-          <Panel title="Referred swaps over time" note={`per ${overview.data.bucket}, UTC`}>
-            {overview.data.totals.swaps === 0 ? (
-              <EmptyState title="No referred swaps in this range">
-                Share a link below; swaps made through it show up here.
-              </EmptyState>
-            ) : (
-              <div className={styles.grid2}>
-                <TimeSeriesChart
-                  data={overview.data.series}
-                  bucket={overview.data.bucket}
-                  kind="bar"
-                  series={[{ key: 'swaps', label: 'Swaps', colour: '#6cb6ff' }]}
-                  summary={`${overview.data.totals.swaps} referred swaps in this range.`}
-                />
-                <TimeSeriesChart
-                  data={overview.data.series}
-                  bucket={overview.data.bucket}
-                  kind="bar"
-                  series={[
-                    { key: 'volumeUsd', label: 'Volume (USD)', colour: '#4cc38a' },
-                    { key: 'feesUsd', label: 'Fees (USD)', colour: '#e5b454' },
-                  ]}
-                  valueFormatter={formatUsdCompact}
-                  summary={`${formatUsd(overview.data.totals.volumeUsd)} settled volume and ${formatUsd(overview.data.totals.feesUsd)} fees in this range.`}
-                />
-              </div>
-            )}
-          </Panel>
+            <Panel title="Referred swaps over time" note={`per ${data.bucket}, UTC`}>
+              {data.totals.swaps === 0 ? (
+                <EmptyState title="No referred swaps in this range">
+                  Share a link below; swaps made through it show up here.
+                </EmptyState>
+              ) : (
+                <div className={styles.grid2}>
+                  <TimeSeriesChart
+                    data={data.series}
+                    bucket={data.bucket}
+                    kind="bar"
+                    series={[{ key: 'swaps', label: 'Swaps', colour: '#6cb6ff' }]}
+                    summary={`${data.totals.swaps} referred swaps in this range.`}
+                  />
+                  <TimeSeriesChart
+                    data={data.series}
+                    bucket={data.bucket}
+                    kind="bar"
+                    series={[
+                      { key: 'volumeUsd', label: 'Volume (USD)', colour: '#4cc38a' },
+                      { key: 'feesUsd', label: 'Fees (USD)', colour: '#e5b454' },
+                    ]}
+                    valueFormatter={formatUsdCompact}
+                    summary={`${formatUsd(data.totals.volumeUsd)} settled volume and ${formatUsd(data.totals.feesUsd)} fees in this range.`}
+                  />
+                </div>
+              )}
+            </Panel>
 
-          <Panel
-            title="Referral codes"
-            note={`${overview.data.codes.length} ${overview.data.codes.length === 1 ? 'code' : 'codes'}`}
-          >
-            {overview.data.codes.length === 0 ? (
-              <EmptyState title="No referral codes yet">Create one above to get a link to share.</EmptyState>
-            ) : (
-              <div className={styles.tableWrap}>
-                <table className={styles.table}>
-                  <thead>
-                    <tr>
-                      <th scope="col">Code</th>
-                      <th scope="col">Link</th>
-                      {isAdmin ? <th scope="col">Owner</th> : null}
-                      <th scope="col" className={styles.num}>
-                        Swaps
-                      </th>
-                      <th scope="col" className={styles.num}>
-                        Volume
-                      </th>
-                      <th scope="col" className={styles.num}>
-                        Fees
-                      </th>
-                      <th scope="col" className={styles.num}>
-                        Success
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {overview.data.codes.map((c) => (
-                      <tr key={c.code}>
-                        <th scope="row">
-                          <span className={styles.mono}>{c.code}</span>
-                          {c.label ? <span className={styles.muted}> · {c.label}</span> : null}
-                          {c.active ? null : (
-                            <>
-                              {' '}
-                              <StatusBadge status="expired" label="inactive" />
-                            </>
-                          )}
+            <Panel title="Referral codes" note={`${data.codes.length} ${data.codes.length === 1 ? 'code' : 'codes'}`}>
+              {data.codes.length === 0 ? (
+                <EmptyState title="No referral codes yet">Create one above to get a link to share.</EmptyState>
+              ) : (
+                <div className={styles.tableWrap}>
+                  <table className={styles.table}>
+                    <thead>
+                      <tr>
+                        <th scope="col">Code</th>
+                        <th scope="col">Link</th>
+                        {isAdmin ? <th scope="col">Owner</th> : null}
+                        <th scope="col" className={styles.num}>
+                          Swaps
                         </th>
-                        <td>
-                          <span className={styles.linkCell}>
-                            <Link className={styles.mono} href={referralPath(c.code)}>
-                              {referralPath(c.code)}
-                            </Link>
-                            <CopyButton value={referralPath(c.code)} label="Copy link" resolve={absolute} />
-                          </span>
-                        </td>
-                        {isAdmin ? <td>{c.ownerEmail ?? c.ownerId}</td> : null}
-                        <td className={styles.num}>{formatCount(c.swaps)}</td>
-                        <td className={styles.num}>{formatUsd(c.volumeUsd)}</td>
-                        <td className={styles.num}>{formatUsd(c.feesUsd)}</td>
-                        <td className={styles.num}>{formatPercent(c.successRate)}</td>
+                        <th scope="col" className={styles.num}>
+                          Volume
+                        </th>
+                        <th scope="col" className={styles.num}>
+                          Fees
+                        </th>
+                        <th scope="col" className={styles.num}>
+                          Success
+                        </th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
-          </Panel>
+                    </thead>
+                    <tbody>
+                      {data.codes.map((c) => (
+                        <tr key={c.code}>
+                          <th scope="row">
+                            <span className={styles.mono}>{c.code}</span>
+                            {c.label ? <span className={styles.muted}> · {c.label}</span> : null}
+                            {c.active ? null : (
+                              <>
+                                {' '}
+                                <StatusBadge status="expired" label="inactive" />
+                              </>
+                            )}
+                          </th>
+                          <td>
+                            <span className={styles.linkCell}>
+                              <Link className={styles.mono} href={referralPath(c.code)}>
+                                {referralPath(c.code)}
+                              </Link>
+                              <CopyButton value={referralPath(c.code)} label="Copy link" resolve={absolute} />
+                            </span>
+                          </td>
+                          {isAdmin ? <td>{c.ownerEmail ?? c.ownerId}</td> : null}
+                          <td className={styles.num}>{formatCount(c.swaps)}</td>
+                          <td className={styles.num}>{formatUsd(c.volumeUsd)}</td>
+                          <td className={styles.num}>{formatUsd(c.feesUsd)}</td>
+                          <td className={styles.num}>{formatPercent(c.successRate)}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+            </Panel>
 
-          <Panel title="Recent referred swaps" note="latest 20">
-            {overview.data.recent.length === 0 ? (
-              <EmptyState title="No referred swaps yet" />
-            ) : (
-              <div className={styles.tableWrap}>
-                <table className={styles.table}>
-                  <thead>
-                    <tr>
-                      <th scope="col">Created</th>
-                      <th scope="col">Code</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Swap</th>
-                      <th scope="col" className={styles.num}>
-                        USD
-                      </th>
-                      <th scope="col">Provider</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {overview.data.recent.map((tx) => (
-                      <tr key={tx.id}>
-                        <td>{formatDateTime(tx.createdAt)}</td>
-                        <td className={styles.mono}>{tx.referralCode}</td>
-                        <td>
-                          <StatusBadge status={tx.status} />
-                        </td>
-                        <td>
-                          {tx.srcAmount} {tx.srcSymbol}{' '}
-                          <span className={styles.muted}>
-                            ({tx.srcChain}) → {tx.dstSymbol} ({tx.dstChain})
-                          </span>
-                        </td>
-                        <td className={styles.num}>{formatUsd(tx.amountUsd)}</td>
-                        <td>{tx.provider}</td>
+            <Panel title="Recent referred swaps" note="latest 20">
+              {data.recent.length === 0 ? (
+                <EmptyState title="No referred swaps yet" />
+              ) : (
+                <div className={styles.tableWrap}>
+                  <table className={styles.table}>
+                    <thead>
+                      <tr>
+                        <th scope="col">Created</th>
+                        <th scope="col">Code</th>
+                        <th scope="col">Status</th>
+                        <th scope="col">Swap</th>
+                        <th scope="col" className={styles.num}>
+                          USD
+                        </th>
+                        <th scope="col">Provider</th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
-          </Panel>
-        </>
-      )}
+                    </thead>
+                    <tbody>
+                      {data.recent.map((tx) => (
+                        <tr key={tx.id}>
+                          <td>{formatDateTime(tx.createdAt)}</td>
+                          <td className={styles.mono}>{tx.referralCode}</td>
+                          <td>
+                            <StatusBadge status={tx.status} />
+                          </td>
+                          <td>
+                            {tx.srcAmount} {tx.srcSymbol}{' '}
+                            <span className={styles.muted}>
+                              ({tx.srcChain}) → {tx.dstSymbol} ({tx.dstChain})
+                            </span>
+                          </td>
+                          <td className={styles.num}>{formatUsd(tx.amountUsd)}</td>
+                          <td>{tx.provider}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+            </Panel>
+          </>
+        )}
+      </QueryPanel>
     </div>
   );
 }
