@@ -7,9 +7,7 @@ import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { migrateDatabase } from '../drizzle/migrate';
-import { parseConfig } from '../server/config';
-import { type AppContext, createAppContext } from '../server/context';
-import { testEnv } from './support/app';
+import { createDb, type DbHandle } from '../server/db';
 import { databaseUrl, dropDatabase, testDatabaseName, withAdmin } from './support/databases';
 import { WALLETS } from './support/fixtures';
 import { insertTransactions } from './support/seed-transactions';
@@ -17,7 +15,7 @@ import { insertTransactions } from './support/seed-transactions';
 const FEE_SPLIT = '0003_split_quoted_and_recorded_fee';
 const name = testDatabaseName('db', randomBytes(5).toString('hex'));
 const url = databaseUrl(name);
-let ctx: AppContext;
+let ctx: DbHandle;
 
 /** Migrates to just before the fee split, from a copy of the migrations folder that stops there. */
 async function migrateBeforeFeeSplit() {
@@ -44,7 +42,7 @@ async function migrateBeforeFeeSplit() {
 beforeAll(async () => {
   await withAdmin((sql) => sql.unsafe(`create database "${name}"`));
   await migrateBeforeFeeSplit();
-  ctx = createAppContext(parseConfig(testEnv({ DATABASE_URL: url, REDIS_PREFIX: 'unused' })));
+  ctx = createDb({ url, poolMax: 2, connectTimeoutMs: 5000 });
 });
 afterAll(async () => {
   await ctx?.close();
