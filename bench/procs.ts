@@ -150,7 +150,7 @@ export async function startNext(env: NodeJS.ProcessEnv, { lockWaitSeconds = 150,
   const script = '[ -f .next/BUILD_ID ] || npx next build; exec node --import tsx server/http/web-server.ts';
   const child = spawn('flock', ['-w', String(lockWaitSeconds), NEXT_BUILD_LOCK, 'sh', '-c', script], {
     cwd: ROOT,
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1' },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/auth-secret.sh
+export NEXT_TELEMETRY_DISABLED=1
 bash scripts/services.sh --with-chromium
 bash scripts/deps.sh
 echo "== lint";       npx biome check .

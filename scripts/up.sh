@@ -4,6 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/auth-secret.sh
 export NODE_ENV=production
+export NEXT_TELEMETRY_DISABLED=1
 bash scripts/services.sh
 bash scripts/deps.sh
 npx tsx drizzle/migrate.ts

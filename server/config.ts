@@ -62,6 +62,11 @@ export const envSchema = z.object({
   TRACKING_CONCURRENCY: positiveInt.default(20),
   WORKER_LOCK_DURATION_MS: positiveInt.default(30_000),
   SWEEP_INTERVAL_MS: positiveInt.default(30_000),
+  RATE_LIMIT_ROLLUP_INTERVAL_MS: positiveInt.default(60_000),
+  PRICE_REFRESH_INTERVAL_MS: positiveInt.default(10 * 60_000),
+  PRUNE_INTERVAL_MS: positiveInt.default(3600_000),
+  PROVIDER_CALLS_RETENTION_DAYS: positiveInt.default(7),
+  RATE_LIMIT_HITS_RETENTION_DAYS: positiveInt.default(35),
   SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(60_000),
   STALE_AFTER_MS: positiveInt.default(6 * 3600_000),
   REFUND_WATCH_MS: z.coerce
@@ -143,6 +148,9 @@ export interface Config {
     trackingConcurrency: number;
     lockDurationMs: number;
     sweepIntervalMs: number;
+    rateLimitRollupIntervalMs: number;
+    priceRefreshIntervalMs: number;
+    pruneIntervalMs: number;
     sweepGraceMs: number;
     staleAfterMs: number;
     refundWatchMs: number;
@@ -151,6 +159,8 @@ export interface Config {
     /** Multiplies every polling delay; below 1 only for simulated end-to-end runs. */
     timeScale: number;
   };
+  /** How long the dashboard's sample tables keep their rows. */
+  retention: { providerCallsDays: number; rateLimitHitsDays: number };
   upstreamAllowedHosts: string[];
   providers: Record<ProviderKey, ProviderConfig>;
   breaker: { threshold: number; halfOpenAfterMs: number; statusRetries: number };
@@ -233,12 +243,19 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
       trackingConcurrency: env.TRACKING_CONCURRENCY,
       lockDurationMs: env.WORKER_LOCK_DURATION_MS,
       sweepIntervalMs: env.SWEEP_INTERVAL_MS,
+      rateLimitRollupIntervalMs: env.RATE_LIMIT_ROLLUP_INTERVAL_MS,
+      priceRefreshIntervalMs: env.PRICE_REFRESH_INTERVAL_MS,
+      pruneIntervalMs: env.PRUNE_INTERVAL_MS,
       sweepGraceMs: env.SWEEP_GRACE_MS,
       staleAfterMs: env.STALE_AFTER_MS,
       refundWatchMs: env.REFUND_WATCH_MS,
       executeClaimTimeoutMs: env.EXECUTE_CLAIM_TIMEOUT_MS,
       minPollIntervalMs: env.TRACKING_MIN_INTERVAL_MS,
       timeScale: env.TRACKING_TIME_SCALE,
+    },
+    retention: {
+      providerCallsDays: env.PROVIDER_CALLS_RETENTION_DAYS,
+      rateLimitHitsDays: env.RATE_LIMIT_HITS_RETENTION_DAYS,
     },
     upstreamAllowedHosts: env.UPSTREAM_ALLOWED_HOSTS,
     providers,

@@ -4,6 +4,7 @@ import { migrateDatabase } from '../drizzle/migrate';
 import { seedCatalog } from '../drizzle/seed/seed';
 import { createDb } from '../server/db';
 import { databaseUrl, dropAbandonedDatabases, dropDatabase, testDatabaseName, withAdmin } from './support/databases';
+import { deleteAbandonedPrefixKeys } from './support/redis-prefixes';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,6 +15,7 @@ declare module 'vitest' {
 /** One migrated, seeded template per run; every test file clones its own database from it. */
 export default async function setup(project: TestProject) {
   await dropAbandonedDatabases();
+  await deleteAbandonedPrefixKeys();
   const template = testDatabaseName('tpl', randomBytes(3).toString('hex'));
   await withAdmin((sql) => sql.unsafe(`create database "${template}"`));
   const url = databaseUrl(template);

@@ -34,8 +34,8 @@ afterEach(async () => {
   worker = undefined;
 });
 
-async function queueKeys() {
-  return t.app.redis.keys(`{${t.app.config.redisPrefix}}:tracking:*`);
+async function queueKeys(app: TestApp) {
+  return app.app.redis.keys(`{${app.app.config.redisPrefix}}:tracking:*`);
 }
 
 describe('transitions', () => {
@@ -65,56 +65,67 @@ describe('transitions', () => {
 });
 
 describe('sweep', () => {
-  it('restores tracking for pending swaps after their Redis keys are gone', async () => {
-    t.sims.RELAY.configure({ outcome: 'success', settleAfterPolls: 2 });
-    const a = await executeSwap(t, ETH_TO_BTC, 'RELAY');
-    const b = await executeSwap(t, BTC_TO_ETH, 'CHAINFLIP');
-    const keys = await queueKeys();
-    expect(keys.length).toBeGreaterThan(0);
-    await t.app.redis.del(...keys);
-    expect(await queueKeys()).toEqual([]);
-    await t.app
-      .sql`update transactions set next_poll_at = now() - interval '1 minute' where id in ${t.app.sql([a.transaction.id, b.transaction.id])}`;
+  // The sweep acts on every overdue transaction, so each test gets a database and Redis prefix of its own.
+  let s: TestApp;
+  beforeEach(async () => {
+    s = await startTestApp(OVERRIDES);
+  });
+  afterEach(async () => {
+    await worker?.close();
+    worker = undefined;
+    await s?.stop();
+  });
 
-    const report = await sweep(t.app, t.app.tracking as never);
+  it('restores tracking for pending swaps after their Redis keys are gone', async () => {
+    s.sims.RELAY.configure({ outcome: 'success', settleAfterPolls: 2 });
+    const a = await executeSwap(s, ETH_TO_BTC, 'RELAY');
+    const b = await executeSwap(s, BTC_TO_ETH, 'CHAINFLIP');
+    const keys = await queueKeys(s);
+    expect(keys.length).toBeGreaterThan(0);
+    await s.app.redis.del(...keys);
+    expect(await queueKeys(s)).toEqual([]);
+    await s.app
+      .sql`update transactions set next_poll_at = now() - interval '1 minute' where id in ${s.app.sql([a.transaction.id, b.transaction.id])}`;
+
+    const report = await sweep(s.app, s.app.tracking as never);
     expect(report.rescheduled).toBe(2);
-    const queue = createQueue('tracking', t.app.redis, t.app.config.redisPrefix);
+    const queue = createQueue('tracking', s.app.redis, s.app.config.redisPrefix);
     expect(await queue.getJob(a.transaction.id)).toBeTruthy();
     expect(await queue.getJob(b.transaction.id)).toBeTruthy();
     await queue.close();
 
-    worker = await startWorkerRuntime(t.app.config);
-    const done = await waitForStatus(t, a.transaction.id, (tx) => tx.status === 'SUCCESS');
+    worker = await startWorkerRuntime(s.app.config);
+    const done = await waitForStatus(s, a.transaction.id, (tx) => tx.status === 'SUCCESS');
     expect(done.final).toBe(true);
   });
 
   it('flags swaps pending past the configured age as stale, once', async () => {
-    const executed = await executeSwap(t, BTC_TO_ETH, 'CHAINFLIP');
-    await t.app
+    const executed = await executeSwap(s, BTC_TO_ETH, 'CHAINFLIP');
+    await s.app
       .sql`update transactions set created_at = now() - interval '7 hours' where id = ${executed.transaction.id}`;
     const first = await sweep(
-      t.app,
-      createTrackingScheduler(createQueue('tracking', t.app.redis, t.app.config.redisPrefix)),
+      s.app,
+      createTrackingScheduler(createQueue('tracking', s.app.redis, s.app.config.redisPrefix)),
     );
-    expect(first.flaggedStale).toBeGreaterThanOrEqual(1);
-    const again = await sweep(t.app, t.app.tracking as never);
+    expect(first.flaggedStale).toBe(1);
+    const again = await sweep(s.app, s.app.tracking as never);
     expect(again.flaggedStale).toBe(0);
-    const row = await firstRow(t.app.sql`select stale, status from transactions where id = ${executed.transaction.id}`);
+    const row = await firstRow(s.app.sql`select stale, status from transactions where id = ${executed.transaction.id}`);
     expect(row).toEqual({ stale: true, status: 'PENDING' });
-    const events = await t.app
+    const events = await s.app
       .sql`select type from transaction_events where transaction_id = ${executed.transaction.id} and type = 'stale'`;
     expect(events).toHaveLength(1);
   });
 
   it('hands back an execute claim that a crash left without a transaction', async () => {
-    const locked = await t.post('/api/v1/quote/lock', { ...ETH_TO_BTC, provider: 'RELAY' });
+    const locked = await s.post('/api/v1/quote/lock', { ...ETH_TO_BTC, provider: 'RELAY' });
     const lockId = locked.body.data.lockId;
-    await t.app
+    await s.app
       .sql`update locks set state = 'executing', claimed_at = now() - interval '10 minutes' where id = ${lockId}`;
-    const report = await sweep(t.app, t.app.tracking as never);
+    const report = await sweep(s.app, s.app.tracking as never);
     expect(report.releasedClaims).toBe(1);
-    expect((await firstRow(t.app.sql`select state from locks where id = ${lockId}`)).state).toBe('locked');
-    const executed = await t.post('/api/v1/quote/execute', { lockId });
+    expect((await firstRow(s.app.sql`select state from locks where id = ${lockId}`)).state).toBe('locked');
+    const executed = await s.post('/api/v1/quote/execute', { lockId });
     expect(executed.status).toBe(200);
   });
 });

@@ -1,13 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { refreshPrices } from '../server/catalog/prices';
 import type { Config } from '../server/config';
 import { type AppContext, createAppContext } from '../server/context';
-import { rollupRateLimitHits } from '../server/ratelimit/hits';
 import { createWorkerRedis } from '../server/redis';
-import { bullPrefix, createQueue, createTrackingScheduler } from '../server/tracking/queues';
-import { type MaintenanceTasks, maintenanceProcessor } from './processors/maintenance';
+import { bullPrefix, createQueue, createTrackingScheduler, syncJobSchedulers } from '../server/tracking/queues';
+import { maintenanceProcessor, maintenanceTasks } from './processors/maintenance';
 import { trackingProcessor } from './processors/tracking';
 
 export interface WorkerRuntime {
@@ -21,10 +19,9 @@ export interface WorkerRuntime {
 export interface WorkerOptions {
   /** Serve the readiness probe on config.worker.healthPort. */
   healthServer?: boolean;
-  extraTasks?: Partial<MaintenanceTasks>;
 }
 
-/** The tracking and maintenance workers, the sweep schedule and a readiness probe (BullMQ production checklist). */
+/** The tracking and maintenance workers, the catalog's job schedules and a readiness probe (BullMQ production checklist). */
 export async function startWorkerRuntime(config: Config, options: WorkerOptions = {}): Promise<WorkerRuntime> {
   const ctx = createAppContext(config);
   const connections: Redis[] = [];
@@ -44,6 +41,8 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
     stalledInterval: Math.max(1000, Math.floor(config.worker.lockDurationMs / 2)),
   };
 
+  await syncJobSchedulers({ tracking: trackingQueue, maintenance: maintenanceQueue }, config);
+
   const tracking = new Worker('tracking', trackingProcessor(ctx), {
     ...common,
     connection: connection(),
@@ -51,12 +50,8 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
     removeOnComplete: { count: 1000 },
     removeOnFail: { count: 5000 },
   });
-  const tasks: Partial<MaintenanceTasks> = {
-    'maintenance.rollup-rate-limits': () => rollupRateLimitHits(ctx),
-    'maintenance.refresh-prices': () => refreshPrices(ctx),
-    ...options.extraTasks,
-  };
-  const maintenance = new Worker('maintenance', maintenanceProcessor(ctx, scheduler, tasks), {
+  const tasks = maintenanceTasks(ctx, scheduler, connection());
+  const maintenance = new Worker('maintenance', maintenanceProcessor(ctx, tasks), {
     ...common,
     connection: connection(),
     concurrency: 1,
@@ -68,12 +63,6 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
     worker.on('error', (error) => ctx.log.error({ err: error, queue: worker.name }, 'worker error'));
     worker.on('failed', (job, error) => ctx.log.warn({ err: error, jobId: job?.id, queue: worker.name }, 'job failed'));
   }
-
-  await maintenanceQueue.upsertJobScheduler(
-    'sweep',
-    { every: config.worker.sweepIntervalMs },
-    { name: 'maintenance.sweep', data: {} },
-  );
 
   const isReady = async () => {
     try {

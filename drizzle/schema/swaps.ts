@@ -97,9 +97,17 @@ export const transactions = pgTable(
     /** Lookup forms of the wallets: lowercase for EVM, verbatim otherwise. */
     walletKey: text('wallet_key').notNull(),
     recipientWalletKey: text('recipient_wallet_key').notNull(),
+    /** The fee quoted at execute, in USD; a poll never changes it. */
+    quotedFeeUsd: numeric('quoted_fee_usd', { precision: 38, scale: 8 }),
+    /** The fee the provider recorded, in `fee_currency` (a native amount); set by polls only. */
     feeAmount: text('fee_amount'),
-    feeAmountUsd: numeric('fee_amount_usd', { precision: 38, scale: 8 }),
     feeCurrency: text('fee_currency'),
+    /** The recorded fee in USD, when the provider reports one. */
+    feeAmountUsd: numeric('fee_amount_usd', { precision: 38, scale: 8 }),
+    /** The best USD figure for the fee: the recorded one, else the quoted one. */
+    feeUsd: numeric('fee_usd', { precision: 38, scale: 8 }).generatedAlwaysAs(
+      sql`coalesce(fee_amount_usd, quoted_fee_usd)`,
+    ),
     feeDetails: jsonb('fee_details'),
     referralCode: text('referral_code'),
     quote: jsonb('quote').$type<Record<string, unknown>>().notNull(),

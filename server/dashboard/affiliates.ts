@@ -77,7 +77,7 @@ export async function affiliateOverview(ctx: AppContext, viewer: Viewer, input: 
              count(t.id) filter (where t.status = 'SUCCESS')::int as succeeded,
              count(t.id) filter (where t.status <> 'PENDING')::int as finished,
              coalesce(sum(t.amount_usd) filter (where t.status = 'SUCCESS'), 0)::text as "volumeUsd",
-             coalesce(sum(t.fee_amount_usd) filter (where t.status = 'SUCCESS'), 0)::text as "feesUsd"
+             coalesce(sum(t.fee_usd) filter (where t.status = 'SUCCESS'), 0)::text as "feesUsd"
       from referral_codes rc
       left join auth_user u on u.id = rc.owner_id
       left join transactions t on t.referral_code = rc.code and t.created_at >= ${since}
@@ -92,7 +92,7 @@ export async function affiliateOverview(ctx: AppContext, viewer: Viewer, input: 
       attributed as (
         select date_trunc(${bucket}, t.created_at, 'UTC') as bucket, count(*)::int as swaps,
                coalesce(sum(t.amount_usd) filter (where t.status = 'SUCCESS'), 0) as volume,
-               coalesce(sum(t.fee_amount_usd) filter (where t.status = 'SUCCESS'), 0) as fees
+               coalesce(sum(t.fee_usd) filter (where t.status = 'SUCCESS'), 0) as fees
         from transactions t join referral_codes rc on rc.code = t.referral_code
         where t.created_at >= ${since} and ${inScope}
         group by 1

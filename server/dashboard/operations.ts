@@ -1,9 +1,9 @@
 import type { Queue } from 'bullmq';
 import { and, asc, eq } from 'drizzle-orm';
-import { transactions } from '../../drizzle/schema';
+import { maintenanceRuns, transactions } from '../../drizzle/schema';
 import { PROVIDER_KEYS } from '../config';
 import type { AppContext } from '../context';
-import { QUEUES, type QueueName } from '../tracking/jobs';
+import { JOBS, QUEUES, type QueueName, SCHEDULE_IDS, SCHEDULES } from '../tracking/jobs';
 import { createQueue } from '../tracking/queues';
 import { presentTransactionSummary } from './transactions';
 
@@ -98,6 +98,51 @@ async function queueDepths(ctx: AppContext) {
   );
 }
 
+/** A scheduled job is overdue when its last success is older than this many intervals (or it never succeeded). */
+const OVERDUE_AFTER_INTERVALS = 3;
+
+/**
+ * Every scheduled job: its interval (as the worker registered it, else as configured here), whether
+ * a scheduler exists in Redis (null when Redis cannot say), and its latest run from Postgres.
+ */
+async function scheduledJobs(ctx: AppContext) {
+  const queueNames = [...new Set(SCHEDULE_IDS.map((id) => JOBS[SCHEDULES[id].job].queue))];
+  const [runs, schedulers] = await Promise.all([
+    ctx.db.select().from(maintenanceRuns),
+    Promise.all(queueNames.map((name) => queueFor(ctx, name).getJobSchedulers()))
+      .then((lists) => lists.flat())
+      .catch((error) => {
+        ctx.log.warn({ err: error }, 'job schedulers unavailable');
+        return null;
+      }),
+  ]);
+  const now = Date.now();
+  return SCHEDULE_IDS.map((id) => {
+    const { job, everyMs } = SCHEDULES[id];
+    const scheduler = schedulers?.find((s) => s.key === id);
+    const intervalMs = scheduler?.every ?? everyMs(ctx.config);
+    const run = runs.find((r) => r.job === job);
+    const lastSucceededAt = run?.lastSucceededAt ?? null;
+    const ageMs = lastSucceededAt ? Math.max(0, now - lastSucceededAt.getTime()) : null;
+    const overdueAfterMs = OVERDUE_AFTER_INTERVALS * intervalMs;
+    return {
+      id,
+      job,
+      intervalMs,
+      scheduled: schedulers === null ? null : scheduler !== undefined,
+      nextRunAt: scheduler?.next ? new Date(scheduler.next) : null,
+      lastStartedAt: run?.lastStartedAt ?? null,
+      lastSucceededAt,
+      lastOutcome: run?.lastOutcome ?? null,
+      lastError: run?.lastError ?? null,
+      lastDurationMs: run?.lastDurationMs ?? null,
+      ageMs,
+      overdueAfterMs,
+      overdue: ageMs === null || ageMs > overdueAfterMs,
+    };
+  });
+}
+
 /** Swaps created in the last 24 hours; volume is what settled successfully. */
 async function kpis24h(ctx: AppContext) {
   const [row] = await ctx.sql<
@@ -136,12 +181,13 @@ async function staleTransactions(ctx: AppContext) {
 }
 
 export async function operationsOverview(ctx: AppContext) {
-  const [providers, queues, kpis, stale] = await Promise.all([
+  const [providers, queues, jobs, kpis, stale] = await Promise.all([
     providerHealth(ctx),
     queueDepths(ctx),
+    scheduledJobs(ctx),
     kpis24h(ctx),
     staleTransactions(ctx),
   ]);
-  return { providers, queues, kpis, stale };
+  return { providers, queues, jobs, kpis, stale };
 }
 export type OperationsOverview = Awaited<ReturnType<typeof operationsOverview>>;

@@ -136,7 +136,12 @@ export async function getTransactionDetail(ctx: AppContext, transactionId: strin
       srcChainName: src?.name ?? tx.srcChain,
       dstChainName: dst?.name ?? tx.dstChain,
       inboundHash: tx.inboundHash,
-      fee: { amount: tx.feeAmount, currency: tx.feeCurrency, amountUsd: usd(tx.feeAmountUsd) },
+      fee: {
+        quotedUsd: usd(tx.quotedFeeUsd),
+        recordedAmount: tx.feeAmount,
+        recordedCurrency: tx.feeCurrency,
+        recordedUsd: usd(tx.feeAmountUsd),
+      },
       updatedAt: tx.updatedAt,
       finalizedAt: tx.finalizedAt,
     },

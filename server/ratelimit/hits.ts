@@ -1,11 +1,41 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import { rateLimitHits } from '../../drizzle/schema';
 import type { AppContext } from '../context';
 
-const minuteOf = (ms: number) => Math.floor(ms / 60_000) * 60_000;
-const hitsKey = (prefix: string, minute: number) => `${prefix}:rl-hits:${minute}`;
 const KEEP_UNROLLED_SECONDS = 3 * 3600;
+const ROLLUP_LEASE_MS = 120_000;
+const INSERT_CHUNK = 1000;
+
+const minuteOf = (ms: number) => Math.floor(ms / 60_000) * 60_000;
+
+/** One hash per minute plus two indexes, all under one hash tag so they share a Redis Cluster slot. */
+function hitKeys(prefix: string) {
+  const base = `${prefix}:{rl-hits}`;
+  return {
+    minute: (minute: string) => `${base}:${minute}`,
+    rolling: (minute: string) => `${base}:${minute}:rolling`,
+    /** Minutes with counts not yet rolled up. */
+    pending: `${base}:pending`,
+    /** Minutes renamed to `:rolling` and not yet written to Postgres (a crash leaves them here). */
+    rollingIndex: `${base}:rolling-minutes`,
+    lease: `${base}:lease`,
+  };
+}
+
+/** Renames a pending minute to `:rolling`; a minute whose earlier `:rolling` is still there waits for the next run. */
+const CLAIM_MINUTE = `
+if redis.call('EXISTS', KEYS[4]) == 1 then return 0 end
+redis.call('SREM', KEYS[1], ARGV[1])
+if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
+redis.call('RENAME', KEYS[3], KEYS[4])
+redis.call('SADD', KEYS[2], ARGV[1])
+return 1`;
+
+const RELEASE_LEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
 
 /** Counts one 429 for the dashboard: per minute, route class and hashed client. */
 export async function recordRateLimitHit(
@@ -15,49 +45,67 @@ export async function recordRateLimitHit(
   clientHash: string,
   now = Date.now(),
 ) {
-  const key = hitsKey(prefix, minuteOf(now));
-  await redis.multi().hincrby(key, `${routeClass}|${clientHash}`, 1).expire(key, KEEP_UNROLLED_SECONDS).exec();
+  const keys = hitKeys(prefix);
+  const minute = String(minuteOf(now));
+  await redis
+    .multi()
+    .hincrby(keys.minute(minute), `${routeClass}|${clientHash}`, 1)
+    .expire(keys.minute(minute), KEEP_UNROLLED_SECONDS)
+    .sadd(keys.pending, minute)
+    .exec();
 }
 
 /**
- * Moves every finished minute's counters from Redis into Postgres. The key is renamed before it
- * is read, so a concurrent hit lands in a fresh key rather than being lost or counted twice.
+ * Moves the counters of every minute, the current one included, from Redis into Postgres. A
+ * minute's hash is renamed before it is read, so a hit landing meanwhile starts a fresh hash (and
+ * re-marks the minute pending) rather than being lost or counted twice. A `:rolling` hash left by
+ * a run that died before Postgres took it is written by the next run. One run at a time holds a lease.
  */
-export async function rollupRateLimitHits(
-  ctx: AppContext,
-  redis: Redis = ctx.redis,
-  now = Date.now(),
-): Promise<number> {
-  const prefix = ctx.config.redisPrefix;
-  const current = minuteOf(now);
-  let rows = 0;
-  for (const key of await redis.keys(`${prefix}:rl-hits:*`)) {
-    const leftover = key.endsWith(':rolling');
-    const minute = Number(
-      key
-        .replace(/:rolling$/, '')
-        .split(':')
-        .at(-1),
-    );
-    if (!Number.isFinite(minute) || (!leftover && minute >= current)) continue;
-    const processing = leftover ? key : `${key}:rolling`;
-    if (!leftover && (await redis.renamenx(key, processing)) !== 1) continue;
-    const counts = await redis.hgetall(processing);
-    const values = Object.entries(counts).map(([field, hits]) => {
-      const [routeClass = 'unknown', clientHash = 'unknown'] = field.split('|');
-      return { minute: new Date(minute), routeClass, clientHash, hits: Number(hits) };
-    });
-    if (values.length) {
-      await ctx.db
+export async function rollupRateLimitHits(ctx: AppContext, redis: Redis = ctx.redis): Promise<number> {
+  const keys = hitKeys(ctx.config.redisPrefix);
+  const token = randomUUID();
+  if ((await redis.set(keys.lease, token, 'PX', ROLLUP_LEASE_MS, 'NX')) !== 'OK') {
+    ctx.log.debug('rate-limit rollup already running elsewhere');
+    return 0;
+  }
+  try {
+    for (const minute of await redis.smembers(keys.pending)) {
+      await redis.eval(
+        CLAIM_MINUTE,
+        4,
+        keys.pending,
+        keys.rollingIndex,
+        keys.minute(minute),
+        keys.rolling(minute),
+        minute,
+      );
+    }
+    let rows = 0;
+    for (const minute of await redis.smembers(keys.rollingIndex)) {
+      rows += await writeMinute(ctx, Number(minute), await redis.hgetall(keys.rolling(minute)));
+      await redis.multi().del(keys.rolling(minute)).srem(keys.rollingIndex, minute).exec();
+    }
+    return rows;
+  } finally {
+    await redis.eval(RELEASE_LEASE, 1, keys.lease, token);
+  }
+}
+
+async function writeMinute(ctx: AppContext, minute: number, counts: Record<string, string>) {
+  const values = Object.entries(counts).map(([field, hits]) => {
+    const [routeClass = 'unknown', clientHash = 'unknown'] = field.split('|');
+    return { minute: new Date(minute), routeClass, clientHash, hits: Number(hits) };
+  });
+  await ctx.db.transaction(async (tx) => {
+    for (let start = 0; start < values.length; start += INSERT_CHUNK) {
+      await tx
         .insert(rateLimitHits)
-        .values(values)
+        .values(values.slice(start, start + INSERT_CHUNK))
         .onConflictDoUpdate({
           target: [rateLimitHits.minute, rateLimitHits.routeClass, rateLimitHits.clientHash],
           set: { hits: sql`${rateLimitHits.hits} + excluded.hits` },
         });
     }
-    await redis.del(processing);
-    rows += values.length;
-  }
-  return rows;
+  });
+  return values.length;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Config } from '../config';
 
 export const QUEUES = ['tracking', 'maintenance'] as const;
 export type QueueName = (typeof QUEUES)[number];
@@ -12,10 +13,31 @@ export const JOBS = {
   'maintenance.sweep': { queue: 'maintenance', schema: emptyJob, attempts: 1 },
   'maintenance.rollup-rate-limits': { queue: 'maintenance', schema: emptyJob, attempts: 3 },
   'maintenance.refresh-prices': { queue: 'maintenance', schema: emptyJob, attempts: 2 },
+  'maintenance.prune': { queue: 'maintenance', schema: emptyJob, attempts: 2 },
 } as const satisfies Record<string, { queue: QueueName; schema: z.ZodType; attempts: number }>;
 
 export type JobName = keyof typeof JOBS;
 export type JobData<N extends JobName> = z.output<(typeof JOBS)[N]['schema']>;
+export type MaintenanceJobName = {
+  [N in JobName]: (typeof JOBS)[N]['queue'] extends 'maintenance' ? N : never;
+}[JobName];
+
+/**
+ * The periodic jobs the worker keeps scheduled, by BullMQ job-scheduler id. Every worker upserts
+ * these at start and removes any other scheduler it finds (a leftover of an older version).
+ */
+export const SCHEDULES = {
+  sweep: { job: 'maintenance.sweep', everyMs: (c: Config) => c.worker.sweepIntervalMs },
+  'rollup-rate-limits': {
+    job: 'maintenance.rollup-rate-limits',
+    everyMs: (c: Config) => c.worker.rateLimitRollupIntervalMs,
+  },
+  'refresh-prices': { job: 'maintenance.refresh-prices', everyMs: (c: Config) => c.worker.priceRefreshIntervalMs },
+  prune: { job: 'maintenance.prune', everyMs: (c: Config) => c.worker.pruneIntervalMs },
+} as const satisfies Record<string, { job: MaintenanceJobName; everyMs: (config: Config) => number }>;
+
+export type ScheduleId = keyof typeof SCHEDULES;
+export const SCHEDULE_IDS = Object.keys(SCHEDULES) as ScheduleId[];
 
 /** BullMQ job ids may not contain ':'; a transaction id is already safe and unique. */
 export const trackingJobId = (transactionId: string) => transactionId;

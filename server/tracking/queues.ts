@@ -1,7 +1,8 @@
 import { type ConnectionOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { Config } from '../config';
 import type { TrackingScheduler } from '../context';
-import { JOBS, type JobData, type JobName, type QueueName, trackingJobId } from './jobs';
+import { JOBS, type JobData, type JobName, type QueueName, SCHEDULE_IDS, SCHEDULES, trackingJobId } from './jobs';
 
 /** Hash-tagged so every key of a queue lands on one Redis Cluster slot. */
 export const bullPrefix = (redisPrefix: string) => `{${redisPrefix}}`;
@@ -50,4 +51,25 @@ export function createTrackingScheduler(queue: Queue): TrackingScheduler {
     },
     close: () => queue.close(),
   };
+}
+
+/**
+ * Makes each queue's job schedulers exactly the catalog's: every schedule upserted with its
+ * configured interval (the first run is immediate), every other scheduler removed.
+ */
+export async function syncJobSchedulers(queues: Record<QueueName, Queue>, config: Config) {
+  for (const [name, queue] of Object.entries(queues) as [QueueName, Queue][]) {
+    const wanted = SCHEDULE_IDS.filter((id) => JOBS[SCHEDULES[id].job].queue === name);
+    for (const scheduler of await queue.getJobSchedulers()) {
+      if (!(wanted as string[]).includes(scheduler.key)) await queue.removeJobScheduler(scheduler.key);
+    }
+    for (const id of wanted) {
+      const { job, everyMs } = SCHEDULES[id];
+      await queue.upsertJobScheduler(
+        id,
+        { every: everyMs(config) },
+        { name: job, data: {}, opts: { attempts: JOBS[job].attempts } },
+      );
+    }
+  }
 }

@@ -1,5 +1,7 @@
+import { parseUnits } from 'viem';
 import type { transactions } from '../../drizzle/schema';
 import type { AssetSnapshot } from '../../drizzle/schema/swaps';
+import { formatAmount } from '../catalog/amounts';
 import type { RecordedFeeDetails } from '../schemas/responses';
 
 type TransactionRow = typeof transactions.$inferSelect;
@@ -8,15 +10,23 @@ const publicAsset = ({ id, symbol, contract, image, chain }: AssetSnapshot) => (
 
 const num = (value: string | null) => (value === null ? null : Number(value));
 
-/** The recorded fee fields of spec §2, as status and history report them. */
+/** A numeric(38, 8) column as its shortest decimal string: `1.50000000` reads `1.5`. */
+const decimalText = (value: string) => formatAmount(parseUnits(value, 8), 8);
+
+/**
+ * The recorded fee fields of spec §2, as status and history report them: the provider's recorded
+ * fee in its own currency once a poll has seen it, until then the fee quoted at execute in USD.
+ */
 export function recordedFee(tx: TransactionRow) {
-  const amountUsd = num(tx.feeAmountUsd);
+  const recorded = tx.feeAmount !== null;
+  const amount = recorded ? tx.feeAmount : tx.quotedFeeUsd && decimalText(tx.quotedFeeUsd);
+  const currency = recorded ? tx.feeCurrency : tx.quotedFeeUsd !== null ? 'USD' : null;
   return {
-    usd: amountUsd,
-    formatted: tx.feeAmount !== null ? `${tx.feeAmount} ${tx.feeCurrency ?? ''}`.trim() : null,
-    amount: tx.feeAmount,
-    amountUsd,
-    currency: tx.feeCurrency,
+    usd: num(tx.quotedFeeUsd) ?? num(tx.feeAmountUsd),
+    formatted: amount !== null ? `${amount} ${currency ?? ''}`.trim() : null,
+    amount,
+    amountUsd: num(tx.feeUsd),
+    currency,
     // Written only from fee line items at execute and from providers' status fees.
     details: (tx.feeDetails ?? null) as RecordedFeeDetails,
   };

@@ -57,12 +57,16 @@ describe('affiliates.overview', () => {
   beforeAll(async () => {
     await asBob.affiliates.createCode({ code: 'BOB-1' });
     const settled = await executeSwap(t, { ...ETH_TO_BTC, referralCode: 'ALICE-1' }, 'RELAY');
-    await executeSwap(t, { ...ETH_TO_BTC, referralCode: 'ALICE-1' }, 'RELAY');
+    const settledUnrecorded = await executeSwap(t, { ...ETH_TO_BTC, referralCode: 'ALICE-1' }, 'RELAY');
     await executeSwap(t, { ...ETH_TO_BTC, referralCode: 'BOB-1' }, 'RELAY');
     await executeSwap(t, ETH_TO_BTC, 'RELAY');
     await t.app.sql`
       update transactions set status = 'SUCCESS', amount_usd = 4000, fee_amount_usd = 12.5
       where id = ${settled.transaction.id}`;
+    // No fee recorded by the provider: the fee quoted at execute counts.
+    await t.app.sql`
+      update transactions set status = 'SUCCESS', amount_usd = 0, quoted_fee_usd = 2.5, fee_amount_usd = null
+      where id = ${settledUnrecorded.transaction.id}`;
   });
 
   it('an affiliate sees swaps, volume, fees and success rate for their own codes only', async () => {
@@ -71,7 +75,7 @@ describe('affiliates.overview', () => {
     expect(overview.codes.map((c) => c.code).sort()).toEqual(
       ['ALICE-1', 'shared_code', 'abc', `A_${'b'.repeat(30)}`].sort(),
     );
-    expect(overview.totals).toMatchObject({ swaps: 2, volumeUsd: 4000, feesUsd: 12.5, successRate: 1 });
+    expect(overview.totals).toMatchObject({ swaps: 2, volumeUsd: 4000, feesUsd: 15, successRate: 1 });
     expect(overview.codes.find((c) => c.code === 'ALICE-1')).toMatchObject({ swaps: 2, volumeUsd: 4000 });
     expect(overview.recent).toHaveLength(2);
     expect(overview.recent.every((r) => r.referralCode === 'ALICE-1')).toBe(true);

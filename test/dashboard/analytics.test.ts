@@ -131,4 +131,31 @@ describe('operations.overview', () => {
     expect(overview.kpis.successRate).toBe(1);
     expect(overview.kpis.volumeUsd).toBe(2000);
   });
+
+  it('shows each scheduled job with the age of its last success, flagging overdue, failed and unscheduled ones', async () => {
+    await t.app.sql`
+      insert into maintenance_runs (job, last_started_at, last_finished_at, last_succeeded_at, last_outcome, last_error, last_duration_ms)
+      values
+        ('maintenance.sweep', now() - interval '10 seconds', now() - interval '10 seconds', now() - interval '10 seconds', 'ok', null, 40),
+        ('maintenance.refresh-prices', now() - interval '2 hours', now() - interval '2 hours', now() - interval '2 hours', 'ok', null, 900),
+        ('maintenance.prune', now() - interval '5 minutes', now() - interval '5 minutes', now() - interval '30 minutes', 'failed', 'statement timeout', 5000)`;
+    const { jobs } = await admin.operations.overview();
+    const byJob = Object.fromEntries(jobs.map((j) => [j.job, j]));
+    expect(jobs.map((j) => j.id)).toEqual(['sweep', 'rollup-rate-limits', 'refresh-prices', 'prune']);
+    expect(byJob['maintenance.sweep']).toMatchObject({ intervalMs: 30_000, overdue: false, lastOutcome: 'ok' });
+    expect(byJob['maintenance.sweep']?.ageMs).toBeGreaterThanOrEqual(10_000);
+    expect(byJob['maintenance.refresh-prices']).toMatchObject({ intervalMs: 600_000, overdue: true });
+    expect(byJob['maintenance.rollup-rate-limits']).toMatchObject({
+      lastSucceededAt: null,
+      ageMs: null,
+      overdue: true,
+    });
+    expect(byJob['maintenance.prune']).toMatchObject({
+      overdue: false,
+      lastOutcome: 'failed',
+      lastError: 'statement timeout',
+    });
+    // No worker has started against this app's Redis prefix.
+    expect(jobs.every((j) => j.scheduled === false && j.nextRunAt === null)).toBe(true);
+  });
 });

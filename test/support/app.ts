@@ -7,6 +7,7 @@ import { createApiServer, listen } from '../../server/http/node-adapter';
 import { type Simulators, simulatorEnv, startSimulators, stopSimulators } from '../../server/providers/simulators';
 import { assertDocumentedResponse } from './contract';
 import { cloneTemplate, dropDatabase, testDatabaseName } from './databases';
+import { deletePrefixKeys, testRedisUrl } from './redis-prefixes';
 
 export interface TestApp {
   app: AppContext;
@@ -53,7 +54,7 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
   return {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_URL: testRedisUrl(),
     CATALOG_CACHE_MS: '0',
     RATE_LIMIT_CATALOG: '100000',
     RATE_LIMIT_QUOTE: '100000',
@@ -63,7 +64,7 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
   };
 }
 
-/** A database cloned from the template, a Redis prefix of its own, and the API on a loopback port. */
+/** A database cloned from the template, a Redis prefix of its own (deleted on stop), and the API on a loopback port. */
 export async function startTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
   const suffix = randomBytes(5).toString('hex');
   const databaseName = testDatabaseName('db', suffix);
@@ -105,6 +106,7 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
       await app.close();
       await stopSimulators(sims);
       await dropDatabase(databaseName);
+      await deletePrefixKeys(config.redisPrefix);
     },
   };
 }

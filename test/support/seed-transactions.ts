@@ -19,7 +19,10 @@ export interface SyntheticTx {
 }
 
 /** Inserts lock + transaction rows directly, for history and lookup tests that need many of them. */
-export async function insertTransactions(ctx: AppContext, rows: Omit<SyntheticTx, 'id'>[]): Promise<SyntheticTx[]> {
+export async function insertTransactions(
+  ctx: Pick<AppContext, 'sql'>,
+  rows: Omit<SyntheticTx, 'id'>[],
+): Promise<SyntheticTx[]> {
   const created: SyntheticTx[] = [];
   for (const row of rows) {
     const at = row.createdAt.toISOString();

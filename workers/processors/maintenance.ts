@@ -1,27 +1,34 @@
-import type { Job } from 'bullmq';
+import { type Job, UnrecoverableError } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { refreshPrices } from '../../server/catalog/prices';
 import type { AppContext, TrackingScheduler } from '../../server/context';
-import { JOBS, type JobName } from '../../server/tracking/jobs';
+import { pruneSamples } from '../../server/maintenance/retention';
+import { recordedRun } from '../../server/maintenance/runs';
+import { rollupRateLimitHits } from '../../server/ratelimit/hits';
+import { JOBS, type JobName, type MaintenanceJobName } from '../../server/tracking/jobs';
 import { sweep } from '../../server/tracking/sweep';
 
-export interface MaintenanceTasks {
-  'maintenance.sweep': () => Promise<unknown>;
-  'maintenance.rollup-rate-limits'?: () => Promise<unknown>;
-  'maintenance.refresh-prices'?: () => Promise<unknown>;
+export type MaintenanceTasks = Record<MaintenanceJobName, () => Promise<unknown>>;
+
+/** What each maintenance job does; `redis` is a worker connection that waits out a Redis restart. */
+export function maintenanceTasks(ctx: AppContext, scheduler: TrackingScheduler, redis: Redis): MaintenanceTasks {
+  return {
+    'maintenance.sweep': () => sweep(ctx, scheduler),
+    'maintenance.rollup-rate-limits': () => rollupRateLimitHits(ctx, redis),
+    'maintenance.refresh-prices': () => refreshPrices(ctx),
+    'maintenance.prune': () => pruneSamples(ctx),
+  };
 }
 
-export function maintenanceProcessor(
-  ctx: AppContext,
-  scheduler: TrackingScheduler,
-  extra: Partial<MaintenanceTasks> = {},
-) {
-  const tasks: MaintenanceTasks = { 'maintenance.sweep': () => sweep(ctx, scheduler), ...extra };
+const isMaintenanceJob = (name: string): name is MaintenanceJobName =>
+  name in JOBS && JOBS[name as JobName].queue === 'maintenance';
+
+export function maintenanceProcessor(ctx: AppContext, tasks: MaintenanceTasks) {
   return async (job: Job) => {
-    const name = job.name as JobName;
-    if (!(name in JOBS) || JOBS[name].queue !== 'maintenance') throw new Error(`unknown maintenance job ${job.name}`);
+    if (!isMaintenanceJob(job.name)) throw new UnrecoverableError(`unknown maintenance job ${job.name}`);
+    const name = job.name;
     JOBS[name].schema.parse(job.data);
-    const task = tasks[name as keyof MaintenanceTasks];
-    if (!task) return { skipped: true };
-    const result = await task();
+    const result = await recordedRun(ctx, name, tasks[name]);
     ctx.log.debug({ job: name, result }, 'maintenance done');
     return result;
   };

@@ -9,6 +9,7 @@ import { describeError } from '../../_components/query-error';
 import { StatusBadge } from '../../_components/StatusBadge';
 import { EmptyState, ErrorState, LoadingState } from '../../_components/states';
 import { useTRPC } from '../../_trpc/client';
+import { ScheduledJobs } from './ScheduledJobs';
 
 const ms = (value: number | null) => (value == null ? '—' : `${formatCount(value)} ms`);
 
@@ -30,7 +31,7 @@ export function OperationsView() {
       </div>
     );
   }
-  const { kpis, providers, queues, stale } = query.data;
+  const { kpis, providers, queues, jobs, stale } = query.data;
   return (
     <div className={styles.stack}>
       <section aria-label="Last 24 hours" className={styles.kpiGrid}>
@@ -158,6 +159,8 @@ export function OperationsView() {
           </table>
         </div>
       </Panel>
+
+      <ScheduledJobs jobs={jobs} />
 
       <Panel title="Stale transactions" note="pending longer than the tracking window; oldest first">
         {stale.length === 0 ? (

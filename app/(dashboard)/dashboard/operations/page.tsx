@@ -10,7 +10,10 @@ export const metadata: Metadata = { title: 'Operations' };
 export default async function OperationsPage() {
   const { allowed } = await viewerFor('/dashboard/operations', 'admin');
   const header = (
-    <PageHeader title="Operations" lead="The last 24 hours at a glance, provider health, queues and stale swaps." />
+    <PageHeader
+      title="Operations"
+      lead="The last 24 hours at a glance, provider health, queues, scheduled jobs and stale swaps."
+    />
   );
   if (!allowed) {
     return (

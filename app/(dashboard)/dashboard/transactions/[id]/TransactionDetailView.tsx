@@ -118,11 +118,17 @@ export function TransactionDetailView({ id }: { id: string }) {
             <dl className={styles.dl} style={{ marginTop: 18 }}>
               <dt>Value</dt>
               <dd>{formatUsd(tx.amountUsd)}</dd>
-              <dt>Fee</dt>
+              <dt>Quoted fee</dt>
+              <dd>{tx.fee.quotedUsd != null ? formatUsd(tx.fee.quotedUsd) : '—'}</dd>
+              <dt>Recorded fee</dt>
               <dd>
-                {tx.fee.amount ? `${tx.fee.amount} ${tx.fee.currency ?? ''}` : '—'}
-                {tx.fee.amountUsd != null ? (
-                  <span className={styles.muted}> ({formatUsd(tx.fee.amountUsd)})</span>
+                {tx.fee.recordedAmount ? (
+                  `${tx.fee.recordedAmount} ${tx.fee.recordedCurrency ?? ''}`
+                ) : (
+                  <span className={styles.muted}>not reported by the provider yet</span>
+                )}
+                {tx.fee.recordedUsd != null ? (
+                  <span className={styles.muted}> ({formatUsd(tx.fee.recordedUsd)})</span>
                 ) : null}
               </dd>
               <dt>Provider</dt>
