@@ -58,6 +58,7 @@ export const envSchema = z.object({
   RATE_LIMIT_TRANSACTIONS: positiveInt.default(300),
   RATE_LIMIT_HASH_KEY: z.string().min(16).optional(),
   IDEMPOTENCY_TTL_SECONDS: positiveInt.default(24 * 3600),
+  HISTORY_REQUIRE_SCOPE: bool.default(false),
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3300),
   TRACKING_CONCURRENCY: positiveInt.default(20),
   WORKER_LOCK_DURATION_MS: positiveInt.default(30_000),
@@ -138,6 +139,8 @@ export interface Config {
     hashKey: string;
   };
   idempotencyTtlSeconds: number;
+  /** History answers only when scoped to wallets or one transaction, never the whole ledger. */
+  historyRequireScope: boolean;
   worker: {
     healthPort: number;
     trackingConcurrency: number;
@@ -228,6 +231,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
       hashKey: env.RATE_LIMIT_HASH_KEY ?? env.AUTH_SECRET ?? developmentSecret(env.NODE_ENV, 'RATE_LIMIT_HASH_KEY'),
     },
     idempotencyTtlSeconds: env.IDEMPOTENCY_TTL_SECONDS,
+    historyRequireScope: env.HISTORY_REQUIRE_SCOPE,
     worker: {
       healthPort: env.WORKER_HEALTH_PORT,
       trackingConcurrency: env.TRACKING_CONCURRENCY,

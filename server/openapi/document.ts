@@ -225,7 +225,10 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'GET /api/v1/transaction/history': {
     operationId: 'transactionHistory',
     summary: 'Transaction history',
-    description: 'Transactions, newest first, filtered by wallets, statuses, referral code or search term.',
+    description:
+      'Transactions, newest first, filtered by wallets, statuses, referral code or search term. A server may ' +
+      'require a scope (`HISTORY_REQUIRE_SCOPE`): then a request without `addresses` or `transactionId` is 400 ' +
+      '`VALIDATION_ERROR` naming both fields.',
     params: { query: 'Search by transaction ID, lock ID, hash, wallet, provider, asset symbol or referral code.' },
   },
   'GET /api/v1/openapi.json': {
@@ -274,7 +277,9 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'GET /api/transaction/history': {
     operationId: 'legacyTransactionHistory',
     summary: 'Transaction history (unversioned)',
-    description: 'As the v1 history with `search` instead of `query`, answered as `{items, page, perPage, total}`.',
+    description:
+      'As the v1 history with `search` instead of `query`, answered as `{items, page, perPage, total}`. Where the ' +
+      'server requires a scope, `addresses` is required.',
     params: { search: 'Search by transaction ID, lock ID, hash, wallet, provider, asset symbol or referral code.' },
   },
 };
