@@ -173,7 +173,7 @@ export interface paths {
         };
         /**
          * Transaction history
-         * @description Transactions, newest first, filtered by wallets, statuses, referral code or search term.
+         * @description Transactions, newest first, filtered by wallets, statuses, referral code or search term. A server may require a scope (`HISTORY_REQUIRE_SCOPE`): then a request without `addresses` or `transactionId` is 400 `VALIDATION_ERROR` naming both fields.
          */
         get: operations["transactionHistory"];
         put?: never;
@@ -333,7 +333,7 @@ export interface paths {
         };
         /**
          * Transaction history (unversioned)
-         * @description As the v1 history with `search` instead of `query`, answered as `{items, page, perPage, total}`.
+         * @description As the v1 history with `search` instead of `query`, answered as `{items, page, perPage, total}`. Where the server requires a scope, `addresses` is required.
          */
         get: operations["legacyTransactionHistory"];
         put?: never;
@@ -976,7 +976,7 @@ export interface components {
             recipient?: string;
             /** @description Provider keys to leave out */
             exclude?: string[];
-            /** @description Basis points; 100 means 1% */
+            /** @description Basis points, 0 through 10000; 100 means 1% */
             slippage?: number;
         };
         LegacyLockRequest: {
@@ -996,7 +996,7 @@ export interface components {
             recipient: string;
             /** @description Provider keys to leave out */
             exclude?: string[];
-            /** @description Basis points; 100 means 1% */
+            /** @description Basis points, 0 through 10000; 100 means 1% */
             slippage?: number;
             /** @description Provider key of the selected route */
             provider: string;
