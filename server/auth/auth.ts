@@ -6,7 +6,7 @@ import { adminAc, defaultAc } from 'better-auth/plugins/admin/access';
 import { eq } from 'drizzle-orm';
 import { authAccounts, authSessions, authUsers, authVerifications } from '../../drizzle/schema';
 import type { AppContext } from '../context';
-import { CLIENT_IP_HEADER } from '../ratelimit/client';
+import { AUTH_CLIENT_IP_HEADER } from '../ratelimit/client';
 import { type Role, SELF_SIGN_UP_ROLE } from './roles';
 
 export const AUTH_BASE_PATH = '/api/auth';
@@ -81,7 +81,7 @@ export function createAuth(app: AppContext) {
     },
     advanced: {
       useSecureCookies: config.env === 'production',
-      ipAddress: { ipAddressHeaders: config.trustProxy ? ['x-forwarded-for', CLIENT_IP_HEADER] : [CLIENT_IP_HEADER] },
+      ipAddress: { ipAddressHeaders: [AUTH_CLIENT_IP_HEADER], ipv6Subnet: 64 },
     },
     telemetry: { enabled: false },
     // No nextCookies(): sign-in goes through /api/auth from the browser, never through server actions.
