@@ -7,6 +7,7 @@ import { eq } from 'drizzle-orm';
 import { authAccounts, authSessions, authUsers, authVerifications } from '../../drizzle/schema';
 import type { AppContext } from '../context';
 import { AUTH_CLIENT_IP_HEADER } from '../ratelimit/client';
+import { authLogger } from './logging';
 import { type Role, SELF_SIGN_UP_ROLE } from './roles';
 
 export const AUTH_BASE_PATH = '/api/auth';
@@ -84,6 +85,9 @@ export function createAuth(app: AppContext) {
       ipAddress: { ipAddressHeaders: [AUTH_CLIENT_IP_HEADER], ipv6Subnet: 64 },
     },
     telemetry: { enabled: false },
+    logger: authLogger(app),
+    // Errors that are not Better Auth's own reach our handler instead of its console fallback.
+    onAPIError: { throw: true },
     // No nextCookies(): sign-in goes through /api/auth from the browser, never through server actions.
     plugins: [admin({ defaultRole: SELF_SIGN_UP_ROLE, adminRoles: ['admin'], roles })],
   });
