@@ -2,10 +2,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app';
 import { expectLegacyError, firstRow } from './support/assertions';
 import { BTC_TO_ETH, ETH_TO_BTC } from './support/fixtures';
+import { registerReferralCodes } from './support/seed-transactions';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp({ PROVIDER_DEADLINE_MS: '1000' });
+  await registerReferralCodes(t.app, ['legacy-ref']);
 });
 afterAll(() => t?.stop());
 beforeEach(() => {

@@ -1,4 +1,5 @@
 import { locks } from '../../drizzle/schema';
+import { resolveReferral } from '../affiliates/referrals';
 import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
@@ -85,6 +86,7 @@ export async function lockRoute(ctx: AppContext, request: LockRequest): Promise<
   const expiresAt = new Date(now + ttlMs);
   const publicRoute = presentRoute(adapter.key, route, pair.src, pair.dst, pair.amountBase);
   const lockId = newLockId();
+  const referral = await resolveReferral(ctx, request.referralCode);
   await ctx.db.insert(locks).values({
     id: lockId,
     interface: request.interface,
@@ -99,7 +101,8 @@ export async function lockRoute(ctx: AppContext, request: LockRequest): Promise<
     slippageBps: pair.slippageBps,
     depositor: pair.depositor as string,
     recipient: pair.recipient as string,
-    referralCode: request.referralCode ?? null,
+    referralCode: referral?.code ?? null,
+    referralOwnerId: referral?.ownerId ?? null,
     route: publicRoute as unknown as Record<string, unknown>,
     providerQuote: route.providerQuote,
     expiresAt,

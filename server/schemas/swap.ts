@@ -18,6 +18,8 @@ export const referralCodeSchema = z
   .max(64, 'at most 64 characters')
   .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, "-" and "_" only');
 
+export const referralQuery = z.object({ code: referralCodeSchema.describe('The referral code, e.g. from `/?ref=`') });
+
 const pairFields = {
   srcChain: chainKey('srcChain').describe('Source chain key'),
   srcAddress: assetAddress('srcAddress').describe('Source asset address, as the assets list gives it'),
