@@ -39,6 +39,9 @@ export const envSchema = z.object({
   PROVIDER_DEADLINE_MS: positiveInt.default(2500),
   EXECUTE_DEADLINE_MS: positiveInt.default(8000),
   CATALOG_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
+  QUOTE_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
+  QUOTE_BUDGET_RESERVE_PERCENT: z.coerce.number().int().min(0).max(90).default(20),
+  QUOTE_CLIENT_SHARE_PERCENT: z.coerce.number().int().min(1).max(100).default(25),
   LOCK_TTL_MS: positiveInt.default(60_000),
   LOCK_EXPIRY_MARGIN_MS: z.coerce.number().int().min(0).default(10_000),
   DEFAULT_SLIPPAGE_BPS: z.coerce.number().int().min(0).max(10_000).default(100),
@@ -122,6 +125,8 @@ export interface Config {
   providerDeadlineMs: number;
   executeDeadlineMs: number;
   catalogCacheMs: number;
+  /** Upstream quote calls: identical previews shared for a few seconds, part of each budget kept back. */
+  quoteBudget: { cacheMs: number; reservePercent: number; clientSharePercent: number };
   lockTtlMs: number;
   lockExpiryMarginMs: number;
   defaultSlippageBps: number;
@@ -211,6 +216,11 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     providerDeadlineMs: env.PROVIDER_DEADLINE_MS,
     executeDeadlineMs: env.EXECUTE_DEADLINE_MS,
     catalogCacheMs: env.CATALOG_CACHE_MS,
+    quoteBudget: {
+      cacheMs: env.QUOTE_CACHE_MS,
+      reservePercent: env.QUOTE_BUDGET_RESERVE_PERCENT,
+      clientSharePercent: env.QUOTE_CLIENT_SHARE_PERCENT,
+    },
     lockTtlMs: env.LOCK_TTL_MS,
     lockExpiryMarginMs: env.LOCK_EXPIRY_MARGIN_MS,
     defaultSlippageBps: env.DEFAULT_SLIPPAGE_BPS,

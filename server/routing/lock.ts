@@ -5,7 +5,8 @@ import type { AppContext } from '../context';
 import { AppError } from '../errors';
 import { newLockId } from '../ids';
 import { providerAppError } from '../providers/errors';
-import type { ProviderAdapter, ProviderRoute } from '../providers/types';
+import type { ResilientAdapter } from '../providers/resilience';
+import type { ProviderRoute } from '../providers/types';
 import { type PublicRoute, presentRoute } from './present';
 import { quoteProvider } from './quote';
 import type { SwapPair } from './validate';
@@ -33,7 +34,7 @@ const unavailable = (message: string) =>
     problems: [{ code: 'PROVIDER_UNAVAILABLE', field: 'provider', message }],
   });
 
-async function selectProvider(ctx: AppContext, request: LockRequest): Promise<ProviderAdapter> {
+async function selectProvider(ctx: AppContext, request: LockRequest): Promise<ResilientAdapter> {
   const key = request.provider.trim().toUpperCase();
   if (!ctx.providers.isKnown(key)) {
     const message = `Unknown provider "${request.provider}"`;
