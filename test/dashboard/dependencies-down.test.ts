@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { inspect } from 'node:util';
 import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handleAuthRequestFor } from '../../server/auth/handler';
@@ -91,6 +92,8 @@ describe('Postgres unreachable', () => {
     const error = await createDashboardContext({ app: down, headers: new Headers({ cookie }) }).catch((e) => e);
     expect(error).toBeInstanceOf(TRPCError);
     expect((error as TRPCError).code).toBe('SERVICE_UNAVAILABLE');
+    // What Next would print for a page whose viewer lookup failed: the whole cause chain.
+    expect(inspect(error, { depth: 10 })).not.toContain(sessionToken);
   });
 
   it('logs the failure without the session token, cookie or SQL parameters', () => {
