@@ -48,7 +48,7 @@ export async function ensureAdmin(
   if (existing) {
     throw new AppError(
       'VALIDATION_ERROR',
-      `${email} already belongs to a ${existing.role} account that this command did not create; it was not promoted. ` +
+      `${email} already belongs to an existing ${existing.role} account that this command did not create; it was not promoted. ` +
         'Use another email, or have an existing admin change its role in the dashboard after checking who owns it',
       { field: 'email', status: 409, retryable: false },
     );
