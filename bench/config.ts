@@ -76,6 +76,7 @@ export function appEnv(settings: BenchSettings, sims: Simulators, authSecret: st
     REDIS_URL: settings.redisUrl,
     REDIS_PREFIX: REDIS_PREFIX,
     PROVIDER_DEADLINE_MS: '1000',
+    QUOTE_CACHE_MS: '0',
     RATE_LIMIT_CATALOG: RATE_LIMIT_OFF,
     RATE_LIMIT_QUOTE: RATE_LIMIT_OFF,
     RATE_LIMIT_EXECUTE: RATE_LIMIT_OFF,

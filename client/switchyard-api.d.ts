@@ -173,9 +173,29 @@ export interface paths {
         };
         /**
          * Transaction history
-         * @description Transactions, newest first, filtered by wallets, statuses, referral code or search term.
+         * @description Transactions, newest first, filtered by wallets, statuses, referral code or search term. A server may require a scope (`HISTORY_REQUIRE_SCOPE`): then a request without `addresses` or `transactionId` is 400 `VALIDATION_ERROR` naming both fields.
          */
         get: operations["transactionHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/referral": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check a referral code
+         * @description Whether lock and execute would attribute a swap to this code now (registered by an affiliate and active). An unknown code is not an error: `active` is false, and a lock or execute carrying it attributes nothing.
+         */
+        get: operations["referralStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -333,7 +353,7 @@ export interface paths {
         };
         /**
          * Transaction history (unversioned)
-         * @description As the v1 history with `search` instead of `query`, answered as `{items, page, perPage, total}`.
+         * @description As the v1 history with `search` instead of `query`, answered as `{items, page, perPage, total}`. Where the server requires a scope, `addresses` is required.
          */
         get: operations["legacyTransactionHistory"];
         put?: never;
@@ -538,6 +558,15 @@ export interface components {
         };
         LockResponse: {
             data: components["schemas"]["LockedQuote"];
+        };
+        ReferralStatus: {
+            /** @description The code in its registered spelling, or as given when it is not registered */
+            code: string;
+            /** @description True when lock and execute would attribute a swap to this code now */
+            active: boolean;
+        };
+        ReferralResponse: {
+            data: components["schemas"]["ReferralStatus"];
         };
         /** @description Wallet execution data (spec §2 exec object); not provider tracking state. */
         Exec: {
@@ -976,7 +1005,7 @@ export interface components {
             recipient?: string;
             /** @description Provider keys to leave out */
             exclude?: string[];
-            /** @description Basis points; 100 means 1% */
+            /** @description Basis points, 0 through 10000; 100 means 1% */
             slippage?: number;
         };
         LegacyLockRequest: {
@@ -996,7 +1025,7 @@ export interface components {
             recipient: string;
             /** @description Provider keys to leave out */
             exclude?: string[];
-            /** @description Basis points; 100 means 1% */
+            /** @description Basis points, 0 through 10000; 100 means 1% */
             slippage?: number;
             /** @description Provider key of the selected route */
             provider: string;
@@ -1488,7 +1517,7 @@ export interface operations {
                  *       "depositor": "0x8617E340B3D01FA5F11F306F4090FD50E238070D",
                  *       "recipient": "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
                  *       "provider": "CHAINFLIP",
-                 *       "referralCode": "partner-1"
+                 *       "referralCode": "EXAMPLE-CODE"
                  *     }
                  */
                 "application/json": components["schemas"]["LockRequest"];
@@ -2118,6 +2147,101 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HistoryResponse"];
+                };
+            };
+            /** @description Invalid request. `error.code`: VALIDATION_ERROR. */
+            400: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limited. `error.code`: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Internal error. `error.code`: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Service unavailable. `error.code`: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    referralStatus: {
+        parameters: {
+            query: {
+                /** @description code */
+                code: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferralResponse"];
                 };
             };
             /** @description Invalid request. `error.code`: VALIDATION_ERROR. */

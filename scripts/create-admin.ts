@@ -4,7 +4,7 @@ import { loadConfig } from '../server/config';
 import { createAppContext } from '../server/context';
 import { createUserInput } from '../server/dashboard/schemas';
 
-/** npx tsx scripts/create-admin.ts --email x --password y --name z — creates the first admin, or promotes that user. */
+/** npx tsx scripts/create-admin.ts --email x --password y --name z — creates an admin; never promotes an existing account. */
 const { values } = parseArgs({
   options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } },
 });
@@ -17,8 +17,12 @@ if (!parsed.success) {
 
 const app = createAppContext(loadConfig());
 try {
-  const { id, created } = await ensureAdmin(app, parsed.data);
-  console.log(`${created ? 'created admin' : 'promoted existing user to admin'} ${parsed.data.email} (${id})`);
+  const { id, outcome } = await ensureAdmin(app, parsed.data);
+  console.log(
+    outcome === 'created'
+      ? `created admin ${parsed.data.email} (${id})`
+      : `${parsed.data.email} is already an admin (${id}); nothing changed, the password included`,
+  );
 } catch (error) {
   console.error(`could not create the admin: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;

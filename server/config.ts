@@ -39,6 +39,9 @@ export const envSchema = z.object({
   PROVIDER_DEADLINE_MS: positiveInt.default(2500),
   EXECUTE_DEADLINE_MS: positiveInt.default(8000),
   CATALOG_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
+  QUOTE_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
+  QUOTE_BUDGET_RESERVE_PERCENT: z.coerce.number().int().min(0).max(90).default(20),
+  QUOTE_CLIENT_SHARE_PERCENT: z.coerce.number().int().min(1).max(100).default(25),
   LOCK_TTL_MS: positiveInt.default(60_000),
   LOCK_EXPIRY_MARGIN_MS: z.coerce.number().int().min(0).default(10_000),
   DEFAULT_SLIPPAGE_BPS: z.coerce.number().int().min(0).max(10_000).default(100),
@@ -58,6 +61,7 @@ export const envSchema = z.object({
   RATE_LIMIT_TRANSACTIONS: positiveInt.default(300),
   RATE_LIMIT_HASH_KEY: z.string().min(16).optional(),
   IDEMPOTENCY_TTL_SECONDS: positiveInt.default(24 * 3600),
+  HISTORY_REQUIRE_SCOPE: bool.default(false),
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3300),
   TRACKING_CONCURRENCY: positiveInt.default(20),
   WORKER_LOCK_DURATION_MS: positiveInt.default(30_000),
@@ -126,6 +130,8 @@ export interface Config {
   providerDeadlineMs: number;
   executeDeadlineMs: number;
   catalogCacheMs: number;
+  /** Upstream quote calls: identical previews shared for a few seconds, part of each budget kept back. */
+  quoteBudget: { cacheMs: number; reservePercent: number; clientSharePercent: number };
   lockTtlMs: number;
   lockExpiryMarginMs: number;
   defaultSlippageBps: number;
@@ -143,6 +149,8 @@ export interface Config {
     hashKey: string;
   };
   idempotencyTtlSeconds: number;
+  /** History answers only when scoped to wallets or one transaction, never the whole ledger. */
+  historyRequireScope: boolean;
   worker: {
     healthPort: number;
     trackingConcurrency: number;
@@ -218,6 +226,11 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     providerDeadlineMs: env.PROVIDER_DEADLINE_MS,
     executeDeadlineMs: env.EXECUTE_DEADLINE_MS,
     catalogCacheMs: env.CATALOG_CACHE_MS,
+    quoteBudget: {
+      cacheMs: env.QUOTE_CACHE_MS,
+      reservePercent: env.QUOTE_BUDGET_RESERVE_PERCENT,
+      clientSharePercent: env.QUOTE_CLIENT_SHARE_PERCENT,
+    },
     lockTtlMs: env.LOCK_TTL_MS,
     lockExpiryMarginMs: env.LOCK_EXPIRY_MARGIN_MS,
     defaultSlippageBps: env.DEFAULT_SLIPPAGE_BPS,
@@ -238,6 +251,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
       hashKey: env.RATE_LIMIT_HASH_KEY ?? env.AUTH_SECRET ?? developmentSecret(env.NODE_ENV, 'RATE_LIMIT_HASH_KEY'),
     },
     idempotencyTtlSeconds: env.IDEMPOTENCY_TTL_SECONDS,
+    historyRequireScope: env.HISTORY_REQUIRE_SCOPE,
     worker: {
       healthPort: env.WORKER_HEALTH_PORT,
       trackingConcurrency: env.TRACKING_CONCURRENCY,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './support/app';
+import { startSibling, startTestApp, type TestApp } from './support/app';
 import { expectLegacyError, expectV1Error, expectV1Headers } from './support/assertions';
 import { WALLETS } from './support/fixtures';
 import { insertTransactions, type SyntheticTx } from './support/seed-transactions';
@@ -157,5 +157,55 @@ describe('GET /api/transaction/history (legacy)', () => {
     expect(res.body.total).toBe(45);
     expectLegacyError(await t.json('/api/transaction/history?perPage=51'), 400, 'VALIDATION_ERROR');
     expectLegacyError(await t.json('/api/transaction/history?statuses=bogus'), 400, 'VALIDATION_ERROR');
+  });
+});
+
+describe('HISTORY_REQUIRE_SCOPE', () => {
+  let scoped: Awaited<ReturnType<typeof startSibling>>;
+  beforeAll(async () => {
+    scoped = await startSibling(t, { HISTORY_REQUIRE_SCOPE: 'true' });
+  });
+  afterAll(() => scoped?.stop());
+
+  const get = async (path: string) => {
+    const res = await fetch(`${scoped.baseUrl}${path}`);
+    return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+  };
+
+  it('refuses an unscoped v1 history, or one scoped only by referralCode, naming both fields', async () => {
+    for (const path of [
+      '/api/v1/transaction/history',
+      '/api/v1/transaction/history?referralCode=partner-a',
+      '/api/v1/transaction/history?statuses=SUCCESS&query=ETH',
+    ]) {
+      const res = await get(path);
+      expectV1Error(res, 400, 'VALIDATION_ERROR', 'addresses');
+      expect(res.body.error.details.errors.map((e: any) => e.field)).toEqual(['addresses', 'transactionId']);
+      expect(JSON.stringify(res.body)).not.toContain(ALICE);
+    }
+  });
+
+  it('refuses an unscoped legacy history, naming addresses', async () => {
+    const res = await get('/api/transaction/history?search=ETH');
+    expectLegacyError(res, 400, 'VALIDATION_ERROR');
+    expect(res.body.error.message).toMatch(/addresses/);
+  });
+
+  it('answers a history scoped by addresses or transactionId', async () => {
+    const byWallet = await get(`/api/v1/transaction/history?addresses=${BOB}`);
+    expect(byWallet.status).toBe(200);
+    expect(byWallet.body.pagination.total).toBe(txs.filter((x) => x.wallet === BOB).length);
+    const target = txs[3] as SyntheticTx;
+    const byId = await get(`/api/v1/transaction/history?transactionId=${target.id}`);
+    expect(byId.status).toBe(200);
+    expect(ids(byId.body)).toEqual([target.id]);
+    const legacy = await get(`/api/transaction/history?addresses=${BOB}`);
+    expect(legacy.status).toBe(200);
+    expect(legacy.body.total).toBe(byWallet.body.pagination.total);
+  });
+
+  it('is off by default: the spec lists every filter as optional', async () => {
+    expect((await t.json('/api/v1/transaction/history?referralCode=partner-a')).status).toBe(200);
+    expect((await t.json('/api/transaction/history')).status).toBe(200);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { endpoint, serve } from '../server/http/endpoint';
+import { readJsonBody } from '../server/http/input';
 import { startTestApp, type TestApp } from './support/app';
 import { expectLegacyError, expectNoLeak, expectV1Error, expectV1Headers } from './support/assertions';
 
@@ -28,6 +29,13 @@ const call = async (api: 'v1' | 'legacy', ep: typeof echo, init: RequestInit = {
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
 };
+
+const jsonRequest = (body: string) =>
+  new Request('http://localhost/api/v1/test', {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json' },
+  });
 
 const json = (body: string, headers: Record<string, string> = {}) => ({
   body,
@@ -168,6 +176,30 @@ describe('NUL characters', () => {
   it('are refused in query parameters and bodies with a 400, never reaching Postgres', async () => {
     expectV1Error(await t.json('/api/v1/swap/chains?query=a%00b'), 400, 'VALIDATION_ERROR', 'query');
     expectV1Error(await call('v1', echo, json('{"name":"a\\u0000","count":1}')), 400, 'VALIDATION_ERROR', 'name');
+  });
+});
+
+describe('deeply nested JSON', () => {
+  const nested = (depth: number, open: string, close: string) =>
+    `{"name":"a","count":1,"deep":${open.repeat(depth)}1${close.repeat(depth)}}`;
+
+  it.each([
+    ['arrays', '[', ']'],
+    ['objects', '{"a":', '}'],
+  ])('answers 400, not 500, for %s nested past the depth limit', async (_kind, open, close) => {
+    for (const depth of [100_000, 10_000, 100]) {
+      const body = nested(depth, open, close);
+      await expect(readJsonBody(jsonRequest(body), 4 * 1024 * 1024)).rejects.toMatchObject({
+        status: 400,
+        code: 'VALIDATION_ERROR',
+        field: 'body',
+      });
+    }
+    expectV1Error(await call('v1', echo, json(nested(10_000, open, close))), 400, 'VALIDATION_ERROR', 'body');
+  });
+
+  it('accepts ordinary nesting', async () => {
+    await expect(readJsonBody(jsonRequest(nested(8, '[', ']')), 1024)).resolves.toMatchObject({ name: 'a' });
   });
 });
 

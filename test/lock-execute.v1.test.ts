@@ -2,10 +2,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app';
 import { expectV1Error, expectV1Headers, firstRow } from './support/assertions';
 import { BTC_TO_ETH, ETH_TO_BTC, keyPaths, USDC_ETH_TO_ARB } from './support/fixtures';
+import { registerReferralCodes } from './support/seed-transactions';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp({ PROVIDER_DEADLINE_MS: '1000', EXECUTE_DEADLINE_MS: '1500', LOCK_TTL_MS: '60000' });
+  await registerReferralCodes(t.app, ['partner-1', 'at-lock', 'from-lock', 'from-execute']);
 });
 afterAll(() => t?.stop());
 beforeEach(() => {

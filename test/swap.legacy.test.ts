@@ -2,10 +2,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './support/app';
 import { expectLegacyError, firstRow } from './support/assertions';
 import { BTC_TO_ETH, ETH_TO_BTC } from './support/fixtures';
+import { registerReferralCodes } from './support/seed-transactions';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp({ PROVIDER_DEADLINE_MS: '1000' });
+  await registerReferralCodes(t.app, ['legacy-ref']);
 });
 afterAll(() => t?.stop());
 beforeEach(() => {
@@ -31,10 +33,13 @@ describe('legacy quote, lock and execute', () => {
     expect(res).toMatchObject({ status: 200, body: [] });
   });
 
-  it('has no upper bound on slippage but still refuses negatives and fractions', async () => {
-    expect((await t.post('/api/quote', { ...ETH_TO_BTC, slippage: 20_000 })).status).toBe(200);
-    expectLegacyError(await t.post('/api/quote', { ...ETH_TO_BTC, slippage: -1 }), 400, 'INVALID_SLIPPAGE');
-    expectLegacyError(await t.post('/api/quote', { ...ETH_TO_BTC, slippage: 2.5 }), 400, 'INVALID_SLIPPAGE');
+  it('caps slippage as v1 does: integer basis points 0 through 10000', async () => {
+    expect((await t.post('/api/quote', { ...ETH_TO_BTC, slippage: 10_000 })).status).toBe(200);
+    for (const slippage of [50_000, 3e9, -1, 1.5]) {
+      expectLegacyError(await t.post('/api/quote', { ...ETH_TO_BTC, slippage }), 400, 'INVALID_SLIPPAGE');
+      const lock = await t.post('/api/quote/lock', { ...BTC_TO_ETH, provider: 'THORCHAIN', slippage });
+      expectLegacyError(lock, 400, 'INVALID_SLIPPAGE');
+    }
   });
 
   it.each([

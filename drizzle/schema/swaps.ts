@@ -47,7 +47,10 @@ export const locks = pgTable(
     slippageBps: integer('slippage_bps').notNull(),
     depositor: text('depositor').notNull(),
     recipient: text('recipient').notNull(),
+    /** Set only when the code was registered and active at lock (canonical spelling). */
     referralCode: text('referral_code'),
+    /** The code's owner at that moment: attribution never moves to whoever registers a code later. */
+    referralOwnerId: text('referral_owner_id'),
     /** The public route as returned by lock. */
     route: jsonb('route').$type<Record<string, unknown>>().notNull(),
     /** Provider quote data needed to execute; never sent to clients. */
@@ -109,7 +112,9 @@ export const transactions = pgTable(
       sql`coalesce(fee_amount_usd, quoted_fee_usd)`,
     ),
     feeDetails: jsonb('fee_details'),
+    /** Set only when the code was registered and active when the swap was locked or executed. */
     referralCode: text('referral_code'),
+    referralOwnerId: text('referral_owner_id'),
     quote: jsonb('quote').$type<Record<string, unknown>>().notNull(),
     providerResult: jsonb('provider_result').$type<Record<string, unknown>>().notNull(),
     /** Server-side provider context for status polling (request id, channel id, deposit address…). */

@@ -9,10 +9,16 @@ import {
   test,
 } from '@playwright/test';
 import { ETH_TO_BTC } from '../../test/support/fixtures';
-import { executeFirstRoute, expectAccessible, fillEthToBtc, shot, waitForTransactionStatus } from '../support/helpers';
+import {
+  E2E_ADMIN,
+  executeFirstRoute,
+  expectAccessible,
+  fillEthToBtc,
+  shot,
+  waitForTransactionStatus,
+} from '../support/helpers';
 
-// scripts/e2e-server.sh creates this admin with scripts/create-admin.ts.
-const ADMIN = { email: 'admin@e2e.switchyard.test', password: 'e2e-admin-password-not-secret' };
+const ADMIN = E2E_ADMIN;
 const run = randomBytes(3).toString('hex');
 const SUPPORT = { email: `support-${run}@e2e.switchyard.test`, password: 'support-password-123', name: 'Sam Support' };
 const AFFILIATE = {

@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { ADDR, WALLETS } from '../../test/support/fixtures';
-import { executeFirstRoute, expectAccessible, fillEthToBtc, shot } from '../support/helpers';
+import { executeFirstRoute, expectAccessible, fillEthToBtc, registerReferralCode, shot } from '../support/helpers';
 
 // scripts/e2e-server.sh starts the simulators from SIMULATOR_BASE_PORT in PROVIDER_KEYS order: CHAINFLIP is third.
 const CHAINFLIP_SIMULATOR = `http://127.0.0.1:${Number(process.env.SIMULATOR_BASE_PORT ?? 4810) + 2}`;
@@ -11,10 +11,20 @@ async function settleChainflipAfter(request: APIRequestContext, polls: number) {
   expect(res.ok()).toBe(true);
 }
 
+test('an unregistered referral code earns no "Referred by"', async ({ page }, testInfo) => {
+  await page.goto('/?ref=NOBODY-REGISTERED-THIS');
+  await expect(page.getByRole('button', { name: 'Get routes' })).toBeEnabled();
+  await page.waitForLoadState('networkidle');
+  await expect(page.getByTestId('referral')).toHaveCount(0);
+  await shot(page, testInfo, 'swap-unregistered-referral');
+});
+
 test('swap through a deposit channel, attributed to the referral code, then followed live to SUCCESS', async ({
   page,
   request,
+  baseURL,
 }, testInfo) => {
+  await registerReferralCode(request, baseURL ?? '', REFERRAL);
   // Hold the swap in PENDING until the test lets it settle, so the tracker is seen moving.
   await settleChainflipAfter(request, 1_000_000);
   try {

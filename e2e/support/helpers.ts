@@ -49,3 +49,15 @@ export async function waitForTransactionStatus(request: APIRequestContext, id: s
     .toBe(status);
   return tx as { status: string; outboundHash: string | null };
 }
+
+// scripts/e2e-server.sh creates this admin with scripts/create-admin.ts.
+export const E2E_ADMIN = { email: 'admin@e2e.switchyard.test', password: 'e2e-admin-password-not-secret' };
+
+/** Registers a referral code as the e2e admin, through Better Auth and tRPC as the dashboard does. */
+export async function registerReferralCode(request: APIRequestContext, baseURL: string, code: string) {
+  const headers = { origin: baseURL, 'content-type': 'application/json' };
+  const signedIn = await request.post('/api/auth/sign-in/email', { headers, data: E2E_ADMIN });
+  expect(signedIn.status(), await signedIn.text()).toBe(200);
+  const created = await request.post('/api/trpc/affiliates.createCode', { headers, data: { json: { code } } });
+  expect([200, 409], await created.text()).toContain(created.status());
+}

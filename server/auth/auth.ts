@@ -1,11 +1,14 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { admin } from 'better-auth/plugins';
 import { adminAc, defaultAc } from 'better-auth/plugins/admin/access';
+import { eq } from 'drizzle-orm';
 import { authAccounts, authSessions, authUsers, authVerifications } from '../../drizzle/schema';
 import type { AppContext } from '../context';
-import { CLIENT_IP_HEADER } from '../ratelimit/client';
-import { SELF_SIGN_UP_ROLE } from './roles';
+import { AUTH_CLIENT_IP_HEADER } from '../ratelimit/client';
+import { authLogger } from './logging';
+import { type Role, SELF_SIGN_UP_ROLE } from './roles';
 
 export const AUTH_BASE_PATH = '/api/auth';
 
@@ -15,6 +18,26 @@ export const authBaseUrl = (app: AppContext) =>
 /** Only admins manage users through Better Auth's admin endpoints; support and affiliates get nothing there. */
 const noAdminRights = () => defaultAc.newRole({ user: [], session: [] });
 const roles = { admin: adminAc, support: noAdminRights(), affiliate: noAdminRights() };
+
+/**
+ * Roles change only through the dashboard's users procedures, which also sign the user out
+ * everywhere; the admin plugin's own endpoints would change a role and leave old sessions alive.
+ */
+const CLOSED_ADMIN_PATHS = ['/admin/set-role', '/admin/update-user'];
+
+/**
+ * Self sign-up opens only once an admin exists: emails are not verified, so before that anyone
+ * could register the address an operator is about to make admin.
+ */
+export async function selfSignUpOpen(app: AppContext): Promise<boolean> {
+  if (!app.config.affiliateSignupEnabled) return false;
+  const [admin] = await app.db
+    .select({ id: authUsers.id })
+    .from(authUsers)
+    .where(eq(authUsers.role, 'admin' satisfies Role))
+    .limit(1);
+  return !!admin;
+}
 
 export function createAuth(app: AppContext) {
   const { config } = app;
@@ -34,6 +57,18 @@ export function createAuth(app: AppContext) {
       maxPasswordLength: 128,
     },
     session: { expiresIn: 7 * 24 * 3600, updateAge: 24 * 3600 },
+    disabledPaths: CLOSED_ADMIN_PATHS,
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path.startsWith('/sign-up') && !(await selfSignUpOpen(app))) {
+          throw new APIError('FORBIDDEN', {
+            message: config.affiliateSignupEnabled
+              ? 'Sign-up opens once an administrator account exists'
+              : 'Affiliate sign-up is closed',
+          });
+        }
+      }),
+    },
     databaseHooks: {
       user: {
         create: {
@@ -47,9 +82,12 @@ export function createAuth(app: AppContext) {
     },
     advanced: {
       useSecureCookies: config.env === 'production',
-      ipAddress: { ipAddressHeaders: config.trustProxy ? ['x-forwarded-for', CLIENT_IP_HEADER] : [CLIENT_IP_HEADER] },
+      ipAddress: { ipAddressHeaders: [AUTH_CLIENT_IP_HEADER], ipv6Subnet: 64 },
     },
     telemetry: { enabled: false },
+    logger: authLogger(app),
+    // Errors that are not Better Auth's own reach our handler instead of its console fallback.
+    onAPIError: { throw: true },
     // No nextCookies(): sign-in goes through /api/auth from the browser, never through server actions.
     plugins: [admin({ defaultRole: SELF_SIGN_UP_ROLE, adminRoles: ['admin'], roles })],
   });

@@ -1,5 +1,43 @@
-import { getAppContext } from '../context';
+import { type AppContext, getAppContext } from '../context';
+import { toAppError } from '../errors';
+import { checkReadiness } from '../health';
+import { AUTH_CLIENT_IP_HEADER, clientAddress } from '../ratelimit/client';
 import { getAuth } from './auth';
 
-/** Better Auth's HTTP endpoints (sign-in, sign-up, sign-out, session, admin) for the process context. */
-export const handleAuthRequest = (request: Request) => getAuth(getAppContext()).handler(request);
+const failure = (status: 500 | 503) =>
+  Response.json(
+    status === 503
+      ? { code: 'SERVICE_UNAVAILABLE', message: 'A backing service is temporarily unavailable; retry shortly' }
+      : { code: 'INTERNAL_ERROR', message: 'Internal error' },
+    { status, headers: { 'cache-control': 'no-store' } },
+  );
+
+/**
+ * Better Auth's HTTP endpoints (sign-in, sign-up, sign-out, session). The address it records and
+ * rate-limits on is the one our own layer vouched for, never a header the client chose. A failure
+ * is answered here, with nothing of it in the body: 503 while Postgres or Redis is down, else 500.
+ */
+export async function handleAuthRequestFor(app: AppContext, request: Request): Promise<Response> {
+  const headers = new Headers(request.headers);
+  headers.set(AUTH_CLIENT_IP_HEADER, clientAddress(request, app.config));
+  const path = new URL(request.url).pathname;
+  let response: Response;
+  try {
+    response = await getAuth(app).handler(new Request(request, { headers }));
+  } catch (error) {
+    const appError = toAppError(error);
+    app.log.error({ err: error, path }, 'auth request failed');
+    return failure(appError.status === 503 ? 503 : await statusWhileFailing(app));
+  }
+  if (response.status < 500) return response;
+  // Better Auth answers its own wrapped errors without handing them over: ask the dependencies.
+  const status = await statusWhileFailing(app);
+  app.log.error({ path, status: response.status }, 'auth request failed');
+  return failure(status);
+}
+
+async function statusWhileFailing(app: AppContext): Promise<500 | 503> {
+  return (await checkReadiness(app)).ok ? 500 : 503;
+}
+
+export const handleAuthRequest = (request: Request) => handleAuthRequestFor(getAppContext(), request);

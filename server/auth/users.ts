@@ -27,20 +27,32 @@ export async function createUserWithRole(app: AppContext, input: CreateUserInput
   return { id: user.id, email: user.email, name: user.name, role: input.role };
 }
 
-/** The first admin, from the command line. Idempotent: an existing user with that email is promoted instead. */
+export type EnsureAdminOutcome = 'created' | 'already-admin';
+
+/**
+ * The first admin, from the command line. Safe to re-run: an admin with that email is left as it
+ * is (password included). An account this did not create is never promoted: with unverified
+ * emails it may belong to whoever registered the address first.
+ */
 export async function ensureAdmin(
   app: AppContext,
   input: { email: string; password: string; name: string },
-): Promise<{ id: string; created: boolean }> {
+): Promise<{ id: string; outcome: EnsureAdminOutcome }> {
   const email = input.email.trim().toLowerCase();
-  const [existing] = await app.db.select().from(authUsers).where(eq(authUsers.email, email)).limit(1);
+  const [existing] = await app.db
+    .select({ id: authUsers.id, role: authUsers.role })
+    .from(authUsers)
+    .where(eq(authUsers.email, email))
+    .limit(1);
+  if (existing?.role === ('admin' satisfies Role)) return { id: existing.id, outcome: 'already-admin' };
   if (existing) {
-    await app.db
-      .update(authUsers)
-      .set({ role: 'admin' satisfies Role, updatedAt: new Date() })
-      .where(eq(authUsers.id, existing.id));
-    return { id: existing.id, created: false };
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `${email} already belongs to an existing ${existing.role} account that this command did not create; it was not promoted. ` +
+        'Use another email, or have an existing admin change its role in the dashboard after checking who owns it',
+      { field: 'email', status: 409, retryable: false },
+    );
   }
   const created = await createUserWithRole(app, { email, name: input.name, password: input.password, role: 'admin' });
-  return { id: created.id, created: true };
+  return { id: created.id, outcome: 'created' };
 }

@@ -54,6 +54,9 @@ export async function affiliateOverview(ctx: AppContext, viewer: Viewer, input: 
   const { since, until, bucket } = rangeWindow(input.range);
   const step = `1 ${bucket}`;
   const inScope = ownerId === null ? ctx.sql`true` : ctx.sql`rc.owner_id = ${ownerId}`;
+  // A swap counts for a code only when it was attributed at lock or execute, to the code's owner
+  // then: a code registered after strangers used it inherits none of their swaps.
+  const attributed = ctx.sql`t.referral_code = rc.code and t.referral_owner_id = rc.owner_id`;
 
   const [codes, series, recentIds] = await Promise.all([
     ctx.sql<
@@ -80,7 +83,7 @@ export async function affiliateOverview(ctx: AppContext, viewer: Viewer, input: 
              coalesce(sum(t.fee_usd) filter (where t.status = 'SUCCESS'), 0)::text as "feesUsd"
       from referral_codes rc
       left join auth_user u on u.id = rc.owner_id
-      left join transactions t on t.referral_code = rc.code and t.created_at >= ${since}
+      left join transactions t on ${attributed} and t.created_at >= ${since}
       where ${inScope}
       group by rc.code, u.email
       order by rc.created_at desc, rc.code`,
@@ -93,7 +96,7 @@ export async function affiliateOverview(ctx: AppContext, viewer: Viewer, input: 
         select date_trunc(${bucket}, t.created_at, 'UTC') as bucket, count(*)::int as swaps,
                coalesce(sum(t.amount_usd) filter (where t.status = 'SUCCESS'), 0) as volume,
                coalesce(sum(t.fee_usd) filter (where t.status = 'SUCCESS'), 0) as fees
-        from transactions t join referral_codes rc on rc.code = t.referral_code
+        from transactions t join referral_codes rc on ${attributed}
         where t.created_at >= ${since} and ${inScope}
         group by 1
       )
@@ -102,7 +105,7 @@ export async function affiliateOverview(ctx: AppContext, viewer: Viewer, input: 
       from buckets b left join attributed a on a.bucket = b.bucket
       order by b.bucket`,
     ctx.sql<{ id: string }[]>`
-      select t.id from transactions t join referral_codes rc on rc.code = t.referral_code
+      select t.id from transactions t join referral_codes rc on ${attributed}
       where ${inScope}
       order by t.created_at desc, t.id desc
       limit 20`,

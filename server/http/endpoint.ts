@@ -4,7 +4,7 @@ import { AppError, toAppError } from '../errors';
 import { newRequestId } from '../ids';
 import { logContext } from '../log';
 import { httpDuration, httpRequests } from '../observability/prometheus';
-import { clientAddress, clientHash } from '../ratelimit/client';
+import { clientHash, clientIdentity } from '../ratelimit/client';
 import { recordRateLimitHit } from '../ratelimit/hits';
 import { type RateDecision, rateLimitHeaders } from '../ratelimit/limiter';
 import { withDeadline } from '../routing/deadline';
@@ -108,7 +108,7 @@ async function applyRateLimit(
   target: Pick<Endpoint, 'routeClass'>,
 ): Promise<RateDecision | undefined> {
   if (!app.rateLimiter) return undefined;
-  const client = clientAddress(request, app.config);
+  const client = clientIdentity(request, app.config);
   try {
     const decision = await app.rateLimiter.consume(target.routeClass, client);
     if (!decision.allowed) {
@@ -177,7 +177,7 @@ async function serveWithId(
     const rawKey = target.idempotent ? request.headers.get(IDEMPOTENCY_HEADER) : null;
     if (rawKey !== null && app.idempotency) {
       const key = validateIdempotencyKey(rawKey);
-      const scope = `${url.pathname}:${clientHash(clientAddress(request, app.config), app.config.rateLimits.hashKey)}`;
+      const scope = `${url.pathname}:${clientHash(clientIdentity(request, app.config), app.config.rateLimits.hashKey)}`;
       const print = fingerprint(body);
       const replay = await app.idempotency.begin(scope, key, print).catch((error) => {
         if (error instanceof AppError) throw error;

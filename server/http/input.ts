@@ -43,15 +43,36 @@ export function queryObject(params: URLSearchParams): Record<string, string | st
 
 export const MAX_QUERY_LENGTH = 4096;
 
-/** Paths of strings holding a NUL character: no field may carry one (Postgres text cannot store it). */
-function nulPaths(value: unknown, path: string[] = [], out: string[] = []): string[] {
-  if (typeof value === 'string') {
-    if (value.includes('\u0000')) out.push(path.join('.') || 'body');
-  } else if (Array.isArray(value)) {
-    for (const [i, v] of value.entries()) nulPaths(v, [...path, String(i)], out);
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) nulPaths(v, [...path, k], out);
-    if (Object.keys(value).some((k) => k.includes('\u0000'))) out.push(path.join('.') || 'body');
+/** Far deeper than any request of this API; a deeper body is refused before anything walks it. */
+export const MAX_JSON_DEPTH = 32;
+
+const tooDeep = () =>
+  new AppError('VALIDATION_ERROR', `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`, {
+    field: 'body',
+    problems: [{ code: 'VALIDATION_ERROR', field: 'body', message: `nested deeper than ${MAX_JSON_DEPTH} levels` }],
+  });
+
+/**
+ * Paths of strings holding a NUL character: no field may carry one (Postgres text cannot store it).
+ * Walked with an explicit stack, so no nesting can overflow the call stack.
+ */
+function nulPaths(root: unknown): string[] {
+  const out: string[] = [];
+  const stack: { value: unknown; path: string[] }[] = [{ value: root, path: [] }];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const { value, path } = item;
+    if (path.length > MAX_JSON_DEPTH) throw tooDeep();
+    const where = () => path.join('.') || 'body';
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) out.push(where());
+    } else if (value && typeof value === 'object') {
+      const entries = Object.entries(value);
+      if (!Array.isArray(value) && entries.some(([k]) => k.includes('\u0000'))) out.push(where());
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, v] = entries[i] as [string, unknown];
+        stack.push({ value: v, path: [...path, k] });
+      }
+    }
   }
   return out;
 }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Readable } from 'node:stream';
 import type { AppContext } from '../context';
 import { handleMetrics } from '../observability/prometheus';
-import { CLIENT_IP_HEADER } from '../ratelimit/client';
+import { CLIENT_IP_HEADER, signedClientAddress } from '../ratelimit/client';
 import { handleApiRequest, handleHealth } from './routes';
 
 function toRequest(req: IncomingMessage, origin: string): Request {
@@ -11,7 +11,7 @@ function toRequest(req: IncomingMessage, origin: string): Request {
     if (Array.isArray(value)) for (const v of value) headers.append(key, v);
     else if (value !== undefined) headers.set(key, value);
   }
-  headers.set(CLIENT_IP_HEADER, req.socket.remoteAddress ?? 'unknown');
+  headers.set(CLIENT_IP_HEADER, signedClientAddress(req.socket.remoteAddress));
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   return new Request(new URL(req.url ?? '/', origin), {
     method: req.method,

@@ -8,6 +8,7 @@ import { historyLegacy } from './legacy/transactions';
 import { jsonResponse } from './respond';
 import { listAssetsV1, listChainsV1, listSourcesV1 } from './v1/catalog';
 import { openApiV1 } from './v1/openapi';
+import { referralV1 } from './v1/referral';
 import { executeV1, lockV1, quoteV1 } from './v1/swap';
 import { historyV1, statusV1, trackV1 } from './v1/transactions';
 
@@ -33,6 +34,7 @@ export const API_ROUTES: Record<string, { api: ApiInterface; methods: Partial<Re
   '/api/v1/transaction/status': { api: 'v1', methods: { GET: statusV1 } },
   '/api/v1/transaction/track': { api: 'v1', methods: { POST: trackV1 } },
   '/api/v1/transaction/history': { api: 'v1', methods: { GET: historyV1 } },
+  '/api/v1/referral': { api: 'v1', methods: { GET: referralV1 } },
   '/api/v1/openapi.json': { api: 'v1', methods: { GET: openApiV1 } },
   '/api/swap/chains': { api: 'legacy', methods: { GET: listChainsLegacy } },
   '/api/swap/assets': { api: 'legacy', methods: { GET: listAssetsLegacy } },

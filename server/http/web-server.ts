@@ -1,11 +1,12 @@
 import { createServer } from 'node:http';
 import next from 'next';
 import { loadConfig } from '../config';
-import { CLIENT_IP_HEADER } from '../ratelimit/client';
+import { CLIENT_IP_HEADER, signedClientAddress } from '../ratelimit/client';
 
 /**
  * Next behind a thin node:http layer whose only job is to tell the app the real peer address:
- * route handlers cannot see the socket, and a client-sent header must never stand in for it.
+ * route handlers cannot see the socket, so it signs the address with this process's key (a
+ * client-sent value fails the check; under plain `next start` every client is "unknown").
  */
 const config = loadConfig();
 const app = next({ dev: false, hostname: config.host, port: config.port });
@@ -13,7 +14,7 @@ const handle = app.getRequestHandler();
 await app.prepare();
 
 const server = createServer((req, res) => {
-  req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? 'unknown';
+  req.headers[CLIENT_IP_HEADER] = signedClientAddress(req.socket.remoteAddress);
   handle(req, res);
 });
 server.keepAliveTimeout = 65_000;

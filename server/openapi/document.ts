@@ -88,6 +88,8 @@ const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
   QuoteResponse: responses.quoteV1Response,
   LockedQuote: responses.lockedQuoteSchema,
   LockResponse: responses.lockV1Response,
+  ReferralStatus: responses.referralStatusSchema,
+  ReferralResponse: responses.referralV1Response,
   Exec: responses.execSchema,
   ProviderResult: responses.providerResultSchema,
   QuoteSnapshot: responses.quoteSnapshotSchema,
@@ -190,7 +192,7 @@ const OPERATIONS: Record<string, OperationDoc> = {
       'Re-quotes the chosen provider and locks one route for a short time (`expiresAt`, `ttlMs`). ' +
       'Amounts and fees may be refreshed relative to the quote. No execution payload is returned.',
     raises: LOCK,
-    example: { ...QUOTE_EXAMPLE, provider: 'CHAINFLIP', referralCode: 'partner-1' },
+    example: { ...QUOTE_EXAMPLE, provider: 'CHAINFLIP', referralCode: 'EXAMPLE-CODE' },
   },
   'POST /api/v1/quote/execute': {
     operationId: 'executeQuote',
@@ -225,8 +227,18 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'GET /api/v1/transaction/history': {
     operationId: 'transactionHistory',
     summary: 'Transaction history',
-    description: 'Transactions, newest first, filtered by wallets, statuses, referral code or search term.',
+    description:
+      'Transactions, newest first, filtered by wallets, statuses, referral code or search term. A server may ' +
+      'require a scope (`HISTORY_REQUIRE_SCOPE`): then a request without `addresses` or `transactionId` is 400 ' +
+      '`VALIDATION_ERROR` naming both fields.',
     params: { query: 'Search by transaction ID, lock ID, hash, wallet, provider, asset symbol or referral code.' },
+  },
+  'GET /api/v1/referral': {
+    operationId: 'referralStatus',
+    summary: 'Check a referral code',
+    description:
+      'Whether lock and execute would attribute a swap to this code now (registered by an affiliate and active). ' +
+      'An unknown code is not an error: `active` is false, and a lock or execute carrying it attributes nothing.',
   },
   'GET /api/v1/openapi.json': {
     operationId: 'openApiDocument',
@@ -274,7 +286,9 @@ const OPERATIONS: Record<string, OperationDoc> = {
   'GET /api/transaction/history': {
     operationId: 'legacyTransactionHistory',
     summary: 'Transaction history (unversioned)',
-    description: 'As the v1 history with `search` instead of `query`, answered as `{items, page, perPage, total}`.',
+    description:
+      'As the v1 history with `search` instead of `query`, answered as `{items, page, perPage, total}`. Where the ' +
+      'server requires a scope, `addresses` is required.',
     params: { search: 'Search by transaction ID, lock ID, hash, wallet, provider, asset symbol or referral code.' },
   },
 };

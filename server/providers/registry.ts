@@ -71,12 +71,15 @@ const SIMULATED_BUDGET = { points: 1_000_000, windowSeconds: 60 };
 export interface ProviderRegistry {
   /** Enabled adapters in a fixed order. */
   list(): ResilientAdapter[];
+  /** The upstream budget each enabled provider is held to, shared by the fleet. */
+  budget(key: ProviderKey): { points: number; windowSeconds: number } | undefined;
   get(key: string): ResilientAdapter | undefined;
   isKnown(key: string): boolean;
 }
 
 export function createProviderRegistry(config: Config, redis?: Redis): ProviderRegistry {
   const adapters = new Map<string, ResilientAdapter>();
+  const budgets = new Map<ProviderKey, { points: number; windowSeconds: number }>();
   for (const key of PROVIDER_KEYS) {
     const providerConfig = config.providers[key];
     if (!providerConfig.enabled) continue;
@@ -89,6 +92,7 @@ export function createProviderRegistry(config: Config, redis?: Redis): ProviderR
     const budget =
       providerConfig.rateLimit ??
       (config.providersMode === 'live' ? documentedBudget(key, !!providerConfig.apiKey) : SIMULATED_BUDGET);
+    budgets.set(key, budget);
     adapters.set(
       key,
       withResilience(
@@ -98,6 +102,7 @@ export function createProviderRegistry(config: Config, redis?: Redis): ProviderR
           halfOpenAfterMs: config.breaker.halfOpenAfterMs,
           statusRetries: config.breaker.statusRetries,
           budget,
+          reservedPoints: Math.ceil((budget.points * config.quoteBudget.reservePercent) / 100),
         },
         redis,
         config.redisPrefix,
@@ -107,6 +112,7 @@ export function createProviderRegistry(config: Config, redis?: Redis): ProviderR
   return {
     list: () => [...adapters.values()],
     get: (key) => adapters.get(key),
+    budget: (key) => budgets.get(key),
     isKnown: (key) => (PROVIDER_KEYS as readonly string[]).includes(key),
   };
 }

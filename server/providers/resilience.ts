@@ -20,6 +20,8 @@ export interface ResiliencePolicy {
   halfOpenAfterMs: number;
   /** The provider's published request budget, shared by every process through Redis. */
   budget: { points: number; windowSeconds: number };
+  /** Calls of each window that quote previews may not take: kept for lock, execute and status. */
+  reservedPoints: number;
   /** Extra attempts for idempotent status reads. */
   statusRetries: number;
 }
@@ -27,6 +29,8 @@ export interface ResiliencePolicy {
 export type BreakerState = 'closed' | 'open' | 'half-open';
 
 export interface ResilientAdapter extends ProviderAdapter {
+  /** A quote preview: like `quote`, but refused once only the reserved part of the budget is left. */
+  previewQuote: ProviderAdapter['quote'];
   breakerState(): BreakerState;
 }
 
@@ -74,13 +78,18 @@ export function withResilience(
       })
     : memoryBudget;
 
-  async function guarded<T>(work: () => Promise<T>): Promise<T> {
+  async function guarded<T>(work: () => Promise<T>, reserve = 0): Promise<T> {
     try {
-      await budget.consume(key);
+      const taken = await budget.consume(key);
+      if (taken.remainingPoints < reserve) {
+        await budget.reward(key, 1).catch(() => {});
+        throw new ProviderError(key, 'RATE_LIMITED', "the rest of this provider's budget is kept for swaps in flight");
+      }
     } catch (error) {
       if (error instanceof RateLimiterRes) {
         throw new ProviderError(key, 'RATE_LIMITED', 'client-side budget for this provider is used up');
       }
+      if (error instanceof ProviderError) throw error;
     }
     try {
       return await breaker.execute(work);
@@ -97,6 +106,7 @@ export function withResilience(
     supports: (src, dst) => adapter.supports(src, dst),
     canTrack: (context, hash) => adapter.canTrack(context, hash),
     quote: (input, signal) => guarded(() => adapter.quote(input, signal)),
+    previewQuote: (input, signal) => guarded(() => adapter.quote(input, signal), policy.reservedPoints),
     execute: (input, signal) => guarded(() => adapter.execute(input, signal)),
     status: (input, signal) => statusPolicy.execute(() => guarded(() => adapter.status(input, signal)), signal),
     breakerState: () => STATE_NAMES[breaker.state],

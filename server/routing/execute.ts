@@ -2,6 +2,7 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import { parseUnits } from 'viem';
 import { locks, transactionEvents, transactions } from '../../drizzle/schema';
 import type { AssetSnapshot } from '../../drizzle/schema/swaps';
+import { resolveReferral } from '../affiliates/referrals';
 import { walletKey } from '../catalog/addresses';
 import { formatAmount, usdValue } from '../catalog/amounts';
 import { getCatalog } from '../catalog/snapshot';
@@ -106,7 +107,13 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
   const route = lock.route as unknown as PublicRoute;
   const fee = result.fee ? presentFee(result.fee, [src, dst]) : route.fee;
   const dstAmountBase = result.dstAmountBase ?? parseUnits(route.dst.amount, dst.decimals);
-  const referralCode = request.referralCode ?? lock.referralCode;
+  // A code given at execute replaces the lock's, and is checked the same way.
+  const referral =
+    request.referralCode === undefined
+      ? lock.referralCode && lock.referralOwnerId
+        ? { code: lock.referralCode, ownerId: lock.referralOwnerId }
+        : null
+      : await resolveReferral(ctx, request.referralCode);
   const trackable = adapter.canTrack(result.trackingContext, '');
   const srcUsd = usdValue(BigInt(lock.amountBase), src.decimals, src.priceUsd) ?? (route.src.usd || null);
 
@@ -135,7 +142,8 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
       recipientWalletKey: walletKey(dst.chainType, lock.recipient),
       quotedFeeUsd: fee.usd,
       feeDetails: fee.details,
-      referralCode,
+      referralCode: referral?.code ?? null,
+      referralOwnerId: referral?.ownerId ?? null,
       quote: route as unknown as Record<string, unknown>,
       providerResult: result.providerResult as unknown as Record<string, unknown>,
       trackingContext: result.trackingContext,
@@ -146,7 +154,12 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
       type: 'created',
       toStatus: 'PENDING',
       message: `Executed lock ${lock.id} through ${lock.provider}`,
-      data: { lockId: lock.id, referralCode, execution: result.providerResult.execution, trackable },
+      data: {
+        lockId: lock.id,
+        referralCode: referral?.code ?? null,
+        execution: result.providerResult.execution,
+        trackable,
+      },
     });
     const [used] = await tx
       .update(locks)

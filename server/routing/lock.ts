@@ -1,10 +1,12 @@
 import { locks } from '../../drizzle/schema';
+import { resolveReferral } from '../affiliates/referrals';
 import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
 import { newLockId } from '../ids';
 import { providerAppError } from '../providers/errors';
-import type { ProviderAdapter, ProviderRoute } from '../providers/types';
+import type { ResilientAdapter } from '../providers/resilience';
+import type { ProviderRoute } from '../providers/types';
 import { type PublicRoute, presentRoute } from './present';
 import { quoteProvider } from './quote';
 import type { SwapPair } from './validate';
@@ -32,7 +34,7 @@ const unavailable = (message: string) =>
     problems: [{ code: 'PROVIDER_UNAVAILABLE', field: 'provider', message }],
   });
 
-async function selectProvider(ctx: AppContext, request: LockRequest): Promise<ProviderAdapter> {
+async function selectProvider(ctx: AppContext, request: LockRequest): Promise<ResilientAdapter> {
   const key = request.provider.trim().toUpperCase();
   if (!ctx.providers.isKnown(key)) {
     const message = `Unknown provider "${request.provider}"`;
@@ -85,6 +87,7 @@ export async function lockRoute(ctx: AppContext, request: LockRequest): Promise<
   const expiresAt = new Date(now + ttlMs);
   const publicRoute = presentRoute(adapter.key, route, pair.src, pair.dst, pair.amountBase);
   const lockId = newLockId();
+  const referral = await resolveReferral(ctx, request.referralCode);
   await ctx.db.insert(locks).values({
     id: lockId,
     interface: request.interface,
@@ -99,7 +102,8 @@ export async function lockRoute(ctx: AppContext, request: LockRequest): Promise<
     slippageBps: pair.slippageBps,
     depositor: pair.depositor as string,
     recipient: pair.recipient as string,
-    referralCode: request.referralCode ?? null,
+    referralCode: referral?.code ?? null,
+    referralOwnerId: referral?.ownerId ?? null,
     route: publicRoute as unknown as Record<string, unknown>,
     providerQuote: route.providerQuote,
     expiresAt,

@@ -1,9 +1,11 @@
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
 import { isProviderError, ProviderError } from '../providers/errors';
-import type { ProviderAdapter, ProviderKey, ProviderRoute } from '../providers/types';
+import type { ResilientAdapter } from '../providers/resilience';
+import type { ProviderKey, ProviderRoute } from '../providers/types';
 import { withDeadline } from './deadline';
 import { compareRoutes, type PublicRoute, presentRoute } from './present';
+import { cachedRoutes, cacheRoutes, takeClientShares } from './quote-guard';
 import type { SwapPair } from './validate';
 
 export interface ProviderQuoteOutcome {
@@ -14,11 +16,15 @@ export interface ProviderQuoteOutcome {
   latencyMs: number;
 }
 
-/** Asks one provider for routes under its deadline; never throws. */
+/**
+ * Asks one provider for routes under its deadline; never throws. A 'preview' (quote fan-out) may
+ * not spend the part of the provider's budget kept for locks, executes and status polls.
+ */
 export async function quoteProvider(
   ctx: AppContext,
-  adapter: ProviderAdapter,
+  adapter: ResilientAdapter,
   pair: SwapPair,
+  purpose: 'preview' | 'lock' = 'lock',
 ): Promise<ProviderQuoteOutcome> {
   const started = performance.now();
   const deadline = ctx.config.providers[adapter.key].deadlineMs;
@@ -26,7 +32,7 @@ export async function quoteProvider(
     const routes = await withDeadline(
       deadline,
       (signal) =>
-        adapter.quote(
+        (purpose === 'preview' ? adapter.previewQuote : adapter.quote)(
           {
             src: pair.src,
             dst: pair.dst,
@@ -54,7 +60,7 @@ export async function quoteProvider(
  * pair. One with an open breaker stays a candidate: it answers at once as unavailable, so the
  * others are still returned and a fan-out where every breaker is open is an honest 503.
  */
-export function candidateProviders(ctx: AppContext, pair: SwapPair, activeSources: Set<string>): ProviderAdapter[] {
+export function candidateProviders(ctx: AppContext, pair: SwapPair, activeSources: Set<string>): ResilientAdapter[] {
   return ctx.providers
     .list()
     .filter((a) => activeSources.has(a.key) && !pair.exclude.includes(a.key) && a.supports(pair.src, pair.dst));
@@ -62,17 +68,36 @@ export function candidateProviders(ctx: AppContext, pair: SwapPair, activeSource
 
 /**
  * Fan-out to every candidate in parallel, each under its own deadline. No route anywhere is an empty
- * list; every candidate failing is 503 (architecture §4).
+ * list; every candidate failing is 503 (architecture §4). An identical request answered a moment
+ * ago is served from the shared cache; a client past its share of a provider's upstream budget
+ * gets the other providers, or 429 when it is past its share of all of them.
  */
-export async function quoteRoutes(ctx: AppContext, pair: SwapPair, activeSources: Set<string>): Promise<PublicRoute[]> {
+export async function quoteRoutes(
+  ctx: AppContext,
+  pair: SwapPair,
+  activeSources: Set<string>,
+  client: string,
+): Promise<PublicRoute[]> {
   const candidates = candidateProviders(ctx, pair, activeSources);
   if (candidates.length === 0) return [];
-  const outcomes = await Promise.all(candidates.map((adapter) => quoteProvider(ctx, adapter, pair)));
+  const cached = await cachedRoutes(ctx, pair);
+  if (cached) return cached;
+  const { allowed, heldBack, retryAfterSeconds } = await takeClientShares(ctx, candidates, client);
+  if (allowed.length === 0) {
+    throw new AppError(
+      'RATE_LIMITED',
+      `Too many quotes from this client for the providers' shared budget; retry in ${retryAfterSeconds} s`,
+      { headers: { 'retry-after': String(retryAfterSeconds) } },
+    );
+  }
+  const outcomes = await Promise.all(allowed.map((adapter) => quoteProvider(ctx, adapter, pair, 'preview')));
   await ctx.metrics?.recordQuotes(outcomes);
   if (outcomes.every((o) => !o.ok)) {
     throw new AppError('SERVICE_UNAVAILABLE', 'No provider could be reached for a quote; retry shortly');
   }
-  return outcomes
+  const routes = outcomes
     .flatMap((o) => o.routes.map((route) => presentRoute(o.provider, route, pair.src, pair.dst, pair.amountBase)))
     .sort(compareRoutes);
+  if (heldBack === 0 && outcomes.every((o) => o.ok)) await cacheRoutes(ctx, pair, routes);
+  return routes;
 }

@@ -306,6 +306,14 @@ export const v1ErrorSchema = z.object({
 
 export const legacyErrorSchema = z.object({ error: z.object({ code: errorCodeSchema, message: z.string() }) });
 
+// ---- Referral codes
+
+export const referralStatusSchema = z.object({
+  code: z.string().describe('The code in its registered spelling, or as given when it is not registered'),
+  active: z.boolean().describe('True when lock and execute would attribute a swap to this code now'),
+});
+export const referralV1Response = z.object({ data: referralStatusSchema });
+
 // ---- Operational endpoints
 
 export const livenessResponse = z.object({ status: z.literal('ok') });

@@ -18,6 +18,8 @@ export const referralCodeSchema = z
   .max(64, 'at most 64 characters')
   .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, "-" and "_" only');
 
+export const referralQuery = z.object({ code: referralCodeSchema.describe('The referral code, e.g. from `/?ref=`') });
+
 const pairFields = {
   srcChain: chainKey('srcChain').describe('Source chain key'),
   srcAddress: assetAddress('srcAddress').describe('Source asset address, as the assets list gives it'),
@@ -33,23 +35,21 @@ const pairFields = {
     .describe('Provider keys to leave out'),
 };
 
-const slippageV1 = z
+/** Both interfaces: the spec documents no bound for legacy, but past 100% the minimum received goes negative. */
+const slippage = z
   .number('must be a number of basis points')
   .int('must be a whole number of basis points')
   .min(0, 'must be at least 0')
-  .max(10_000, 'must be at most 10000 (100%)');
-const slippageLegacy = z
-  .number('must be a number of basis points')
-  .int('must be a whole number of basis points')
-  .min(0, 'must be at least 0');
+  .max(10_000, 'must be at most 10000 (100%)')
+  .describe('Basis points, 0 through 10000; 100 means 1%');
 
 export const quoteBodyV1 = z.object({
   ...pairFields,
-  slippage: slippageV1.optional().describe('Basis points, 0 through 10000; 100 means 1%'),
+  slippage: slippage.optional(),
 });
 export const quoteBodyLegacy = z.object({
   ...pairFields,
-  slippage: slippageLegacy.optional().describe('Basis points; 100 means 1%'),
+  slippage: slippage.optional(),
 });
 
 const lockFields = {

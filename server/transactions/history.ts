@@ -3,6 +3,7 @@ import { union } from 'drizzle-orm/pg-core';
 import { transactions } from '../../drizzle/schema';
 import type { AppContext } from '../context';
 import { containsPattern } from '../db';
+import { AppError } from '../errors';
 import { offsetOf, type Paginated } from '../schemas/common';
 import type { HistoryFilter } from '../schemas/transactions';
 import { hashKey } from './keys';
@@ -78,11 +79,24 @@ async function pageForWallets(ctx: AppContext, filter: HistoryFilter, keys: stri
   return { rows: ids.flatMap((id) => byId.get(id) ?? []), total: counted?.value ?? 0 };
 }
 
+/** The filters that narrow history to one person's swaps, as each interface names them. */
+export type ScopeField = 'addresses' | 'transactionId';
+
+/** With HISTORY_REQUIRE_SCOPE, an unscoped history (or one by referral code alone) is refused. */
+function assertScoped(ctx: AppContext, filter: HistoryFilter, scopeFields: ScopeField[]) {
+  if (!ctx.config.historyRequireScope || filter.addresses?.length || filter.transactionId) return;
+  const message = `History must be filtered by ${scopeFields.join(' or ')} on this server`;
+  const problems = scopeFields.map((field) => ({ code: 'VALIDATION_ERROR' as const, field, message }));
+  throw new AppError('VALIDATION_ERROR', message, { problems });
+}
+
 /** Newest first with an exact total (spec §4.9). */
 export async function listHistory(
   ctx: AppContext,
   filter: HistoryFilter,
+  scopeFields: ScopeField[] = ['addresses', 'transactionId'],
 ): Promise<Paginated<ReturnType<typeof presentHistoryItem>>> {
+  assertScoped(ctx, filter, scopeFields);
   const where = historyWhere(filter);
   const page = { page: filter.page, perPage: filter.perPage };
   if (filter.addresses?.length) {

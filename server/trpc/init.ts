@@ -19,7 +19,10 @@ export async function createDashboardContext({
   app: AppContext;
   headers: Headers;
 }): Promise<DashboardContext> {
-  return { app, viewer: await getViewer(app, headers) };
+  const viewer = await getViewer(app, headers).catch((error) => {
+    throw toTRPCError(error);
+  });
+  return { app, viewer };
 }
 
 const t = initTRPC.context<DashboardContext>().create({

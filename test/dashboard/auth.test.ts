@@ -4,12 +4,13 @@ import { unstable_doesMiddlewareMatch } from 'next/experimental/testing/server';
 import { NextRequest } from 'next/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxy, config as proxyConfig } from '../../proxy';
-import { getAuth } from '../../server/auth/auth';
+import { getAuth, selfSignUpOpen } from '../../server/auth/auth';
+import { ensureAdmin } from '../../server/auth/users';
 import { parseConfig } from '../../server/config';
 import { createAppContext } from '../../server/context';
 import { handleTrpcRequest } from '../../server/trpc/handler';
 import { startTestApp, type TestApp } from '../support/app';
-import { callerFor, PASSWORD, signedInUser, signIn, uniqueEmail } from './support';
+import { callerFor, outcomeOf, PASSWORD, signedInUser, signIn, uniqueEmail } from './support';
 
 const run = promisify(execFile);
 const BASE = 'http://127.0.0.1:3000';
@@ -34,7 +35,32 @@ const signUp = (app: TestApp['app'], body: Record<string, unknown>) =>
     }),
   );
 
+describe('before the first admin exists', () => {
+  let fresh: TestApp;
+  beforeAll(async () => {
+    fresh = await startTestApp();
+  });
+  afterAll(() => fresh?.stop());
+
+  it('self sign-up is refused by the server, so nobody can pre-register the admin email', async () => {
+    const res = await signUp(fresh.app, { email: 'ops@example.com', password: PASSWORD, name: 'Squatter' });
+    expect(res.status).toBe(403);
+    expect(JSON.stringify(await res.json())).toMatch(/administrator/i);
+    expect((await fresh.app.sql`select count(*)::int as n from auth_user`)[0]?.n).toBe(0);
+    expect(await selfSignUpOpen(fresh.app)).toBe(false);
+
+    await ensureAdmin(fresh.app, { email: 'ops@example.com', password: PASSWORD, name: 'Ops' });
+    expect(await selfSignUpOpen(fresh.app)).toBe(true);
+    const later = await signUp(fresh.app, { email: uniqueEmail('later'), password: PASSWORD, name: 'Later' });
+    expect(later.status).toBe(200);
+  });
+});
+
 describe('self sign-up', () => {
+  beforeAll(async () => {
+    await signedInUser(t.app, 'admin');
+  });
+
   it('creates an affiliate who can use the affiliate pages', async () => {
     const email = uniqueEmail('signup');
     const res = await signUp(t.app, { email, password: PASSWORD, name: 'New Affiliate' });
@@ -80,7 +106,7 @@ describe('scripts/create-admin.ts', () => {
       (e) => ({ code: e.code as number, out: `${e.stdout}${e.stderr}` }),
     );
 
-  it('creates the first admin, then promotes instead of duplicating (idempotent)', async () => {
+  it('creates the first admin; run again it changes nothing, not even the password', async () => {
     const email = uniqueEmail('root');
     const first = await cli(['--email', email, '--password', PASSWORD, '--name', 'Root']);
     expect(first, first.out).toMatchObject({ code: 0 });
@@ -89,11 +115,24 @@ describe('scripts/create-admin.ts', () => {
     const admin = await callerFor(t.app, await signIn(t.app, email));
     expect((await admin.users.list()).some((u) => u.email === email)).toBe(true);
 
-    await t.app.sql`update auth_user set role = 'support' where email = ${email}`;
-    const again = await cli(['--email', email, '--password', PASSWORD, '--name', 'Root']);
-    expect(again.out).toMatch(/promoted/);
-    expect(await roleOf(email)).toBe('admin');
+    const again = await cli(['--email', email, '--password', 'another long password', '--name', 'Root']);
+    expect(again, again.out).toMatchObject({ code: 0 });
+    expect(again.out).toMatch(/already an admin/);
     expect((await t.app.sql`select count(*)::int as n from auth_user where email = ${email}`)[0]?.n).toBe(1);
+    await expect(signIn(t.app, email, 'another long password')).rejects.toThrow();
+    await signIn(t.app, email);
+  }, 60_000);
+
+  it('never promotes an account it did not create (a self sign-up squatting the email)', async () => {
+    const email = uniqueEmail('squat');
+    expect((await signUp(t.app, { email, password: 'squatter password 1', name: 'Squatter' })).status).toBe(200);
+    const squatter = await signIn(t.app, email, 'squatter password 1');
+    const res = await cli(['--email', email, '--password', PASSWORD, '--name', 'Ops']);
+    expect(res.code, res.out).toBe(1);
+    expect(res.out).toMatch(/not promoted/);
+    expect(await roleOf(email)).toBe('affiliate');
+    expect((await (await callerFor(t.app, squatter)).session.me()).role).toBe('affiliate');
+    await expect(signIn(t.app, email)).rejects.toThrow();
   }, 60_000);
 
   it('refuses missing or weak arguments', async () => {
@@ -101,6 +140,36 @@ describe('scripts/create-admin.ts', () => {
     expect(res.code).toBe(2);
     expect(res.out).toMatch(/--email/);
   }, 60_000);
+});
+
+describe('role changes', () => {
+  it('raising a role signs the user out everywhere; the old session cannot use the new role', async () => {
+    const admin = await signedInUser(t.app, 'admin');
+    const target = await signedInUser(t.app, 'affiliate');
+    await (await callerFor(t.app, admin.headers)).users.setRole({ userId: target.id, role: 'support' });
+    expect(await outcomeOf((await callerFor(t.app, target.headers)).transactions.search({}))).toBe('UNAUTHORIZED');
+    const fresh = await callerFor(t.app, await signIn(t.app, target.email));
+    expect(await outcomeOf(fresh.transactions.search({}))).toBe('OK');
+  });
+
+  it("Better Auth's own role endpoints are closed: roles change only through the users procedures", async () => {
+    const admin = await signedInUser(t.app, 'admin');
+    const target = await signedInUser(t.app, 'affiliate');
+    for (const [path, body] of [
+      ['/admin/set-role', { userId: target.id, role: 'admin' }],
+      ['/admin/update-user', { userId: target.id, data: { role: 'admin' } }],
+    ] as const) {
+      const res = await getAuth(t.app).handler(
+        new Request(`${BASE}/api/auth${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: BASE, cookie: admin.headers.get('cookie') ?? '' },
+          body: JSON.stringify(body),
+        }),
+      );
+      expect(res.status, path).toBe(404);
+    }
+    expect(await roleOf(target.email)).toBe('affiliate');
+  });
 });
 
 describe('/api/trpc over HTTP', () => {

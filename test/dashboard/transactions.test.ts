@@ -3,6 +3,7 @@ import { REDACTED, redactSecrets } from '../../server/dashboard/redact';
 import { startTestApp, type TestApp } from '../support/app';
 import { ETH_TO_BTC, USDC_ETH_TO_ARB, WALLETS } from '../support/fixtures';
 import { executeSwap, randomHex } from '../support/flows';
+import { registerReferralCodes } from '../support/seed-transactions';
 import { type Caller, callerFor, outcomeOf, signedInUser } from './support';
 
 let t: TestApp;
@@ -16,6 +17,7 @@ beforeAll(async () => {
   t = await startTestApp();
   support = await callerFor(t.app, (await signedInUser(t.app, 'support')).headers);
   t.sims.RELAY.configure({ settleAfterPolls: 0, outcome: 'success' });
+  await registerReferralCodes(t.app, ['desk-7']);
   relayTx = (await executeSwap(t, { ...ETH_TO_BTC, referralCode: 'desk-7' }, 'RELAY')).transaction.id;
   const lifi = await executeSwap(t, USDC_ETH_TO_ARB, 'LIFI');
   lifiTx = lifi.transaction.id;

@@ -48,3 +48,10 @@ export async function insertTransactions(
   }
   return created;
 }
+
+/** Registers referral codes as an affiliate would in the dashboard, so lock and execute attribute them. */
+export async function registerReferralCodes(ctx: AppContext, codes: string[], ownerId = 'test-affiliate') {
+  for (const code of codes) {
+    await ctx.sql`insert into referral_codes (code, owner_id) values (${code}, ${ownerId}) on conflict do nothing`;
+  }
+}

@@ -209,7 +209,15 @@ export function SwapPage({ referralFromUrl }: { referralFromUrl: string | null }
   });
 
   useEffect(() => {
-    setReferral(rememberReferral(referralFromUrl));
+    const code = rememberReferral(referralFromUrl);
+    if (!code) return;
+    // Only a registered, active code earns "Referred by"; anything else attributes nothing anyway.
+    const controller = new AbortController();
+    api.referral(code, controller.signal).then(
+      ({ data }) => setReferral(data.active ? data.code : null),
+      () => setReferral(null),
+    );
+    return () => controller.abort();
   }, [referralFromUrl]);
 
   const loadChains = useCallback(() => {

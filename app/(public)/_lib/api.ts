@@ -21,6 +21,7 @@ export type Transaction = Schemas['Transaction'];
 export type TxStatus = Transaction['status'];
 export type TxAsset = Schemas['TransactionAsset'];
 export type TrackResult = Schemas['TrackResult'];
+export type ReferralStatus = Schemas['ReferralStatus'];
 /** Slippage goes out as typed, so a bad value comes back as the API's own INVALID_SLIPPAGE message. */
 export type QuoteRequest = Omit<Schemas['QuoteRequest'], 'slippage'> & { slippage?: number | string };
 export type LockRequest = Omit<Schemas['LockRequest'], 'slippage'> & { slippage?: number | string };
@@ -122,6 +123,8 @@ export const api = {
   assets: (chain: string, signal?: AbortSignal) =>
     get<List<Asset>>(`/api/v1/swap/assets?chain=${encodeURIComponent(chain)}&perPage=1000`, signal),
   sources: (signal?: AbortSignal) => get<List<Source>>('/api/v1/swap/sources?perPage=300', signal),
+  referral: (code: string, signal?: AbortSignal) =>
+    get<{ data: ReferralStatus }>(`/api/v1/referral?code=${encodeURIComponent(code)}`, signal),
   quote: (body: QuoteRequest) => post<List<Route>>('/api/v1/quote', body),
   lock: (body: LockRequest) => post<{ data: LockedQuote }>('/api/v1/quote/lock', body),
   execute: (body: { lockId: string; referralCode?: string }) =>

@@ -1,4 +1,5 @@
 import { getCatalog } from '../../catalog/snapshot';
+import { clientIdentity } from '../../ratelimit/client';
 import { executeLock } from '../../routing/execute';
 import { lockRoute } from '../../routing/lock';
 import { quoteRoutes } from '../../routing/quote';
@@ -13,9 +14,10 @@ export const quoteLegacy = endpoint({
   body: quoteBodyLegacy,
   response: quoteLegacyResponse,
   bodyValidation: 'domain',
-  handle: async ({ rawBody }, { app }) => {
+  handle: async ({ rawBody }, { app, request }) => {
     const { pair } = await validateSwapBody(app, quoteBodyLegacy, rawBody);
-    const routes = await quoteRoutes(app, pair, (await getCatalog(app)).activeSources);
+    const client = clientIdentity(request, app.config);
+    const routes = await quoteRoutes(app, pair, (await getCatalog(app)).activeSources, client);
     return {
       body: routes.map(({ provider, routeId, fee, ...quote }) => ({
         provider,

@@ -8,7 +8,7 @@ export const historyLegacy = endpoint({
   query: historyQueryLegacy,
   response: historyLegacyResponse,
   handle: async ({ query }, { app }) => {
-    const { items, page, perPage, total } = await listHistory(app, query);
+    const { items, page, perPage, total } = await listHistory(app, query, ['addresses']);
     return { body: { items, page, perPage, total } };
   },
 });

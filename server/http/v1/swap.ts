@@ -1,4 +1,5 @@
 import { getCatalog } from '../../catalog/snapshot';
+import { clientIdentity } from '../../ratelimit/client';
 import { executeLock } from '../../routing/execute';
 import { lockRoute } from '../../routing/lock';
 import { quoteRoutes } from '../../routing/quote';
@@ -12,9 +13,10 @@ export const quoteV1 = endpoint({
   body: quoteBodyV1,
   response: quoteV1Response,
   bodyValidation: 'domain',
-  handle: async ({ rawBody }, { app }) => {
+  handle: async ({ rawBody }, { app, request }) => {
     const { pair } = await validateSwapBody(app, quoteBodyV1, rawBody);
-    const routes = await quoteRoutes(app, pair, (await getCatalog(app)).activeSources);
+    const client = clientIdentity(request, app.config);
+    const routes = await quoteRoutes(app, pair, (await getCatalog(app)).activeSources, client);
     return { body: { data: routes } };
   },
 });

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
+import { selfSignUpOpen } from '@/server/auth/auth';
 import { getAppContext } from '@/server/context';
 import styles from '../../_components/dash.module.css';
 import { currentViewer, homeFor } from '../../_lib/viewer';
@@ -11,7 +12,7 @@ export const metadata: Metadata = { title: 'Affiliate sign-up · Switchyard' };
 export default async function SignUpPage() {
   const viewer = await currentViewer();
   if (viewer) redirect(homeFor(viewer));
-  const open = getAppContext().config.affiliateSignupEnabled;
+  const open = await selfSignUpOpen(getAppContext());
   return (
     <>
       <h1>Become an affiliate</h1>
