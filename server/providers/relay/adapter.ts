@@ -4,6 +4,7 @@ import { decodeFunctionData, erc20Abi, getAddress, isAddress } from 'viem';
 import type { z } from 'zod';
 import { formatAmount, rescale } from '../../catalog/amounts';
 import { isProviderError, ProviderError } from '../errors';
+import { reportedInboundCheck } from '../hash-check';
 import { createUpstream } from '../http';
 import type { AdapterOptions } from '../options';
 import type {
@@ -12,6 +13,7 @@ import type {
   ExecuteInput,
   ExecutionResult,
   FeeItem,
+  HashCheck,
   ProviderAdapter,
   ProviderRoute,
   QuoteInput,
@@ -341,6 +343,21 @@ function solanaExec(steps: RelayStep[], base: ExecBase): ExecPayload {
   };
 }
 
+/** A TON client reports the external message's hash; Relay may report another form of the deposit. */
+function inboundCheck(input: StatusInput, reported: string[]): HashCheck | undefined {
+  const isTon = input.trackingContext.vm === 'tonvm';
+  const { tonMessageHash, tonNormalizedHash } = input.trackingContext;
+  const tonForms = isTon ? [tonMessageHash, tonNormalizedHash].filter((h): h is string => typeof h === 'string') : [];
+  const verified = [input.hash, ...tonForms].some(
+    (form) => reportedInboundCheck(form, reported)?.verdict === 'verified',
+  );
+  if (verified && input.hash) return { hash: input.hash, verdict: 'verified', decidesStatus: false };
+  return reportedInboundCheck(input.hash, reported, !isTon);
+}
+
+/** Relay amounts compared in Relay's own units, from a stored quote field. */
+const storedAmount = (value: unknown) => (typeof value === 'string' && /^\d+$/.test(value) ? BigInt(value) : undefined);
+
 function trackingRequestId(context: Record<string, unknown>): string | undefined {
   const { requestId } = context;
   return typeof requestId === 'string' && requestId.length > 0 ? requestId : undefined;
@@ -366,6 +383,35 @@ export function createRelayAdapter(options: AdapterOptions): RelayAdapter {
       classify: classifyQuoteError,
     });
     return data;
+  }
+
+  /**
+   * The calldata at execute comes from a fresh quote, whose minimum is what the solver enforces. When
+   * the market moved, the slippage is tightened so the minimum is still the locked one; when even the
+   * expected output is below it, the lock cannot be honoured.
+   */
+  async function quoteHoldingLockedTerms(body: RelayQuoteRequest, lockedMin: bigint | undefined, signal: AbortSignal) {
+    const response = await requestQuote(body, signal);
+    if (lockedMin === undefined) return response;
+    const out = response.details.currencyOut;
+    const expected = BigInt(out.amount);
+    const minimum = storedAmount(out.minimumAmount) ?? expected;
+    if (minimum >= lockedMin) return response;
+    if (expected < lockedMin) {
+      throw new ProviderError(
+        PROVIDER,
+        'TERMS_CHANGED',
+        `expected ${expected} now, below the locked minimum ${lockedMin}`,
+      );
+    }
+    const slippageTolerance = String(((expected - lockedMin) * 10_000n) / expected);
+    const tightened = await requestQuote({ ...body, slippageTolerance }, signal);
+    const held =
+      storedAmount(tightened.details.currencyOut.minimumAmount) ?? BigInt(tightened.details.currencyOut.amount);
+    if (held < lockedMin) {
+      throw new ProviderError(PROVIDER, 'TERMS_CHANGED', `minimum ${held} now, below the locked minimum ${lockedMin}`);
+    }
+    return tightened;
   }
 
   function vmsFor(src: RouteAsset, dst: RouteAsset): { srcVm: RelayVm; dstVm: RelayVm } | undefined {
@@ -402,7 +448,7 @@ export function createRelayAdapter(options: AdapterOptions): RelayAdapter {
       const vms = vmsFor(input.src, input.dst);
       if (!vms) throw new ProviderError(PROVIDER, 'REJECTED', 'Relay cannot execute this pair');
       const body = quoteRequest(input, vms.srcVm, vms.dstVm, input.depositor, input.recipient);
-      const response = await requestQuote(body, signal);
+      const response = await quoteHoldingLockedTerms(body, storedAmount(input.providerQuote.minimumAmountOut), signal);
       const requestId = requestIdOf(response);
       if (!requestId) throw badResponse('quote has no requestId');
       const route = toRoute(response, input);
@@ -429,6 +475,7 @@ export function createRelayAdapter(options: AdapterOptions): RelayAdapter {
         exec,
         trackingContext: { ...trackingContext },
         dstAmountBase: route.dstAmountBase,
+        ...(route.dstMinAmountBase !== undefined ? { dstMinAmountBase: route.dstMinAmountBase } : {}),
         fee: route.fee,
       };
     },
@@ -447,7 +494,10 @@ export function createRelayAdapter(options: AdapterOptions): RelayAdapter {
         signal: bounded(signal),
         okStatuses: [200, 404],
       });
-      return status === 404 ? relayNotFound() : mapRelayStatus(data);
+      if (status === 404) return relayNotFound();
+      const result = mapRelayStatus(data);
+      const check = inboundCheck(input, (data.inTxHashes ?? []).filter(Boolean));
+      return check ? { ...result, hashCheck: check } : result;
     },
 
     async notifyDeposit(chainId, txHash, requestId, signal = AbortSignal.timeout(config.deadlineMs)) {
