@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hashKey } from '../server/transactions/keys';
 import type { TestApp } from './support/app';
 import { firstRow } from './support/assertions';
-import { BTC_TO_ETH, WALLETS } from './support/fixtures';
+import { BTC_TO_ETH, ETH_TO_BTC, WALLETS } from './support/fixtures';
 import { executeSwap, randomHex, waitForStatus } from './support/flows';
 import { withTrackingApp } from './support/tracking-app';
 
@@ -128,6 +128,22 @@ describe('a hash someone else reports cannot rewrite a swap', () => {
     await track(attacker.transaction.id, someoneElses);
     await waitForEvent(attacker.transaction.id, 'hash_rejected');
     expect(await row(attacker.transaction.id)).toMatchObject({ status: 'PENDING', hash: '' });
+  });
+});
+
+describe('swaps tracked by an id we obtained (Relay request id)', () => {
+  it('a hash that is not the deposit Relay reports is withdrawn and the reported deposit takes its place', async () => {
+    const executed = await executeSwap(t, ETH_TO_BTC, 'RELAY');
+    const wrong = `0x${randomHex()}`;
+    await track(executed.transaction.id, wrong);
+    const done = await waitForStatus(t, executed.transaction.id, (tx) => tx.status !== 'PENDING');
+    expect(done.transaction.status).toBe('SUCCESS');
+    expect(done.transaction.hash).toBe(done.transaction.inboundHash);
+    expect(done.transaction.hash).not.toBe(wrong);
+    expect((await events(executed.transaction.id)).find((e) => e.type === 'hash_rejected')?.data).toMatchObject({
+      hash: wrong,
+    });
+    expect((await t.json(`/api/v1/transaction/status?hash=${wrong}`)).status).toBe(404);
   });
 });
 

@@ -105,13 +105,14 @@ function whatCounts(tx: TransactionRow, result: StatusResult, upstream: Record<s
   const transactionId = tx.id;
   const events: EventInsert[] = [];
   const patch: Partial<typeof transactions.$inferInsert> = {};
+  // A swap without a hash (never reported, or a wrong one withdrawn) takes the one its provider saw arrive.
+  if (result.inboundHash && !tx.hash) {
+    patch.hash = result.inboundHash;
+    patch.hashKey = hashKey(result.inboundHash);
+  }
   if (result.inboundHash && !tx.inboundHash) {
     patch.inboundHash = result.inboundHash;
     patch.inboundHashKey = hashKey(result.inboundHash);
-    if (!tx.hash) {
-      patch.hash = result.inboundHash;
-      patch.hashKey = hashKey(result.inboundHash);
-    }
     events.push({
       transactionId,
       type: 'hash_updated',
