@@ -622,7 +622,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description The route snapshot stored at lock, with the fee refreshed at execute. */
+        /** @description The route snapshot stored at lock; dst, fee and minimumReceived are what the execution payload carries. */
         QuoteSnapshot: {
             src: components["schemas"]["AmountDisplay"];
             dst: components["schemas"]["AmountDisplay"];
@@ -630,6 +630,8 @@ export interface components {
             fee: components["schemas"]["Fee"];
             feeBreakdown: components["schemas"]["FeeBreakdown"];
             estimatedTime: number;
+            /** @description The minimum the execution payload enforces on chain; never below the locked one */
+            minimumReceived?: string;
         } & {
             [key: string]: unknown;
         };

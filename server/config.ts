@@ -94,6 +94,7 @@ export const envSchema = z.object({
   ...providerEnv('RELAY'),
   ...providerEnv('CHAINFLIP'),
   ...providerEnv('LIFI'),
+  LIFI_INVALID_GIVE_UP_MS: positiveInt.default(6 * 3600_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -171,6 +172,8 @@ export interface Config {
   retention: { providerCallsDays: number; rateLimitHitsDays: number };
   upstreamAllowedHosts: string[];
   providers: Record<ProviderKey, ProviderConfig>;
+  /** LI.FI's INVALID status is waited out until a swap is this old, then it counts as failed. */
+  lifiInvalidGiveUpMs: number;
   breaker: { threshold: number; halfOpenAfterMs: number; statusRetries: number };
 }
 
@@ -273,6 +276,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     },
     upstreamAllowedHosts: env.UPSTREAM_ALLOWED_HOSTS,
     providers,
+    lifiInvalidGiveUpMs: env.LIFI_INVALID_GIVE_UP_MS,
     breaker: {
       threshold: env.PROVIDER_BREAKER_THRESHOLD,
       halfOpenAfterMs: env.PROVIDER_BREAKER_HALF_OPEN_MS,

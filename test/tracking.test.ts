@@ -1,31 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startWorkerRuntime, type WorkerRuntime } from '../workers/runtime';
-import { startTestApp, type TestApp } from './support/app';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from './support/app';
 import { firstRow } from './support/assertions';
 import { BTC_TO_ETH, ETH_TO_BTC, USDC_ETH_TO_ARB } from './support/fixtures';
 import { executeSwap, randomHex, waitForStatus } from './support/flows';
+import { withTrackingApp } from './support/tracking-app';
 
 let t: TestApp;
-let worker: WorkerRuntime;
-beforeAll(async () => {
-  t = await startTestApp({
-    PROVIDER_DEADLINE_MS: '1500',
-    TRACKING_TIME_SCALE: '0.01',
-    TRACKING_MIN_INTERVAL_MS: '100',
-    WORKER_LOCK_DURATION_MS: '2000',
-    SWEEP_INTERVAL_MS: '600000',
-  });
-  worker = await startWorkerRuntime(t.app.config);
-});
-afterAll(async () => {
-  await worker?.close();
-  await t?.stop();
-});
-beforeEach(() => {
-  for (const sim of Object.values(t.sims)) {
-    sim.reset();
-    sim.configure({ settleAfterPolls: 3 });
-  }
+withTrackingApp(3, (app) => {
+  t = app;
 });
 
 const FLOWS = [
@@ -175,8 +157,9 @@ describe('POST /api/v1/transaction/track', () => {
       meta: { providerQuoteId: 'x' },
     });
     expect(res.status).toBe(200);
+    // inboundHash is what the provider reports arriving; a client's report alone does not set it.
     expect(res.body.data).toEqual({
-      transaction: { id: executed.transaction.id, hash, inboundHash: hash, provider: 'LIFI', status: 'PENDING' },
+      transaction: { id: executed.transaction.id, hash, inboundHash: '', provider: 'LIFI', status: 'PENDING' },
       final: false,
       tracking: true,
     });
@@ -242,5 +225,39 @@ describe('POST /api/v1/transaction/track', () => {
       tracking: false,
       transaction: { hash: done.transaction.hash, status: 'SUCCESS' },
     });
+  });
+});
+
+describe('timeline', () => {
+  it('records the substatus of each step and notes what a partial fill swapped and refunded', async () => {
+    const executed = await executeSwap(t, BTC_TO_ETH, 'THORCHAIN');
+    const hash = randomHex();
+    const observed = await fetch(`${t.sims.THORCHAIN.url}/__sim/thorchain/observe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        hash,
+        outcome: 'partial',
+        fromAsset: 'BTC.BTC',
+        toAsset: 'ETH.ETH',
+        amount: '25000000',
+        memo: executed.providerResult.depositMemo,
+        toAddress: executed.providerResult.depositAddress,
+      }),
+    });
+    expect(observed.status).toBe(200);
+    await t.post('/api/v1/transaction/track', { transactionId: executed.transaction.id, txHash: hash });
+    const done = await waitForStatus(t, executed.transaction.id, (tx) => tx.status !== 'PENDING');
+    expect(done.transaction.status).toBe('SUCCESS');
+    expect(done.transaction.outboundHash).toMatch(/^0x[0-9a-f]{64}$/);
+
+    const events = await t.app.sql<{ type: string; message: string; data: any }[]>`
+      select type, message, data from transaction_events where transaction_id = ${executed.transaction.id} order by id`;
+    const changed = events.find((e) => e.type === 'status_changed');
+    expect(changed?.data).toMatchObject({ upstreamState: 'partial', substatus: 'PARTIAL' });
+    const partial = events.find((e) => e.type === 'partial_fill');
+    expect(partial?.message).toMatch(/^Partial fill: [\d.]+ ETH swapped and delivered, 0\.124375 BTC refunded$/);
+    const progress = events.filter((e) => e.type === 'progress').map((e) => e.data.substatus);
+    expect(progress).toContain('WAITING_SOURCE_CONFIRMATIONS');
   });
 });

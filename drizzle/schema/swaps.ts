@@ -86,6 +86,8 @@ export const transactions = pgTable(
     hashKey: text('hash_key'),
     inboundHashKey: text('inbound_hash_key'),
     outboundHashKey: text('outbound_hash_key'),
+    /** When the provider confirmed `hash` is this swap's own deposit; a verified hash is never replaced. */
+    hashVerifiedAt: timestamp('hash_verified_at', { withTimezone: true, mode: 'date' }),
     srcChain: text('src_chain').notNull(),
     dstChain: text('dst_chain').notNull(),
     srcAsset: jsonb('src_asset').$type<AssetSnapshot>().notNull(),

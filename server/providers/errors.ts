@@ -1,11 +1,18 @@
 import { AppError } from '../errors';
 import type { ProviderKey } from './types';
 
-export type ProviderErrorKind = 'NO_ROUTE' | 'UNAVAILABLE' | 'BAD_RESPONSE' | 'RATE_LIMITED' | 'REJECTED';
+export type ProviderErrorKind =
+  | 'NO_ROUTE'
+  | 'UNAVAILABLE'
+  | 'BAD_RESPONSE'
+  | 'RATE_LIMITED'
+  | 'REJECTED'
+  | 'TERMS_CHANGED';
 
 /**
  * What went wrong upstream: no route (not an error for quote), unavailable (timeouts, 5xx, network,
- * open breaker), rate limited, a body we could not read, or a request the provider refused.
+ * open breaker), rate limited, a body we could not read, a request the provider refused, or a
+ * fresh quote at execute that can no longer honour the locked terms.
  */
 export class ProviderError extends Error {
   constructor(
@@ -25,7 +32,10 @@ export class ProviderError extends Error {
 
 export const isProviderError = (e: unknown): e is ProviderError => e instanceof ProviderError;
 
-/** The public error for a provider failure on lock or execute (spec §7 and architecture §4). */
+/**
+ * The public error for a provider failure on lock or execute. Messages are ours: the upstream's own
+ * words stay in the ProviderError for logs and the support timeline.
+ */
 export function providerAppError(error: unknown, provider: string): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof ProviderError) {
@@ -39,10 +49,17 @@ export function providerAppError(error: unknown, provider: string): AppError {
       return new AppError('BAD_GATEWAY', `${provider} returned an unreadable answer`, { status: 502 });
     }
     if (error.kind === 'REJECTED') {
-      return new AppError('PROVIDER_UNAVAILABLE', `${provider} refused the request: ${error.message}`, {
+      return new AppError('PROVIDER_UNAVAILABLE', `${provider} refused this swap; try another route or amount`, {
         status: 409,
         field: 'provider',
       });
+    }
+    if (error.kind === 'TERMS_CHANGED') {
+      return new AppError(
+        'PROVIDER_UNAVAILABLE',
+        `${provider}'s price moved below the locked minimum received; request a new quote and lock`,
+        { status: 409, field: 'provider' },
+      );
     }
     return new AppError('PROVIDER_UNAVAILABLE', `${provider} is unavailable right now; retry shortly`, {
       status: 503,

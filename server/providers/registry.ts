@@ -8,11 +8,11 @@ import { type ResilientAdapter, withResilience } from './resilience';
 import { createThorchainAdapter } from './thorchain/adapter';
 import type { ProviderAdapter } from './types';
 
-const FACTORIES: Record<ProviderKey, (options: AdapterOptions) => ProviderAdapter> = {
+const FACTORIES: Record<ProviderKey, (options: AdapterOptions, config: Config) => ProviderAdapter> = {
   THORCHAIN: createThorchainAdapter,
   RELAY: createRelayAdapter,
-  CHAINFLIP: createChainflipAdapter,
-  LIFI: createLifiAdapter,
+  CHAINFLIP: (options) => createChainflipAdapter(options),
+  LIFI: (options, config) => createLifiAdapter(options, { invalidGiveUpMs: config.lifiInvalidGiveUpMs }),
 };
 
 /** The real upstreams, used in live mode when no URL is configured. */
@@ -83,12 +83,15 @@ export function createProviderRegistry(config: Config, redis?: Redis): ProviderR
   for (const key of PROVIDER_KEYS) {
     const providerConfig = config.providers[key];
     if (!providerConfig.enabled) continue;
-    const adapter = FACTORIES[key]({
-      config: providerConfig,
-      baseUrl: providerBaseUrl(config, key),
-      allowedHosts:
-        config.providersMode === 'live' ? [...LIVE_ALLOWED_HOSTS[key], ...config.upstreamAllowedHosts] : undefined,
-    });
+    const adapter = FACTORIES[key](
+      {
+        config: providerConfig,
+        baseUrl: providerBaseUrl(config, key),
+        allowedHosts:
+          config.providersMode === 'live' ? [...LIVE_ALLOWED_HOSTS[key], ...config.upstreamAllowedHosts] : undefined,
+      },
+      config,
+    );
     const budget =
       providerConfig.rateLimit ??
       (config.providersMode === 'live' ? documentedBudget(key, !!providerConfig.apiKey) : SIMULATED_BUDGET);

@@ -29,6 +29,8 @@ export interface SimulatorConfig {
   /** Status polls a swap takes to walk from its first state to its ending. */
   settleAfterPolls: number;
   slowMs: number;
+  /** Moves every quoted output by this many basis points (negative: the market turned against the user). */
+  priceShiftBps: number;
 }
 
 export interface SimulatorLogEntry {
@@ -79,7 +81,12 @@ export const defaultSimulatorConfig = (): SimulatorConfig => ({
   outcome: 'success',
   settleAfterPolls: 3,
   slowMs: 4000,
+  priceShiftBps: 0,
 });
+
+/** An output amount after the configured market move. */
+export const shiftedPrice = (amount: bigint, config: Pick<SimulatorConfig, 'priceShiftBps'>) =>
+  (amount * BigInt(10_000 + Math.round(config.priceShiftBps))) / 10_000n;
 
 const json = (res: ServerResponse, { status, body, headers }: SimResponse) => {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });

@@ -121,16 +121,54 @@ export interface ExecutionResult {
   trackingContext: Record<string, unknown>;
   /** Final amounts when the provider refreshed them at execute. */
   dstAmountBase?: bigint;
+  /** The minimum the handed-out payload (memo, calldata) enforces on chain, when it enforces one. */
+  dstMinAmountBase?: bigint;
   fee?: DisplayFee;
 }
 
 export interface StatusInput {
   trackingContext: Record<string, unknown>;
+  /** The source hash the client reported (or the provider's, once known); '' until then. */
   hash: string;
   inboundHash: string;
   src: RouteAsset;
   dst: RouteAsset;
   createdAt: Date;
+  /** What the swap was locked with: the upstream transaction behind a client hash must match it. */
+  depositor: string;
+  recipient: string;
+  /** Source amount in the source asset's base units. */
+  srcAmountBase: bigint;
+}
+
+/**
+ * One vocabulary for where a swap stands, whatever the provider calls it (stored on timeline events;
+ * exposed publicly later). PARTIAL: part was swapped and delivered, the rest refunded.
+ */
+export const SUBSTATUSES = [
+  'WAITING_SOURCE_CONFIRMATIONS',
+  'SWAPPING',
+  'WAITING_DESTINATION',
+  'REFUND_IN_PROGRESS',
+  'DELAYED',
+  'COMPLETED',
+  'PARTIAL',
+  'REFUNDED',
+  'EXPIRED',
+  'NOT_FOUND_UPSTREAM',
+] as const;
+export type Substatus = (typeof SUBSTATUSES)[number];
+
+/**
+ * What the provider's record says about the hash the client reported. `decidesStatus` is true when
+ * the status itself was looked up by that hash: such a status only counts once the hash is verified.
+ */
+export interface HashCheck {
+  hash: string;
+  verdict: 'verified' | 'rejected' | 'unknown';
+  /** Why a hash was rejected (for the timeline and logs). */
+  reason?: string;
+  decidesStatus: boolean;
 }
 
 export interface StatusResult {
@@ -144,6 +182,10 @@ export interface StatusResult {
   fee?: { amount: string; currency: string; amountUsd: number | null; details?: unknown };
   /** The upstream does not know the transaction yet (indexing lag or no deposit). */
   notFound?: boolean;
+  substatus?: Substatus;
+  /** A partial fill: what was swapped and delivered, and what went back to the sender. */
+  partial?: { delivered: string; refunded: string };
+  hashCheck?: HashCheck;
 }
 
 export interface StatusContextReady {

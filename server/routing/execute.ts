@@ -9,11 +9,11 @@ import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import { AppError, notFound } from '../errors';
 import { newTransactionId, PUBLIC_ID_PATTERN } from '../ids';
-import { ProviderError, providerAppError } from '../providers/errors';
+import { isProviderError, ProviderError, providerAppError } from '../providers/errors';
 import type { ExecPayload, ExecutionResult, ProviderKey, ProviderResult, RouteAsset } from '../providers/types';
 import { hashKey } from '../transactions/keys';
 import { withDeadline } from './deadline';
-import { type PublicFee, type PublicRoute, presentFee } from './present';
+import { amountDisplay, type PublicFee, type PublicRoute, presentFee } from './present';
 
 export interface ExecuteRequest {
   lockId: string;
@@ -24,7 +24,7 @@ export interface ExecuteResult {
   provider: string;
   lockId: string;
   providerResult: ProviderResult;
-  quote: Pick<PublicRoute, 'src' | 'dst' | 'steps' | 'fee' | 'feeBreakdown' | 'estimatedTime'>;
+  quote: Pick<PublicRoute, 'src' | 'dst' | 'steps' | 'fee' | 'feeBreakdown' | 'estimatedTime' | 'minimumReceived'>;
   fee: PublicFee;
   exec?: ExecPayload;
   transaction: { id: string; status: 'PENDING' };
@@ -64,6 +64,22 @@ async function releaseLock(ctx: AppContext, lockId: string) {
     .where(and(eq(locks.id, lockId), eq(locks.state, 'executing')));
 }
 
+/**
+ * What the user signs must hold the terms they locked: a payload enforcing a smaller minimum than the
+ * lock showed is refused (the lock is handed back, so they can re-lock at today's price).
+ */
+function holdsLockedTerms(lock: LockRow, route: PublicRoute, dst: RouteAsset, result: ExecutionResult) {
+  if (route.minimumReceived === undefined || result.dstMinAmountBase === undefined) return;
+  const locked = parseUnits(route.minimumReceived, dst.decimals);
+  if (result.dstMinAmountBase < locked) {
+    throw new ProviderError(
+      lock.provider as ProviderKey,
+      'TERMS_CHANGED',
+      `payload enforces ${result.dstMinAmountBase}, below the locked minimum ${locked}`,
+    );
+  }
+}
+
 /** Claim, call the provider, record the transaction (architecture §4 "Execute"). */
 export async function executeLock(ctx: AppContext, request: ExecuteRequest): Promise<ExecuteResult> {
   if (!PUBLIC_ID_PATTERN.test(request.lockId) || !request.lockId.startsWith('lk_')) throw notFound('Lock', 'lockId');
@@ -98,9 +114,13 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
         ),
       () => new ProviderError(adapter.key, 'UNAVAILABLE', `no answer within ${deadline} ms`),
     );
+    holdsLockedTerms(lock, lock.route as unknown as PublicRoute, dst, result);
   } catch (error) {
     await releaseLock(ctx, lock.id);
     await ctx.metrics?.recordFailure(lock.provider, 'execute');
+    if (isProviderError(error)) {
+      ctx.log.warn({ provider: lock.provider, kind: error.kind, detail: error.message }, 'provider execute failed');
+    }
     throw providerAppError(error, lock.provider);
   }
 
@@ -177,7 +197,12 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
     providerResult: result.providerResult,
     quote: {
       src: route.src,
-      dst: { ...route.dst },
+      dst: result.dstAmountBase === undefined ? { ...route.dst } : amountDisplay(dstAmountBase, dst, undefined),
+      ...(result.dstMinAmountBase !== undefined
+        ? { minimumReceived: formatAmount(result.dstMinAmountBase, dst.decimals) }
+        : route.minimumReceived !== undefined
+          ? { minimumReceived: route.minimumReceived }
+          : {}),
       steps: route.steps,
       fee,
       feeBreakdown: { total: { usd: fee.usd, formatted: fee.formatted, currency: fee.currency }, items: fee.details },

@@ -29,7 +29,7 @@ export interface PublicRoute {
   expiresAt?: string;
 }
 
-const display = (base: bigint, asset: RouteAsset, usd: string | undefined): AmountDisplay => ({
+export const amountDisplay = (base: bigint, asset: RouteAsset, usd: string | undefined): AmountDisplay => ({
   formatted: formatDisplay(base, asset.decimals, asset.symbol),
   currency: asset.symbol,
   usd: usd ?? usdValue(base, asset.decimals, asset.priceUsd) ?? '',
@@ -74,8 +74,8 @@ export function presentRoute(
   return {
     provider,
     routeId: route.routeId,
-    src: display(amountBase, src, route.srcUsd),
-    dst: display(route.dstAmountBase, dst, route.dstUsd),
+    src: amountDisplay(amountBase, src, route.srcUsd),
+    dst: amountDisplay(route.dstAmountBase, dst, route.dstUsd),
     fee,
     feeBreakdown: {
       total: { usd: fee.usd, formatted: fee.formatted, currency: fee.currency },

@@ -154,8 +154,12 @@ export const quoteSnapshotSchema = open(
     fee: feeSchema,
     feeBreakdown: feeBreakdownSchema,
     estimatedTime: z.number(),
+    minimumReceived: z
+      .string()
+      .optional()
+      .describe('The minimum the execution payload enforces on chain; never below the locked one'),
   },
-  'The route snapshot stored at lock, with the fee refreshed at execute.',
+  'The route snapshot stored at lock; dst, fee and minimumReceived are what the execution payload carries.',
 );
 
 export const executeResultSchema = open({

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { transactionEvents, transactions } from '../../drizzle/schema';
 import { formatAmount } from '../catalog/amounts';
 import { getCatalog } from '../catalog/snapshot';
@@ -10,6 +10,7 @@ import { hashKey } from '../transactions/keys';
 import { transactionById } from '../transactions/lookup';
 import { canTransition, isFinal } from '../transactions/transitions';
 import { nextPollDelay, REFUND_WATCH_INTERVAL_MS } from './cadence';
+import { claimedHash, settleHashClaim } from './hash-claims';
 
 type TransactionRow = typeof transactions.$inferSelect;
 type EventInsert = typeof transactionEvents.$inferInsert;
@@ -54,7 +55,13 @@ function assetFromSnapshot(tx: TransactionRow, side: 'src' | 'dst', catalogAsset
   );
 }
 
-async function askProvider(ctx: AppContext, adapter: ProviderAdapter, tx: TransactionRow): Promise<StatusResult> {
+/** One status read for a transaction, about its own hash or (at track) a hash a client just reported. */
+export async function askProvider(
+  ctx: AppContext,
+  adapter: ProviderAdapter,
+  tx: TransactionRow,
+  hash = tx.hash,
+): Promise<StatusResult> {
   const catalog = await getCatalog(ctx);
   const deadline = ctx.config.providers[adapter.key].deadlineMs;
   return withDeadline(
@@ -63,8 +70,11 @@ async function askProvider(ctx: AppContext, adapter: ProviderAdapter, tx: Transa
       adapter.status(
         {
           trackingContext: tx.trackingContext,
-          hash: tx.hash,
+          hash,
           inboundHash: tx.inboundHash,
+          depositor: tx.walletAddress,
+          recipient: tx.recipientWalletAddress,
+          srcAmountBase: BigInt(tx.srcAmountBase),
           src: assetFromSnapshot(tx, 'src', tx.srcAsset.id ? catalog.assetById(tx.srcAsset.id) : undefined),
           dst: assetFromSnapshot(tx, 'dst', tx.dstAsset.id ? catalog.assetById(tx.dstAsset.id) : undefined),
           createdAt: tx.createdAt,
@@ -90,6 +100,78 @@ function delayFor(ctx: AppContext, adapter: ProviderAdapter, tx: TransactionRow,
 
 type NextPoll = (row: TransactionRow) => Date | null;
 
+/** What an answer that counts changes: hashes, amounts, fee and the status transition, with their events. */
+function whatCounts(tx: TransactionRow, result: StatusResult, upstream: Record<string, unknown>) {
+  const transactionId = tx.id;
+  const events: EventInsert[] = [];
+  const patch: Partial<typeof transactions.$inferInsert> = {};
+  // A swap without a hash (never reported, or a wrong one withdrawn) takes the one its provider saw arrive.
+  if (result.inboundHash && !tx.hash) {
+    patch.hash = result.inboundHash;
+    patch.hashKey = hashKey(result.inboundHash);
+  }
+  if (result.inboundHash && !tx.inboundHash) {
+    patch.inboundHash = result.inboundHash;
+    patch.inboundHashKey = hashKey(result.inboundHash);
+    events.push({
+      transactionId,
+      type: 'hash_updated',
+      message: `Inbound transaction ${result.inboundHash} seen by ${tx.provider}`,
+      data: { inboundHash: result.inboundHash },
+    });
+  }
+  if (result.outboundHash && result.outboundHash !== tx.outboundHash) {
+    patch.outboundHash = result.outboundHash;
+    patch.outboundHashKey = hashKey(result.outboundHash);
+    events.push({
+      transactionId,
+      type: 'hash_updated',
+      message: `Outbound transaction ${result.outboundHash}`,
+      data: { outboundHash: result.outboundHash },
+    });
+  }
+  if (result.dstAmountBase !== undefined && result.status !== 'PENDING') {
+    const decimals = tx.dstAsset.decimals ?? 18;
+    patch.dstAmountBase = result.dstAmountBase.toString();
+    patch.dstAmount = formatAmount(result.dstAmountBase, decimals);
+  }
+  if (result.fee) {
+    patch.feeAmount = result.fee.amount;
+    patch.feeCurrency = result.fee.currency;
+    patch.feeAmountUsd = result.fee.amountUsd === null ? null : String(result.fee.amountUsd);
+    if (result.fee.details !== undefined) patch.feeDetails = result.fee.details;
+  }
+  if (canTransition(tx.status, result.status)) {
+    patch.status = result.status;
+    if (isFinal(result.status)) patch.finalizedAt = new Date();
+    if (result.status !== 'PENDING') patch.stale = false;
+    events.push({
+      transactionId,
+      type: 'status_changed',
+      fromStatus: tx.status,
+      toStatus: result.status,
+      message: `${tx.status} → ${result.status}: ${result.detail}`,
+      data: upstream,
+    });
+    if (result.partial) {
+      events.push({
+        transactionId,
+        type: 'partial_fill',
+        message: `Partial fill: ${result.partial.delivered} swapped and delivered, ${result.partial.refunded} refunded`,
+        data: { ...result.partial, ...upstream },
+      });
+    }
+  } else if (result.status !== tx.status && isFinal(tx.status)) {
+    events.push({
+      transactionId,
+      type: 'ignored_regression',
+      message: `Provider reported ${result.status} after ${tx.status}; kept ${tx.status}`,
+      data: upstream,
+    });
+  }
+  return { patch, events };
+}
+
 /**
  * Applies one status answer under a row lock: allowed transitions only, hashes, amounts, fee,
  * events, and the next poll time, all in the one update.
@@ -101,10 +183,17 @@ async function applyStatus(
   nextPoll: NextPoll,
 ): Promise<TransactionRow | undefined> {
   return ctx.db.transaction(async (db) => {
-    const [tx] = await db.select().from(transactions).where(eq(transactions.id, transactionId)).for('update');
-    if (!tx) return undefined;
+    const [row] = await db.select().from(transactions).where(eq(transactions.id, transactionId)).for('update');
+    if (!row) return undefined;
+    const claim = await settleHashClaim(db, row, result);
+    const tx = { ...row, ...claim.patch } as TransactionRow;
     const events: EventInsert[] = [];
+    const upstream = {
+      upstreamState: result.upstreamState,
+      ...(result.substatus ? { substatus: result.substatus } : {}),
+    };
     const patch: Partial<typeof transactions.$inferInsert> = {
+      ...claim.patch,
       pollAttempts: tx.pollAttempts + 1,
       pollErrors: 0,
       lastPolledAt: new Date(),
@@ -113,67 +202,13 @@ async function applyStatus(
       updatedAt: new Date(),
     };
     if (result.upstreamState !== tx.lastUpstreamState) {
-      events.push({
-        transactionId,
-        type: 'progress',
-        message: result.detail,
-        data: { upstreamState: result.upstreamState },
-      });
+      events.push({ transactionId, type: 'progress', message: result.detail, data: upstream });
     }
-    if (result.inboundHash && !tx.inboundHash) {
-      patch.inboundHash = result.inboundHash;
-      patch.inboundHashKey = hashKey(result.inboundHash);
-      if (!tx.hash) {
-        patch.hash = result.inboundHash;
-        patch.hashKey = hashKey(result.inboundHash);
-      }
-      events.push({
-        transactionId,
-        type: 'hash_updated',
-        message: `Inbound transaction ${result.inboundHash} seen by ${tx.provider}`,
-        data: { inboundHash: result.inboundHash },
-      });
-    }
-    if (result.outboundHash && result.outboundHash !== tx.outboundHash) {
-      patch.outboundHash = result.outboundHash;
-      patch.outboundHashKey = hashKey(result.outboundHash);
-      events.push({
-        transactionId,
-        type: 'hash_updated',
-        message: `Outbound transaction ${result.outboundHash}`,
-        data: { outboundHash: result.outboundHash },
-      });
-    }
-    if (result.dstAmountBase !== undefined && result.status !== 'PENDING') {
-      const decimals = tx.dstAsset.decimals ?? 18;
-      patch.dstAmountBase = result.dstAmountBase.toString();
-      patch.dstAmount = formatAmount(result.dstAmountBase, decimals);
-    }
-    if (result.fee) {
-      patch.feeAmount = result.fee.amount;
-      patch.feeCurrency = result.fee.currency;
-      patch.feeAmountUsd = result.fee.amountUsd === null ? null : String(result.fee.amountUsd);
-      if (result.fee.details !== undefined) patch.feeDetails = result.fee.details;
-    }
-    if (canTransition(tx.status, result.status)) {
-      patch.status = result.status;
-      if (isFinal(result.status)) patch.finalizedAt = new Date();
-      if (result.status !== 'PENDING') patch.stale = false;
-      events.push({
-        transactionId,
-        type: 'status_changed',
-        fromStatus: tx.status,
-        toStatus: result.status,
-        message: `${tx.status} → ${result.status}: ${result.detail}`,
-        data: { upstreamState: result.upstreamState },
-      });
-    } else if (result.status !== tx.status && isFinal(tx.status)) {
-      events.push({
-        transactionId,
-        type: 'ignored_regression',
-        message: `Provider reported ${result.status} after ${tx.status}; kept ${tx.status}`,
-        data: { upstreamState: result.upstreamState },
-      });
+    events.push(...claim.events);
+    if (claim.counts) {
+      const learnt = whatCounts(tx, result, upstream);
+      Object.assign(patch, learnt.patch);
+      events.push(...learnt.events);
     }
     patch.nextPollAt = nextPoll({ ...tx, ...patch } as TransactionRow);
     const [updated] = await db.update(transactions).set(patch).where(eq(transactions.id, transactionId)).returning();
@@ -213,9 +248,16 @@ export async function pollTransaction(ctx: AppContext, transactionId: string): P
   if (!tx) return STOP('PENDING');
   if (!isPollable(ctx, tx)) return STOP(tx.status);
   const adapter = ctx.providers.get(tx.provider);
-  if (!adapter?.canTrack(tx.trackingContext, tx.hash || tx.inboundHash)) {
-    await ctx.db.update(transactions).set({ nextPollAt: null }).where(eq(transactions.id, tx.id));
-    return STOP(tx.status);
+  if (!adapter?.canTrack(tx.trackingContext, claimedHash(tx))) {
+    // A hash reported since this poll read the row (after a rejected one was cleared) keeps it tracked.
+    const stopped = await ctx.db
+      .update(transactions)
+      .set({ nextPollAt: null })
+      .where(
+        and(eq(transactions.id, tx.id), eq(transactions.hash, tx.hash), eq(transactions.inboundHash, tx.inboundHash)),
+      )
+      .returning({ id: transactions.id });
+    return stopped.length ? STOP(tx.status) : { keepTracking: true, nextDelayMs: 1, status: tx.status };
   }
 
   const schedule = (row: TransactionRow, errors: number, rateLimited: boolean) =>

@@ -1,4 +1,4 @@
-import { desc, eq, or, sql } from 'drizzle-orm';
+import { asc, eq, or, sql } from 'drizzle-orm';
 import { transactions } from '../../drizzle/schema';
 import type { AppContext } from '../context';
 import { notFound } from '../errors';
@@ -19,6 +19,12 @@ const prepareById = (ctx: AppContext) =>
     .limit(1)
     .prepare('tx_by_id');
 
+/**
+ * A hash can sit on several rows (a client may report any hash on any swap it knows the id of), so the
+ * answer is deterministic: a match the provider vouched for — a verified hash, or an inbound or outbound
+ * hash the provider reported — wins over a merely reported one; among equals the oldest swap wins,
+ * since a deposit exists only after the swap it pays was executed.
+ */
 const prepareByHash = (ctx: AppContext) =>
   ctx.db
     .select()
@@ -30,7 +36,13 @@ const prepareByHash = (ctx: AppContext) =>
         eq(transactions.outboundHashKey, sql.placeholder('key')),
       ),
     )
-    .orderBy(desc(transactions.createdAt))
+    .orderBy(
+      sql`case when ${transactions.hashVerifiedAt} is not null
+        or ${transactions.inboundHashKey} = ${sql.placeholder('key')}
+        or ${transactions.outboundHashKey} = ${sql.placeholder('key')} then 0 else 1 end`,
+      asc(transactions.createdAt),
+      asc(transactions.id),
+    )
     .limit(1)
     .prepare('tx_by_hash');
 

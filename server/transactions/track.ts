@@ -3,12 +3,14 @@ import { transactionEvents, transactions } from '../../drizzle/schema';
 import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import { AppError, notFound } from '../errors';
-import type { TxStatus } from '../providers/types';
+import type { ProviderAdapter, TxStatus } from '../providers/types';
 import type { TrackBody } from '../schemas/transactions';
+import { claimedHash } from '../tracking/hash-claims';
+import { askProvider } from '../tracking/poll';
 import { hashKey } from './keys';
 import { findTransaction } from './lookup';
 import { isFinal } from './transitions';
-import { parseTxHash } from './tx-hash';
+import { type ParsedTxHash, parseTxHash } from './tx-hash';
 
 export interface TrackResult {
   transaction: { id: string; hash: string; inboundHash: string; provider: string; status: TxStatus };
@@ -16,9 +18,66 @@ export interface TrackResult {
   tracking: boolean;
 }
 
+type TransactionRow = Awaited<ReturnType<typeof findTransaction>>;
+type Parsed = Extract<ParsedTxHash, { ok: true }>;
+
+/** Whether a reported hash may become the one this transaction is tracked by, and why not. */
+type Decision = { take: true } | { take: false; reason: string };
+
+async function parseReportedHash(ctx: AppContext, tx: TransactionRow, txHash: string): Promise<Parsed> {
+  const chain = (await getCatalog(ctx)).chain(tx.srcChain);
+  const parsed = parseTxHash(chain ?? { key: tx.srcChain, type: 'EVM' }, txHash);
+  if (!parsed.ok) {
+    throw new AppError('VALIDATION_ERROR', parsed.message, {
+      problems: [{ code: 'VALIDATION_ERROR', field: 'txHash', message: parsed.message }],
+    });
+  }
+  return parsed;
+}
+
+/**
+ * A hash is taken while the transaction has none. Replacing one needs the provider's word: a verified
+ * hash is never replaced, and an unverified one only by a hash the provider ties to this swap now —
+ * so neither a stranger's hash nor a junk one reported first can take the swap over or lock its owner out.
+ */
+async function decide(
+  ctx: AppContext,
+  adapter: ProviderAdapter | undefined,
+  tx: TransactionRow,
+  hash: string,
+): Promise<Decision> {
+  const held = claimedHash(tx);
+  if (!held || hashKey(held) === hashKey(hash)) return { take: true };
+  if (tx.hashVerifiedAt) return { take: false, reason: `${held} is already verified as this swap's deposit` };
+  if (!adapter) return { take: false, reason: 'the provider is not available to confirm it' };
+  try {
+    const check = (await askProvider(ctx, adapter, tx, hash)).hashCheck;
+    if (check?.hash === hash && check.verdict === 'verified') return { take: true };
+    if (check?.verdict === 'rejected')
+      return { take: false, reason: check.reason ?? 'the provider does not tie it to this swap' };
+    return { take: false, reason: `${held} is being tracked and the provider does not know ${hash} yet` };
+  } catch (error) {
+    ctx.log.warn({ err: error, transactionId: tx.id }, 'could not check a reported hash with the provider');
+    return { take: false, reason: 'the provider could not be asked to confirm it' };
+  }
+}
+
+function hashPatch(tx: TransactionRow, parsed: Parsed): Partial<typeof transactions.$inferInsert> {
+  const patch: Partial<typeof transactions.$inferInsert> = { hash: parsed.hash, hashKey: hashKey(parsed.hash) };
+  if (parsed.kind === 'ton-boc') {
+    patch.trackingContext = {
+      ...tx.trackingContext,
+      tonMessageHash: parsed.hash,
+      tonNormalizedHash: parsed.normalizedHash,
+    };
+  }
+  return patch;
+}
+
 /**
  * Records a client-reported source hash and polls at once. Provider metadata from the client is
- * never read: tracking uses only the context stored at execute (spec §4.8 rule 1).
+ * never read: tracking uses only the context stored at execute (spec §4.8 rule 1). A hash that is not
+ * taken is kept on the timeline only; the answer's `hash` says which one the swap is tracked by.
  */
 export async function trackTransaction(ctx: AppContext, body: TrackBody): Promise<TrackResult> {
   let tx = await findTransaction(ctx, { transactionId: body.transactionId });
@@ -28,58 +87,48 @@ export async function trackTransaction(ctx: AppContext, body: TrackBody): Promis
   });
   if (isFinal(tx.status)) return { ...summary(), tracking: false };
 
-  let parsed: ReturnType<typeof parseTxHash> | undefined;
-  if (body.txHash !== undefined) {
-    const chain = (await getCatalog(ctx)).chain(tx.srcChain);
-    parsed = parseTxHash(chain ?? { key: tx.srcChain, type: 'EVM' }, body.txHash);
-    if (!parsed.ok) {
-      throw new AppError('VALIDATION_ERROR', parsed.message, {
-        problems: [{ code: 'VALIDATION_ERROR', field: 'txHash', message: parsed.message }],
-      });
-    }
-  }
-
+  const parsed = body.txHash === undefined ? undefined : await parseReportedHash(ctx, tx, body.txHash);
   const adapter = ctx.providers.get(tx.provider);
-  const newHash = parsed?.ok ? parsed.hash : undefined;
-  const trackable = !!adapter && adapter.canTrack(tx.trackingContext, newHash ?? tx.hash);
+  const decision = parsed ? await decide(ctx, adapter, tx, parsed.hash) : undefined;
 
   tx = await ctx.db.transaction(async (db) => {
     const [locked] = await db.select().from(transactions).where(eq(transactions.id, tx.id)).for('update');
     if (!locked) throw notFound('Transaction', 'transactionId');
-    const patch: Partial<typeof transactions.$inferInsert> = { updatedAt: new Date() };
-    if (newHash && newHash !== locked.hash) {
-      patch.hash = newHash;
-      patch.hashKey = hashKey(newHash);
-      if (!locked.inboundHash) {
-        patch.inboundHash = newHash;
-        patch.inboundHashKey = hashKey(newHash);
-      }
-      if (parsed?.ok && parsed.kind === 'ton-boc') {
-        patch.trackingContext = {
-          ...locked.trackingContext,
-          tonMessageHash: parsed.hash,
-          tonNormalizedHash: parsed.normalizedHash,
-        };
-      }
-    }
+    const raced = parsed && decision?.take && claimedHash(locked) !== claimedHash(tx);
+    const take = parsed && decision?.take && !raced && hashKey(claimedHash(locked)) !== hashKey(parsed.hash);
+    const patch: Partial<typeof transactions.$inferInsert> = {
+      updatedAt: new Date(),
+      ...(take ? hashPatch(locked, parsed) : {}),
+    };
+    const hash = claimedHash({ ...locked, ...patch } as TransactionRow);
+    const trackable = !!adapter && adapter.canTrack(locked.trackingContext, hash);
     if (trackable && !isFinal(locked.status)) patch.nextPollAt = new Date();
     const [updated] = await db.update(transactions).set(patch).where(eq(transactions.id, locked.id)).returning();
-    await db.insert(transactionEvents).values({
-      transactionId: locked.id,
-      type: 'track',
-      message: newHash ? `Client reported hash ${newHash}` : 'Client asked to refresh tracking',
-      data: {
-        txHash: newHash ?? null,
-        ...(parsed?.ok && parsed.kind === 'ton-boc' ? { normalizedHash: parsed.normalizedHash, fromBoc: true } : {}),
-      },
-    });
+    const fromBoc = parsed?.kind === 'ton-boc' ? { normalizedHash: parsed.normalizedHash, fromBoc: true } : {};
+    const ignored = parsed && (decision?.take === false || raced);
+    await db.insert(transactionEvents).values(
+      ignored
+        ? {
+            transactionId: locked.id,
+            type: 'track_ignored',
+            message: `Client reported hash ${parsed.hash}; not taken: ${decision?.take === false ? decision.reason : 'another hash was taken meanwhile'}`,
+            data: { txHash: parsed.hash, ...fromBoc },
+          }
+        : {
+            transactionId: locked.id,
+            type: 'track',
+            message: parsed ? `Client reported hash ${parsed.hash}` : 'Client asked to refresh tracking',
+            data: { txHash: parsed?.hash ?? null, ...fromBoc },
+          },
+    );
     return updated ?? locked;
   });
 
-  if (trackable) {
+  const tracking = !!adapter && adapter.canTrack(tx.trackingContext, claimedHash(tx));
+  if (tracking) {
     await ctx.tracking?.schedule(tx.id, 0).catch((error) => {
       ctx.log.warn({ err: error, transactionId: tx.id }, 'could not schedule tracking; the sweep will pick it up');
     });
   }
-  return { ...summary(), tracking: trackable };
+  return { ...summary(), tracking };
 }

@@ -73,6 +73,9 @@ const statusInput = (trackingContext: Record<string, unknown>, hash = ''): Statu
   src: ETH,
   dst: BTC,
   createdAt: new Date(),
+  depositor: WALLETS.ethereum as string,
+  recipient: WALLETS.bitcoin as string,
+  srcAmountBase: ONE_ETH,
 });
 
 async function firstRoute(
@@ -160,7 +163,6 @@ describe('quote', () => {
       amount: '1000000000000000000',
       isVaultSwap: 'false',
       isOnChain: 'false',
-      dcaEnabled: 'true',
       dcaV2Enabled: 'true',
       brokerCommissionBps: '0',
     });

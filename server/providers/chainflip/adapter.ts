@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProviderError } from '../errors';
+import { reportedInboundCheck } from '../hash-check';
 import { createUpstream } from '../http';
 import type { AdapterOptions } from '../options';
 import type {
@@ -36,9 +37,13 @@ const RETRY_DURATION_BLOCKS = 100;
 const QUOTE_TYPES = { REGULAR: 'chainflip:regular', DCA: 'chainflip:dca' } as const;
 type QuoteType = keyof typeof QUOTE_TYPES;
 
-/** The backend's own words for "this pair or amount cannot be swapped" (400, or 503 for a disabled asset). */
+/**
+ * The backend's own words for "this pair or amount cannot be swapped" (400, or 503 for a disabled
+ * asset). Its bare "invalid request" is not among them: that is a query it could not parse, a bug of
+ * ours that must show in logs and metrics rather than pass for an empty route list.
+ */
 const NO_ROUTE_MESSAGE =
-  /minimum swap amount|maximum swap amount|invalid request|cannot be swapped|insufficient liquidity|ingress fee|swap input amount|invalid asset and chain|is disabled/i;
+  /minimum swap amount|maximum swap amount|cannot be swapped|insufficient liquidity|ingress fee|swap input amount|invalid asset and chain|is disabled/i;
 
 const storedQuoteSchema = z.object({
   type: z.enum(['REGULAR', 'DCA']),
@@ -227,6 +232,7 @@ const notFoundResult = (detail: string): StatusResult => ({
   notFound: true,
   detail,
   upstreamState: 'NOT_FOUND',
+  substatus: 'NOT_FOUND_UPSTREAM',
 });
 
 export function createChainflipAdapter(options: AdapterOptions, tuning: ChainflipAdapterTuning = {}): ProviderAdapter {
@@ -259,7 +265,6 @@ export function createChainflipAdapter(options: AdapterOptions, tuning: Chainfli
           amount: input.amountBase.toString(),
           isVaultSwap: false,
           isOnChain: false,
-          dcaEnabled: true,
           dcaV2Enabled: true,
           brokerCommissionBps: 0,
         },
@@ -319,7 +324,9 @@ export function createChainflipAdapter(options: AdapterOptions, tuning: Chainfli
         schema: swapStatusSchema,
         signal,
       });
-      return mapSwapStatus(data);
+      const result = mapSwapStatus(data);
+      const check = reportedInboundCheck(input.hash, data.deposit?.txRef ? [data.deposit.txRef] : []);
+      return check ? { ...result, hashCheck: check } : result;
     } catch (error) {
       if (error instanceof ProviderError && error.upstreamStatus === 404) {
         notFoundGuard.record();

@@ -257,7 +257,7 @@ function handleQuote(req: SimRequest): SimResponse {
       throw new QuoteRefusal('Requested assets cannot be swapped');
     }
     const regular = priceSwap(src, dst, q.amount);
-    const chunks = q.dcaEnabled === 'true' || q.dcaV2Enabled === 'true' ? dcaChunks(usdValue(q.amount, src)) : 1;
+    const chunks = q.dcaV2Enabled === 'true' ? dcaChunks(usdValue(q.amount, src)) : 1;
     const quotes = [quoteBody(regular)];
     if (chunks > 1) quotes.push(quoteBody(priceSwap(src, dst, q.amount, chunks)));
     return { status: 200, body: quotes };

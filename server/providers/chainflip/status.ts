@@ -1,14 +1,25 @@
-import type { StatusResult } from '../types';
+import { formatAmount } from '../../catalog/amounts';
+import type { StatusResult, Substatus } from '../types';
+import { chainflipDecimals } from './assets';
 import { feeItems, recordedFee } from './fees';
 import type { SwapStatusBody } from './wire';
 
-const IN_FLIGHT: Record<'WAITING' | 'RECEIVING' | 'SWAPPING' | 'SENDING' | 'SENT', string> = {
-  WAITING: 'Waiting for the deposit to the channel',
-  RECEIVING: 'Deposit seen; waiting for confirmations',
-  SWAPPING: 'Deposit confirmed; swapping on Chainflip',
-  SENDING: 'Swap done; payout scheduled',
-  SENT: 'Payout broadcast; waiting for it to confirm',
+type InFlight = 'WAITING' | 'RECEIVING' | 'SWAPPING' | 'SENDING' | 'SENT';
+
+const IN_FLIGHT: Record<InFlight, { detail: string; substatus: Substatus }> = {
+  WAITING: { detail: 'Waiting for the deposit to the channel', substatus: 'WAITING_SOURCE_CONFIRMATIONS' },
+  RECEIVING: { detail: 'Deposit seen; waiting for confirmations', substatus: 'WAITING_SOURCE_CONFIRMATIONS' },
+  SWAPPING: { detail: 'Deposit confirmed; swapping on Chainflip', substatus: 'SWAPPING' },
+  SENDING: { detail: 'Swap done; payout scheduled', substatus: 'WAITING_DESTINATION' },
+  SENT: { detail: 'Payout broadcast; waiting for it to confirm', substatus: 'WAITING_DESTINATION' },
 };
+
+/** "1.5 ETH" from base units, for the timeline note of a partial fill. */
+function describeAmount(amount: string | undefined, asset: string | undefined, chain: string | undefined): string {
+  const decimals = asset && chain ? chainflipDecimals({ asset, chain }) : undefined;
+  if (amount === undefined || decimals === undefined) return `${amount ?? 'an unknown amount'} ${asset ?? ''}`.trim();
+  return `${formatAmount(BigInt(amount), decimals)} ${asset}`;
+}
 
 const isRefunded = (body: SwapStatusBody) =>
   body.fees.some((fee) => fee.type === 'REFUND') && body.swap?.swappedOutputAmount === '0';
@@ -29,29 +40,41 @@ export function mapSwapStatus(body: SwapStatusBody): StatusResult {
     ...common,
     status: 'REFUND',
     detail,
+    substatus: 'REFUNDED',
     outboundHash: body.refundEgress?.txRef,
   });
 
   switch (body.state) {
     case 'WAITING':
       if (body.depositChannel?.isExpired) {
-        return { ...common, status: 'FAILED', detail: 'The deposit channel expired without a deposit' };
+        return {
+          ...common,
+          status: 'FAILED',
+          detail: 'The deposit channel expired without a deposit',
+          substatus: 'EXPIRED',
+        };
       }
-      return { ...common, status: 'PENDING', detail: IN_FLIGHT.WAITING };
+      return { ...common, status: 'PENDING', ...IN_FLIGHT.WAITING };
     case 'RECEIVING':
     case 'SWAPPING':
     case 'SENDING':
     case 'SENT':
-      return { ...common, status: 'PENDING', detail: IN_FLIGHT[body.state] };
+      return { ...common, status: 'PENDING', ...IN_FLIGHT[body.state] };
     case 'COMPLETED': {
       const egress = body.swapEgress;
       if (egress) {
+        const dstAmountBase = egress.amount === undefined ? undefined : BigInt(egress.amount);
+        const outcome = { ...common, status: 'SUCCESS' as const, outboundHash: egress.txRef, dstAmountBase };
+        if (!body.refundEgress) return { ...outcome, detail: 'Swap completed', substatus: 'COMPLETED' };
+        const partial = {
+          delivered: describeAmount(egress.amount, body.destAsset, body.destChain),
+          refunded: describeAmount(body.refundEgress.amount, body.srcAsset, body.srcChain),
+        };
         return {
-          ...common,
-          status: 'SUCCESS',
-          detail: body.refundEgress ? 'Swap completed; the unswapped part was refunded' : 'Swap completed',
-          outboundHash: egress.txRef,
-          dstAmountBase: egress.amount === undefined ? undefined : BigInt(egress.amount),
+          ...outcome,
+          detail: 'Swap completed; the unswapped part was refunded',
+          substatus: 'PARTIAL',
+          partial,
         };
       }
       if (body.refundEgress || isRefunded(body)) return refund('The swap could not fill; the deposit was refunded');
@@ -60,6 +83,7 @@ export function mapSwapStatus(body: SwapStatusBody): StatusResult {
         ...common,
         status: 'SUCCESS',
         detail: 'Swap completed',
+        substatus: 'COMPLETED',
         dstAmountBase: output === undefined ? undefined : BigInt(output),
       };
     }

@@ -89,12 +89,12 @@ describe('supports', () => {
 });
 
 describe('quote', () => {
-  it('returns one route per LI.FI route, best first, with amounts, fees, steps and time', async () => {
+  it('returns one route per single-transaction LI.FI route, with amounts, fees, steps and time', async () => {
     const routes = await adapter.quote(quoteInput(ethOnEthereum(), usdcOnArbitrum(), ETH), testSignal());
 
-    expect(routes.map((r) => r.routeId)).toEqual(['lifi:across', 'lifi:uniswap+stargate']);
-    const [across, stargate] = routes as [ProviderRoute, ProviderRoute];
-    expect(across.dstAmountBase).toBeGreaterThan(stargate.dstAmountBase);
+    // LI.FI also offers uniswap+stargate here: two steps, two transactions — not offered (see rankRoutes).
+    expect(routes.map((r) => r.routeId)).toEqual(['lifi:across']);
+    const [across] = routes as [ProviderRoute];
     // 1 ETH at the seed price of 3200 USDC, less LI.FI's 0.25% and the bridge fee.
     const usdc = Number(across.dstAmountBase) / 1e6;
     expect(usdc).toBeGreaterThan(3150);
@@ -104,12 +104,7 @@ describe('quote', () => {
     expect(across.srcUsd).toBe('3200.00');
     expect(Number(across.dstUsd)).toBeCloseTo(usdc, 1);
     expect(across.estimatedTimeSeconds).toBe(60);
-    expect(stargate.estimatedTimeSeconds).toBe(210);
     expect(across.steps).toEqual([{ type: 'bridge', name: 'Across', image: expect.stringContaining('across') }]);
-    expect(stargate.steps.map((s) => [s.type, s.name])).toEqual([
-      ['swap', 'Uniswap V3'],
-      ['bridge', 'Stargate'],
-    ]);
     expect(across.fee.currency).toBe('USD');
     expect(across.fee.details.map((d) => d.label)).toEqual(['LIFI Fixed Fee', 'Across bridge fee', 'Network gas']);
     const lifiFee = across.fee.details[0];
@@ -118,6 +113,14 @@ describe('quote', () => {
     expect(Number(across.fee.usd)).toBeCloseTo(itemsUsd, 2);
     expect(across.fee.formatted).toBe(`$${across.fee.usd}`);
     for (const route of routes) expect(JSON.parse(JSON.stringify(route.providerQuote))).toEqual(route.providerQuote);
+  });
+
+  it('offers single-step routes of any tool (a USDC source bridges by Stargate in one step)', async () => {
+    const routes = await adapter.quote(
+      quoteInput(routeAsset('ethereum', 'USDC'), usdcOnArbitrum(), 5_000_000_000n),
+      testSignal(),
+    );
+    expect(routes.map((r) => r.routeId)).toEqual(['lifi:across', 'lifi:stargate']);
   });
 
   it('keeps the route id for the same path while LI.FI route ids change', async () => {
@@ -174,7 +177,10 @@ describe('quote', () => {
     });
     const { routes } = routesResponseSchema.parse(await response.json());
     const [across, stargate] = routes as [LifiRoute, LifiRoute];
-    expect(rankRoutes([stargate, across]).map((r) => r.routeId)).toEqual(['lifi:across', 'lifi:uniswap+stargate']);
+    expect(stargate.steps).toHaveLength(2);
+    expect(rankRoutes([stargate, across]).map((r) => r.routeId)).toEqual(['lifi:across']);
+    const oneStep = { ...stargate, steps: stargate.steps.slice(1), toAmount: '1' };
+    expect(rankRoutes([oneStep, across]).map((r) => r.routeId)).toEqual(['lifi:across', 'lifi:stargate']);
     expect(rankRoutes([across, { ...across, toAmount: '1' }]).map((r) => r.dstAmountBase)).toEqual([
       BigInt(across.toAmount),
     ]);
@@ -219,6 +225,9 @@ describe('upstream faults', () => {
         src: ethOnEthereum(),
         dst: usdcOnArbitrum(),
         createdAt: new Date(),
+        depositor: DEPOSITOR,
+        recipient: RECIPIENT,
+        srcAmountBase: ETH,
       },
       testSignal(),
     );
@@ -295,23 +304,11 @@ describe('execute', () => {
     });
   });
 
-  it('lists every step of a multi-step route in order, each with its own approval', async () => {
+  it('reports the minimum its calldata enforces', async () => {
     const input = quoteInput(ethOnEthereum(), usdcOnArbitrum(), ETH);
-    const route = await routeFor(input, 'lifi:uniswap+stargate');
+    const route = await routeFor(input, 'lifi:across');
     const result = await adapter.execute(executeInput(input, route), testSignal());
-    const steps = result.exec?.allSteps as Record<string, any>[];
-
-    expect(steps.map((s) => s.tool)).toEqual(['uniswap', 'stargate']);
-    expect(steps[0]?.transactionRequest.data).toBe(result.exec?.providerCalldata);
-    expect(steps[0]?.transactionRequest.value).toBe(ETH.toString());
-    expect(steps[0]?.approvalTarget).toBeUndefined();
-    expect(steps[1]).toMatchObject({
-      type: 'lifi',
-      transactionRequest: { to: LIFI_DIAMOND_ADDRESS, value: '0', chainId: 1, from: DEPOSITOR },
-      approvalTarget: LIFI_DIAMOND_ADDRESS,
-      approvalToken: USDC_ETHEREUM,
-    });
-    expect(result.trackingContext).toMatchObject({ fromChainId: 1, toChainId: 42161, bridge: 'stargate' });
+    expect(result.dstMinAmountBase).toBe(route.dstMinAmountBase);
   });
 
   it('fills the wallet addresses when the quote had none', async () => {
@@ -323,7 +320,7 @@ describe('execute', () => {
 
   it('keeps raw provider payloads out of exec.meta', async () => {
     const input = quoteInput(ethOnEthereum(), usdcOnArbitrum(), ETH);
-    for (const routeId of ['lifi:across', 'lifi:uniswap+stargate']) {
+    for (const routeId of ['lifi:across']) {
       const { exec } = await adapter.execute(executeInput(input, await routeFor(input, routeId)), testSignal());
       for (const key of Object.keys(exec?.meta ?? {})) expect(META_KEYS).toContain(key);
       const meta = JSON.stringify(exec?.meta);
@@ -358,6 +355,9 @@ describe('status end to end', () => {
           src: ethOnEthereum(),
           dst: usdcOnArbitrum(),
           createdAt: new Date(),
+          depositor: DEPOSITOR,
+          recipient: RECIPIENT,
+          srcAmountBase: ETH,
         },
         testSignal(),
       );
@@ -432,7 +432,16 @@ describe('status end to end', () => {
     expect(adapter.canTrack({ fromChainId: 1, toChainId: 42161, bridge: 'across' }, SOURCE_HASH)).toBe(true);
     expect(adapter.canTrack({ transactionId: '0x01' }, '')).toBe(true);
 
-    const base = { src: ethOnEthereum(), dst: usdcOnArbitrum(), createdAt: new Date(), hash: '', inboundHash: '' };
+    const base = {
+      src: ethOnEthereum(),
+      dst: usdcOnArbitrum(),
+      createdAt: new Date(),
+      hash: '',
+      inboundHash: '',
+      depositor: DEPOSITOR,
+      recipient: RECIPIENT,
+      srcAmountBase: ETH,
+    };
     const waiting = await adapter.status({ ...base, trackingContext: {} }, testSignal());
     expect(waiting).toMatchObject({ status: 'PENDING', notFound: true });
     expect(sim.log).toHaveLength(0);
@@ -538,6 +547,7 @@ describe('mapLifiStatus', () => {
       status: 'SUCCESS',
       detail: 'completed',
       upstreamState: 'DONE/COMPLETED',
+      substatus: 'COMPLETED',
       inboundHash: '0x1695bded7c1634dce4a200bdec72be0ed6cc5f7153ec2dc832b271d790eb00c8',
       outboundHash: '0xdef456789abc...',
       dstAmountBase: 9965731n,
@@ -571,7 +581,7 @@ describe('mapLifiStatus', () => {
     ['FAILED', 'NOT_PROCESSABLE_REFUND_NEEDED', 'FAILED'],
     ['FAILED', 'EXPIRED', 'FAILED'],
     ['FAILED', undefined, 'FAILED'],
-    ['INVALID', undefined, 'FAILED'],
+    ['INVALID', undefined, 'PENDING'],
   ])('%s + %s is %s', (status, substatus, expected) => {
     const result = mapLifiStatus(body(status, substatus));
     expect(result.status).toBe(expected);
@@ -600,6 +610,7 @@ describe('mapLifiStatus', () => {
       notFound: true,
       detail: 'LI.FI has not seen the source transaction yet',
       upstreamState: 'NOT_FOUND',
+      substatus: 'NOT_FOUND_UPSTREAM',
     });
   });
 

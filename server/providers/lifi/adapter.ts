@@ -18,6 +18,7 @@ import type {
 } from '../types';
 import { mapLifiStatus } from './status';
 import { sumUsd, usdNumber } from './usd';
+import { transferMismatch } from './verify';
 import {
   errorBodySchema,
   LIFI_ERROR_CODES,
@@ -39,6 +40,8 @@ export const LIFI_API_KEY_HEADER = 'x-lifi-api-key';
 export const LIFI_INTEGRATOR = 'switchyard';
 /** The LI.FI SDK polls `/status` every 5 s (waitForTransactionStatus). */
 export const LIFI_POLL_INTERVAL_MS = 5_000;
+/** How long INVALID ("a third party service is not available") is waited out before a swap counts as failed. */
+export const LIFI_INVALID_GIVE_UP_MS = 6 * 60 * 60 * 1000;
 const MAX_ROUTES = 3;
 
 const EVM_NATIVE = '0x0000000000000000000000000000000000000000';
@@ -171,12 +174,19 @@ function toProviderRoute(route: LifiRoute): ProviderRoute {
   };
 }
 
-/** Best first by delivered amount (every route ends in the same token), one route per tool path. */
+/**
+ * Best first by delivered amount (every route ends in the same token), one route per tool path.
+ * Only routes of one step are offered: LI.FI executes steps one after another and a later step's
+ * transaction can only be built once the earlier one settled (its calldata depends on what that
+ * step really delivered), which one signed payload at execute cannot honour.
+ */
 export function rankRoutes(routes: LifiRoute[]): ProviderRoute[] {
-  const ranked = [...routes].sort((a, b) => {
-    const diff = BigInt(b.toAmount) - BigInt(a.toAmount);
-    return diff > 0n ? 1 : diff < 0n ? -1 : 0;
-  });
+  const ranked = routes
+    .filter((route) => route.steps.length === 1)
+    .sort((a, b) => {
+      const diff = BigInt(b.toAmount) - BigInt(a.toAmount);
+      return diff > 0n ? 1 : diff < 0n ? -1 : 0;
+    });
   const seen = new Set<string>();
   const unique = ranked.filter((route) => {
     const id = lifiRouteId(route);
@@ -187,7 +197,7 @@ export function rankRoutes(routes: LifiRoute[]): ProviderRoute[] {
   return unique.slice(0, MAX_ROUTES).map(toProviderRoute);
 }
 
-const storedQuoteSchema = z.object({ lifiRouteId: z.string(), steps: z.array(lifiStepSchema).min(1) });
+const storedQuoteSchema = z.object({ lifiRouteId: z.string(), steps: z.array(lifiStepSchema).length(1) });
 
 const trackingContextSchema = z.object({
   fromChainId: z.number().optional(),
@@ -198,13 +208,10 @@ const trackingContextSchema = z.object({
 
 export type LifiTrackingContext = z.infer<typeof trackingContextSchema>;
 
-/** The wallet executing the route signs every step; only the last one delivers to the recipient. */
-function addressed(steps: LifiStep[], depositor: string, recipient: string): LifiStep[] {
-  return steps.map((step, index) => ({
-    ...step,
-    action: { ...step.action, fromAddress: depositor, toAddress: index === steps.length - 1 ? recipient : depositor },
-  }));
-}
+const addressed = (step: LifiStep, depositor: string, recipient: string): LifiStep => ({
+  ...step,
+  action: { ...step.action, fromAddress: depositor, toAddress: recipient },
+});
 
 function approvalFields(
   step: LifiPopulatedStep,
@@ -219,39 +226,18 @@ function approvalFields(
 
 const decimalValue = (value: string) => BigInt(value).toString();
 
-function execStep(step: LifiPopulatedStep): Record<string, unknown> {
+function execPayload(input: { src: RouteAsset }, lifiRouteId: string, step: LifiPopulatedStep): ExecPayload {
   const tx = step.transactionRequest;
   return {
-    id: step.id,
-    tool: step.tool,
-    type: step.type,
-    transactionRequest: {
-      to: tx.to,
-      from: tx.from,
-      data: tx.data,
-      value: decimalValue(tx.value),
-      chainId: tx.chainId ?? step.action.fromChainId,
-      gasLimit: tx.gasLimit,
-      gasPrice: tx.gasPrice,
-    },
-    ...approvalFields(step),
-  };
-}
-
-function execPayload(input: { src: RouteAsset }, lifiRouteId: string, steps: LifiPopulatedStep[]): ExecPayload {
-  const first = steps[0] as LifiPopulatedStep;
-  const tx = first.transactionRequest;
-  return {
-    chainId: first.action.fromChainId,
+    chainId: step.action.fromChainId,
     providerTarget: tx.to,
     providerCalldata: tx.data,
     value: decimalValue(tx.value),
     srcToken: input.src.isNative ? 'native' : input.src.address,
-    srcAmount: first.action.fromAmount,
-    ...approvalFields(first),
-    ...(steps.length > 1 ? { allSteps: steps.map(execStep) } : {}),
+    srcAmount: step.action.fromAmount,
+    ...approvalFields(step),
     meta: {
-      providerQuoteId: first.id,
+      providerQuoteId: step.id,
       selectedQuoteId: lifiRouteId,
       executionMode: 'evm-calldata',
       walletExecution: true,
@@ -259,17 +245,22 @@ function execPayload(input: { src: RouteAsset }, lifiRouteId: string, steps: Lif
   };
 }
 
-/** Status is asked for the step that delivers to the recipient (the only step of a one-step route). */
-function trackingContext(last: LifiPopulatedStep): LifiTrackingContext {
+function trackingContext(step: LifiPopulatedStep): LifiTrackingContext {
   return {
-    fromChainId: last.action.fromChainId,
-    toChainId: last.action.toChainId,
-    bridge: last.tool,
-    ...(last.transactionId ? { transactionId: last.transactionId } : {}),
+    fromChainId: step.action.fromChainId,
+    toChainId: step.action.toChainId,
+    bridge: step.tool,
+    ...(step.transactionId ? { transactionId: step.transactionId } : {}),
   };
 }
 
-export function createLifiAdapter(options: AdapterOptions): ProviderAdapter {
+export interface LifiAdapterTuning {
+  /** INVALID answers are waited out until the swap is this old (see LIFI_INVALID_GIVE_UP_MS). */
+  invalidGiveUpMs?: number;
+}
+
+export function createLifiAdapter(options: AdapterOptions, tuning: LifiAdapterTuning = {}): ProviderAdapter {
+  const invalidGiveUpMs = tuning.invalidGiveUpMs ?? LIFI_INVALID_GIVE_UP_MS;
   const { apiKey } = options.config;
   const upstream = createUpstream({
     provider: 'LIFI',
@@ -341,21 +332,22 @@ export function createLifiAdapter(options: AdapterOptions): ProviderAdapter {
 
     async execute(input, signal): Promise<ExecutionResult> {
       const stored = storedQuoteSchema.safeParse(input.providerQuote);
-      if (!stored.success) throw new ProviderError('LIFI', 'NO_ROUTE', 'the locked LI.FI route has no usable steps');
-      const steps = addressed(stored.data.steps, input.depositor, input.recipient);
-      const populated = await Promise.all(steps.map((step) => stepTransaction(step, signal)));
-      const first = populated[0] as LifiPopulatedStep;
-      const last = populated[populated.length - 1] as LifiPopulatedStep;
+      if (!stored.success) {
+        throw new ProviderError('LIFI', 'NO_ROUTE', 'the locked LI.FI route is not a single-transaction route');
+      }
+      const [step] = stored.data.steps as [LifiStep];
+      const populated = await stepTransaction(addressed(step, input.depositor, input.recipient), signal);
       return {
         providerResult: {
           status: 'AWAITING_WALLET',
-          requestId: first.transactionId ?? first.id,
+          requestId: populated.transactionId ?? populated.id,
           execution: 'evm-calldata',
         },
         exec: execPayload(input, stored.data.lifiRouteId, populated),
-        trackingContext: trackingContext(last),
-        dstAmountBase: BigInt(last.estimate.toAmount),
-        fee: displayFee(populated),
+        trackingContext: trackingContext(populated),
+        dstAmountBase: BigInt(populated.estimate.toAmount),
+        dstMinAmountBase: BigInt(populated.estimate.toAmountMin),
+        fee: displayFee([populated]),
       };
     },
 
@@ -365,23 +357,51 @@ export function createLifiAdapter(options: AdapterOptions): ProviderAdapter {
       return parsed.success && Boolean(parsed.data.transactionId);
     },
 
+    /**
+     * Asked by the client's hash when there is one, so the transfer LI.FI reports must be this swap's
+     * (our transactionId, the depositor, the source chain, token and amount) before it counts.
+     */
     async status(input: StatusInput, signal): Promise<StatusResult> {
       const parsed = trackingContextSchema.safeParse(input.trackingContext);
       const context: LifiTrackingContext = parsed.success ? parsed.data : {};
-      const txHash = input.hash.trim() || input.inboundHash.trim() || context.transactionId;
+      const claimed = input.hash.trim() || input.inboundHash.trim();
+      const txHash = claimed || context.transactionId;
       if (!txHash) {
         return {
           status: 'PENDING',
           notFound: true,
           detail: 'waiting for the source transaction hash',
           upstreamState: 'NOT_FOUND',
+          substatus: 'NOT_FOUND_UPSTREAM',
         };
       }
       const query = { txHash, fromChain: context.fromChainId, toChain: context.toChainId };
       let body = await fetchStatus({ ...query, bridge: context.bridge }, signal);
-      // INVALID means "hash not tied to the requested tool": LI.FI's advice is to ask again without `bridge`.
+      // A stale `bridge` can be what LI.FI cannot resolve: ask once more without it.
       if (body.status === 'INVALID' && context.bridge) body = await fetchStatus(query, signal);
-      return mapLifiStatus(body, { dstTokenAddress: lifiTokenAddress(input.dst) });
+      const gaveUp = body.status === 'INVALID' && Date.now() - input.createdAt.getTime() >= invalidGiveUpMs;
+      const result = mapLifiStatus(body, { dstTokenAddress: lifiTokenAddress(input.dst), invalidIsFinal: gaveUp });
+      if (!claimed) return result;
+      const { identified, reason } = transferMismatch(body, {
+        transactionId: context.transactionId,
+        fromChainId: context.fromChainId,
+        fromToken: lifiTokenAddress(input.src),
+        depositor: input.depositor,
+        amount: input.srcAmountBase,
+      });
+      const hashCheck = {
+        hash: claimed,
+        verdict: reason ? ('rejected' as const) : identified ? ('verified' as const) : ('unknown' as const),
+        ...(reason ? { reason } : {}),
+        decidesStatus: true,
+      };
+      if (!reason) return { ...result, hashCheck };
+      return {
+        status: 'PENDING',
+        detail: `the transaction ${claimed} is not this swap's transfer: ${reason}`,
+        upstreamState: 'hash_rejected',
+        hashCheck,
+      };
     },
   };
 }

@@ -476,6 +476,10 @@ interface Tracked {
   fromAddress?: string;
   toAddress?: string;
   transactionId: string;
+  /** The route step this transfer executes, when it came from one. */
+  stepId?: string;
+  /** INVALID answers still to give before the transfer shows. */
+  invalidPolls?: number;
 }
 
 interface Built {
@@ -487,6 +491,7 @@ interface Built {
   fromAddress?: string;
   toAddress?: string;
   transactionId: string;
+  stepId: string;
 }
 
 function explorerLink(asset: SimAsset, hash: string) {
@@ -569,6 +574,8 @@ function statusBody(t: Tracked, [status, substatus]: Stage) {
 // ---- Request parsing.
 
 const invalid = (message: string): SimResponse => ({ status: 400, body: { message, code: 1011 } });
+/** LI.FI's NotProcessableError: the request is well-formed but cannot be served as it stands. */
+const notProcessable = (message: string): SimResponse => ({ status: 422, body: { message, code: 1004 } });
 const noQuotes: SimResponse = {
   status: 404,
   body: { message: 'No available quotes for the requested transfer', code: 1002 },
@@ -641,6 +648,10 @@ const controlSchema = z.object({
   fromAmount: z.string().regex(/^\d+$/).optional(),
   fromAddress: z.string().optional(),
   toAddress: z.string().optional(),
+  /** The LI.FI transactionId the transfer carries (by default the latest built step's). */
+  transactionId: z.string().optional(),
+  /** Polls answered INVALID ("a third party service is not available") before the transfer shows. */
+  invalidPolls: z.number().int().min(0).optional(),
 });
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
@@ -662,9 +673,14 @@ const CONTROL_PATH = '/__sim/lifi/transfers';
 export async function startLifiSimulator(opts: { port?: number; host?: string } = {}): Promise<RunningSimulator> {
   const tracked = new Map<string, Tracked>();
   const built: Built[] = [];
+  /** Each step of a multi-step route, by id, with the step before it. */
+  const previousStep = new Map<string, string>();
+  /** Steps whose transfer reached DONE: only then may the next step's transaction be built. */
+  const settledSteps = new Set<string>();
 
   function remember(step: LifiStep, from: SimAsset, to: SimAsset, transactionId: string) {
     built.push({
+      stepId: step.id,
       tool: step.tool,
       from,
       to,
@@ -705,7 +721,18 @@ export async function startLifiSimulator(opts: { port?: number; host?: string } 
       fromAddress: match?.fromAddress,
       toAddress: match?.toAddress,
       transactionId: match?.transactionId ?? `0x${fakeHex(`tid:${txHash}`)}`,
+      ...(match ? { stepId: match.stepId } : {}),
     };
+  }
+
+  function rememberOrder<R extends { steps: LifiStep[] }>(routes: R[]): R[] {
+    for (const route of routes) {
+      route.steps.forEach((step, index) => {
+        const before = route.steps[index - 1];
+        if (before) previousStep.set(step.id, before.id);
+      });
+    }
+    return routes;
   }
 
   function quoteRoutes(req: SimRequest): SimResponse {
@@ -728,7 +755,7 @@ export async function startLifiSimulator(opts: { port?: number; host?: string } 
     }
     return {
       status: 200,
-      body: { routes: routesFor(resolved.transfer), unavailableRoutes: { filteredOut: [], failed: [] } },
+      body: { routes: rememberOrder(routesFor(resolved.transfer)), unavailableRoutes: { filteredOut: [], failed: [] } },
     };
   }
 
@@ -737,6 +764,12 @@ export async function startLifiSimulator(opts: { port?: number; host?: string } 
     if (!parsed.success) return invalid('Invalid step: the body is not a LI.FI step');
     const step = parsed.data;
     if (!step.action.fromAddress) return invalid('The step action needs a fromAddress to build a transaction');
+    const before = previousStep.get(step.id);
+    if (before && !settledSteps.has(before)) {
+      return notProcessable(
+        'The previous step of this route has not been executed yet: its transaction depends on what that step delivers',
+      );
+    }
     const from = findToken(step.action.fromChainId, step.action.fromToken.address);
     const to = findToken(step.action.toChainId, step.action.toToken.address);
     const tool = TOOLS[step.tool as keyof typeof TOOLS];
@@ -794,6 +827,10 @@ export async function startLifiSimulator(opts: { port?: number; host?: string } 
       transfer = observe(txHash, q, req.config.outcome);
       tracked.set(txHash, transfer);
     }
+    if (transfer.invalidPolls) {
+      transfer.invalidPolls -= 1;
+      return { status: 200, body: { status: 'INVALID', substatusMessage: 'A third party service is not available.' } };
+    }
     const bridge = q.get('bridge');
     if (bridge && bridge !== transfer.tool) {
       return {
@@ -803,6 +840,7 @@ export async function startLifiSimulator(opts: { port?: number; host?: string } 
     }
     const stage = stageAt(STAGES[transfer.outcome], transfer.polls, req.config.settleAfterPolls);
     transfer.polls += 1;
+    if (stage[0] === 'DONE' && stage[1] !== 'REFUNDED' && transfer.stepId) settledSteps.add(transfer.stepId);
     return { status: 200, body: statusBody(transfer, stage) };
   }
 
@@ -840,6 +878,8 @@ export async function startLifiSimulator(opts: { port?: number; host?: string } 
     onReset: () => {
       tracked.clear();
       built.length = 0;
+      previousStep.clear();
+      settledSteps.clear();
     },
   });
 
@@ -871,6 +911,8 @@ export async function startLifiSimulator(opts: { port?: number; host?: string } 
           : convertAtMarket(fromAmount, from, to),
       fromAddress: c.fromAddress ?? observed.fromAddress,
       toAddress: c.toAddress ?? observed.toAddress,
+      transactionId: c.transactionId ?? observed.transactionId,
+      ...(c.invalidPolls ? { invalidPolls: c.invalidPolls } : {}),
     };
     tracked.set(c.txHash, transfer);
     return reply(201, { txHash: transfer.txHash, outcome: transfer.outcome, tool: transfer.tool });

@@ -1,11 +1,32 @@
 import { formatUnits } from 'viem';
-import type { StatusResult, TxStatus } from '../types';
+import type { StatusResult, Substatus, TxStatus } from '../types';
 import { sumUsd, usdNumber } from './usd';
 import type { LifiFeeCost, LifiStatusResponse } from './wire';
 
 export interface StatusExpectation {
   /** The destination token we quoted; a PARTIAL delivery in another token gets no `dstAmountBase`. */
   dstTokenAddress?: string;
+  /** INVALID ("a third party service is not available") is waited out; true once the wait is over. */
+  invalidIsFinal?: boolean;
+}
+
+const SUBSTATUS: Record<string, Substatus> = {
+  WAIT_SOURCE_CONFIRMATIONS: 'WAITING_SOURCE_CONFIRMATIONS',
+  WAIT_DESTINATION_TRANSACTION: 'WAITING_DESTINATION',
+  BRIDGE_NOT_AVAILABLE: 'DELAYED',
+  CHAIN_NOT_AVAILABLE: 'DELAYED',
+  UNKNOWN_ERROR: 'DELAYED',
+  REFUND_IN_PROGRESS: 'REFUND_IN_PROGRESS',
+  COMPLETED: 'COMPLETED',
+  PARTIAL: 'PARTIAL',
+  REFUNDED: 'REFUNDED',
+  EXPIRED: 'EXPIRED',
+};
+
+function substatusOf(body: LifiStatusResponse): Substatus | undefined {
+  if (body.status === 'NOT_FOUND') return 'NOT_FOUND_UPSTREAM';
+  if (body.status === 'INVALID') return 'DELAYED';
+  return body.substatus ? SUBSTATUS[body.substatus] : undefined;
 }
 
 const PENDING_DETAILS: Record<string, string> = {
@@ -27,7 +48,7 @@ const FAILED_DETAILS: Record<string, string> = {
   UNKNOWN_FAILED_ERROR: 'unknown failure',
 };
 
-function classify(body: LifiStatusResponse): TxStatus {
+function classify(body: LifiStatusResponse, expectation: StatusExpectation): TxStatus {
   switch (body.status) {
     case 'NOT_FOUND':
     case 'PENDING':
@@ -37,14 +58,18 @@ function classify(body: LifiStatusResponse): TxStatus {
     case 'FAILED':
       return body.substatus === 'REFUNDED' ? 'REFUND' : 'FAILED';
     case 'INVALID':
-      return 'FAILED';
+      return expectation.invalidIsFinal ? 'FAILED' : 'PENDING';
   }
 }
 
 function summarize(body: LifiStatusResponse, status: TxStatus): string {
   const sub = body.substatus;
   if (body.status === 'NOT_FOUND') return 'LI.FI has not seen the source transaction yet';
-  if (body.status === 'INVALID') return 'LI.FI says the transaction is not tied to the requested tool';
+  if (body.status === 'INVALID') {
+    return status === 'FAILED'
+      ? 'LI.FI could not determine the transfer for too long (a third-party service stayed unavailable); giving up'
+      : 'LI.FI cannot determine the transfer right now (a third-party service is not available); still waiting';
+  }
   if (status === 'REFUND') return 'the transfer failed and was refunded';
   if (body.status === 'PENDING') return `in progress: ${(sub && PENDING_DETAILS[sub]) ?? sub ?? 'pending'}`;
   if (body.status === 'DONE' && sub === 'PARTIAL') {
@@ -89,11 +114,13 @@ function recordedFee(feeCosts: LifiFeeCost[] | undefined): StatusResult['fee'] {
 
 /** Maps a `GET /v1/status` body onto our status (providers.md §5.4). */
 export function mapLifiStatus(body: LifiStatusResponse, expectation: StatusExpectation = {}): StatusResult {
-  const status = classify(body);
+  const status = classify(body, expectation);
+  const substatus = substatusOf(body);
   const result: StatusResult = {
     status,
     detail: summarize(body, status),
     upstreamState: body.substatus ? `${body.status}/${body.substatus}` : body.status,
+    ...(substatus ? { substatus } : {}),
   };
   if (body.status === 'NOT_FOUND') result.notFound = true;
   if (body.sending?.txHash) result.inboundHash = body.sending.txHash;

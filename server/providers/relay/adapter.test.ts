@@ -416,13 +416,16 @@ describe('execute', () => {
   });
 });
 
-const statusInput = (trackingContext: Record<string, unknown>): StatusInput => ({
+const statusInput = (trackingContext: Record<string, unknown>, hash = ''): StatusInput => ({
   trackingContext,
-  hash: '',
+  hash,
   inboundHash: '',
   src: asset.ethEth,
   dst: asset.arbUsdc,
   createdAt: new Date(),
+  depositor: EVM_USER,
+  recipient: EVM_USER,
+  srcAmountBase: 10n ** 18n,
 });
 
 async function pollUntilFinal(trackingContext: Record<string, unknown>): Promise<StatusResult[]> {
@@ -580,6 +583,7 @@ describe('mapRelayStatus', () => {
       status: 'SUCCESS',
       detail: 'Successful fill on destination',
       upstreamState: 'success',
+      substatus: 'COMPLETED',
       inboundHash: sample.inTxHashes[0],
       outboundHash: sample.txHashes[0],
     });
@@ -613,6 +617,11 @@ describe('mapRelayStatus', () => {
 
   it("prefers Relay's own details text and tolerates null hash lists", () => {
     const result = parse({ status: 'delayed', details: 'Solver is rebalancing', inTxHashes: null, txHashes: null });
-    expect(result).toEqual({ status: 'PENDING', detail: 'Solver is rebalancing', upstreamState: 'delayed' });
+    expect(result).toEqual({
+      status: 'PENDING',
+      detail: 'Solver is rebalancing',
+      upstreamState: 'delayed',
+      substatus: 'DELAYED',
+    });
   });
 });

@@ -1,17 +1,16 @@
 import { base58 } from '@scure/base';
 import { Address as TonAddress } from '@ton/core';
-import { decodeFunctionData, erc20Abi, getAddress, isAddress } from 'viem';
-import type { z } from 'zod';
+import { isAddress } from 'viem';
 import { formatAmount, rescale } from '../../catalog/amounts';
 import { isProviderError, ProviderError } from '../errors';
+import { reportedInboundCheck } from '../hash-check';
 import { createUpstream } from '../http';
 import type { AdapterOptions } from '../options';
 import type {
   DisplayFee,
-  ExecPayload,
-  ExecuteInput,
   ExecutionResult,
   FeeItem,
+  HashCheck,
   ProviderAdapter,
   ProviderRoute,
   QuoteInput,
@@ -20,25 +19,21 @@ import type {
   StatusInput,
   StatusResult,
 } from '../types';
+import { badResponse, compactStep, type ExecBase, evmExec, solanaExec, tonExec } from './exec';
 import { mapRelayStatus, relayNotFound } from './status';
 import {
   RELAY_CHAIN,
   RELAY_NATIVE_CURRENCY,
   RELAY_PLACEHOLDER_ADDRESS,
   type RelayCurrencyAmount,
-  type RelayEvmTx,
   type RelayIndexRequest,
   type RelayQuoteRequest,
   type RelayQuoteResponse,
-  type RelayStep,
   type RelayVm,
   relayErrorSchema,
-  relayEvmTxSchema,
   relayMessageSchema,
   relayQuoteResponseSchema,
-  relaySolanaInstructionsSchema,
   relayStatusSchema,
-  relayTonMessagesSchema,
 } from './wire';
 
 const PROVIDER = 'RELAY' as const;
@@ -117,10 +112,6 @@ function fitsVm(address: string | undefined, vm: RelayVm): address is string {
   } catch {
     return false;
   }
-}
-
-function badResponse(message: string): ProviderError {
-  return new ProviderError(PROVIDER, 'BAD_RESPONSE', message);
 }
 
 function classifyQuoteError(status: number, body: unknown): ProviderError | undefined {
@@ -240,106 +231,20 @@ function toRoute(response: RelayQuoteResponse, input: QuoteInput): ProviderRoute
   return route;
 }
 
-function compactStep(step: RelayStep): Record<string, unknown> {
-  return {
-    id: step.id,
-    kind: step.kind,
-    action: step.action ?? null,
-    description: step.description ?? null,
-    requestId: step.requestId ?? null,
-    items: step.items.map((item) => ({ status: item.status ?? 'incomplete', data: item.data ?? null })),
-  };
+/** A TON client reports the external message's hash; Relay may report another form of the deposit. */
+function inboundCheck(input: StatusInput, reported: string[]): HashCheck | undefined {
+  const isTon = input.trackingContext.vm === 'tonvm';
+  const { tonMessageHash, tonNormalizedHash } = input.trackingContext;
+  const tonForms = isTon ? [tonMessageHash, tonNormalizedHash].filter((h): h is string => typeof h === 'string') : [];
+  const verified = [input.hash, ...tonForms].some(
+    (form) => reportedInboundCheck(form, reported)?.verdict === 'verified',
+  );
+  if (verified && input.hash) return { hash: input.hash, verdict: 'verified', decidesStatus: false };
+  return reportedInboundCheck(input.hash, reported, !isTon);
 }
 
-/** The step the wallet signs to move funds: `deposit` for cross-chain, `swap`/`send` for same-chain requests. */
-function mainStep(steps: RelayStep[]): RelayStep {
-  const step =
-    steps.find((s) => s.id === 'deposit') ?? steps.find((s) => s.kind === 'transaction' && s.id !== 'approve');
-  if (!step) throw badResponse('quote has no deposit step');
-  return step;
-}
-
-function itemData<S extends z.ZodType>(step: RelayStep, schema: S, what: string): z.output<S> {
-  const parsed = schema.safeParse(step.items[0]?.data);
-  if (!parsed.success) throw badResponse(`${step.id} step has no readable ${what}`);
-  return parsed.data;
-}
-
-function decodeApproval(step: RelayStep, srcToken: string) {
-  const tx = itemData(step, relayEvmTxSchema, 'EVM transaction');
-  let decoded: ReturnType<typeof decodeFunctionData<typeof erc20Abi>>;
-  try {
-    decoded = decodeFunctionData({ abi: erc20Abi, data: tx.data as `0x${string}` });
-  } catch {
-    throw badResponse('approve step calldata is not an ERC-20 call');
-  }
-  if (decoded.functionName !== 'approve') throw badResponse(`approve step calls ${decoded.functionName}`);
-  const [spender, amount] = decoded.args;
-  const approvalToken = getAddress(tx.to);
-  if (approvalToken.toLowerCase() !== srcToken.toLowerCase()) throw badResponse('approve step targets another token');
-  return { approvalTarget: getAddress(spender), approvalToken, approvalAmount: amount.toString() };
-}
-
-interface ExecBase {
-  srcToken: string;
-  srcAmount: string;
-  allSteps: Record<string, unknown>[];
-  requestId: string;
-}
-
-function evmExec(steps: RelayStep[], input: ExecuteInput, base: ExecBase): ExecPayload {
-  const deposit: RelayEvmTx = itemData(mainStep(steps), relayEvmTxSchema, 'EVM transaction');
-  const chainId = deposit.chainId ?? input.src.chainId;
-  if (chainId !== input.src.chainId) throw badResponse(`deposit is on chain ${chainId}, not ${input.src.chainId}`);
-  const approveStep = steps.find((s) => s.id === 'approve');
-  return {
-    chainId,
-    providerTarget: getAddress(deposit.to),
-    providerCalldata: deposit.data,
-    value: BigInt(deposit.value).toString(),
-    srcToken: base.srcToken,
-    srcAmount: base.srcAmount,
-    ...(approveStep && decodeApproval(approveStep, base.srcToken)),
-    allSteps: base.allSteps,
-    meta: { providerQuoteId: base.requestId, executionMode: 'evm-calldata', walletExecution: true },
-  };
-}
-
-/** TON Connect takes no bounce flag: the address form carries it (`relay-ton-wallet-adapter` `encodeAddress`). */
-function tonTarget(to: string, bounce: boolean | undefined): string {
-  if (bounce === undefined) return to;
-  try {
-    return TonAddress.parse(to).toString({ bounceable: bounce, urlSafe: true });
-  } catch {
-    throw badResponse('TON deposit message has an unreadable destination');
-  }
-}
-
-function tonExec(steps: RelayStep[], base: ExecBase): ExecPayload {
-  const { messages } = itemData(mainStep(steps), relayTonMessagesSchema, 'TON messages');
-  const [message] = messages as [(typeof messages)[number]];
-  return {
-    chainId: null,
-    providerTarget: tonTarget(message.to, message.bounce),
-    value: message.value,
-    srcToken: base.srcToken,
-    srcAmount: base.srcAmount,
-    allSteps: base.allSteps,
-    meta: { providerQuoteId: base.requestId, executionMode: 'ton-messages', walletExecution: true },
-  };
-}
-
-function solanaExec(steps: RelayStep[], base: ExecBase): ExecPayload {
-  const { instructions } = itemData(mainStep(steps), relaySolanaInstructionsSchema, 'Solana instructions');
-  return {
-    chainId: null,
-    providerTarget: (instructions[0] as (typeof instructions)[number]).programId,
-    srcToken: base.srcToken,
-    srcAmount: base.srcAmount,
-    allSteps: base.allSteps,
-    meta: { providerQuoteId: base.requestId, executionMode: 'solana-instructions', walletExecution: true },
-  };
-}
+/** Relay amounts compared in Relay's own units, from a stored quote field. */
+const storedAmount = (value: unknown) => (typeof value === 'string' && /^\d+$/.test(value) ? BigInt(value) : undefined);
 
 function trackingRequestId(context: Record<string, unknown>): string | undefined {
   const { requestId } = context;
@@ -366,6 +271,35 @@ export function createRelayAdapter(options: AdapterOptions): RelayAdapter {
       classify: classifyQuoteError,
     });
     return data;
+  }
+
+  /**
+   * The calldata at execute comes from a fresh quote, whose minimum is what the solver enforces. When
+   * the market moved, the slippage is tightened so the minimum is still the locked one; when even the
+   * expected output is below it, the lock cannot be honoured.
+   */
+  async function quoteHoldingLockedTerms(body: RelayQuoteRequest, lockedMin: bigint | undefined, signal: AbortSignal) {
+    const response = await requestQuote(body, signal);
+    if (lockedMin === undefined) return response;
+    const out = response.details.currencyOut;
+    const expected = BigInt(out.amount);
+    const minimum = storedAmount(out.minimumAmount) ?? expected;
+    if (minimum >= lockedMin) return response;
+    if (expected < lockedMin) {
+      throw new ProviderError(
+        PROVIDER,
+        'TERMS_CHANGED',
+        `expected ${expected} now, below the locked minimum ${lockedMin}`,
+      );
+    }
+    const slippageTolerance = String(((expected - lockedMin) * 10_000n) / expected);
+    const tightened = await requestQuote({ ...body, slippageTolerance }, signal);
+    const held =
+      storedAmount(tightened.details.currencyOut.minimumAmount) ?? BigInt(tightened.details.currencyOut.amount);
+    if (held < lockedMin) {
+      throw new ProviderError(PROVIDER, 'TERMS_CHANGED', `minimum ${held} now, below the locked minimum ${lockedMin}`);
+    }
+    return tightened;
   }
 
   function vmsFor(src: RouteAsset, dst: RouteAsset): { srcVm: RelayVm; dstVm: RelayVm } | undefined {
@@ -402,7 +336,7 @@ export function createRelayAdapter(options: AdapterOptions): RelayAdapter {
       const vms = vmsFor(input.src, input.dst);
       if (!vms) throw new ProviderError(PROVIDER, 'REJECTED', 'Relay cannot execute this pair');
       const body = quoteRequest(input, vms.srcVm, vms.dstVm, input.depositor, input.recipient);
-      const response = await requestQuote(body, signal);
+      const response = await quoteHoldingLockedTerms(body, storedAmount(input.providerQuote.minimumAmountOut), signal);
       const requestId = requestIdOf(response);
       if (!requestId) throw badResponse('quote has no requestId');
       const route = toRoute(response, input);
@@ -429,6 +363,7 @@ export function createRelayAdapter(options: AdapterOptions): RelayAdapter {
         exec,
         trackingContext: { ...trackingContext },
         dstAmountBase: route.dstAmountBase,
+        ...(route.dstMinAmountBase !== undefined ? { dstMinAmountBase: route.dstMinAmountBase } : {}),
         fee: route.fee,
       };
     },
@@ -447,7 +382,10 @@ export function createRelayAdapter(options: AdapterOptions): RelayAdapter {
         signal: bounded(signal),
         okStatuses: [200, 404],
       });
-      return status === 404 ? relayNotFound() : mapRelayStatus(data);
+      if (status === 404) return relayNotFound();
+      const result = mapRelayStatus(data);
+      const check = inboundCheck(input, (data.inTxHashes ?? []).filter(Boolean));
+      return check ? { ...result, hashCheck: check } : result;
     },
 
     async notifyDeposit(chainId, txHash, requestId, signal = AbortSignal.timeout(config.deadlineMs)) {

@@ -15,6 +15,7 @@ import {
   type SimResponse,
   type SimRoute,
   sameAddress,
+  shiftedPrice,
   stageAt,
   startSimulator,
   usdOf,
@@ -340,7 +341,21 @@ function stepsFor(body: QuoteBody, req: SimRelayRequest) {
   return bitcoinSteps(req);
 }
 
-export async function startRelaySimulator(opts: { port?: number; host?: string } = {}): Promise<RunningSimulator> {
+/** Drops what Relay's OpenAPI marks optional (currency symbol, name, metadata, formatted and USD amounts). */
+function withoutOptionalFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutOptionalFields);
+  if (!value || typeof value !== 'object') return value;
+  const dropped = new Set(['symbol', 'name', 'metadata', 'amountFormatted', 'amountUsd', 'totalImpact', 'swapImpact']);
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !dropped.has(key))
+      .map(([key, inner]) => [key, withoutOptionalFields(inner)]),
+  );
+}
+
+export async function startRelaySimulator(
+  opts: { port?: number; host?: string; omitOptionalFields?: boolean } = {},
+): Promise<RunningSimulator> {
   const requests = new Map<string, SimRelayRequest>();
   let counter = 0;
 
@@ -379,7 +394,8 @@ export async function startRelaySimulator(opts: { port?: number; host?: string }
     const relayer = relayerService + relayerGas;
     if (amountIn <= relayer) return relayError(400, 'AMOUNT_TOO_LOW', 'Amount is too low to cover fees');
     const operation = operationOf(origin, destination);
-    const amountOut = convertAtMarket(amountIn - relayer, origin, destination, operation === 'bridge' ? 0 : 30);
+    const atMarket = convertAtMarket(amountIn - relayer, origin, destination, operation === 'bridge' ? 0 : 30);
+    const amountOut = shiftedPrice(atMarket, config);
     if (amountOut <= 0n) return relayError(400, 'AMOUNT_TOO_LOW', 'Amount is too low to cover fees');
     const slippageBps = body.slippageTolerance ? BigInt(body.slippageTolerance) : DEFAULT_SLIPPAGE_BPS;
     const minimumOut = (amountOut * (10_000n - slippageBps)) / 10_000n;
@@ -557,7 +573,18 @@ export async function startRelaySimulator(opts: { port?: number; host?: string }
   }
 
   const routes: SimRoute[] = [
-    { method: 'POST', pattern: /^\/quote(\/v2)?$/, kind: 'quote', handle: quote, noRoute },
+    {
+      method: 'POST',
+      pattern: /^\/quote(\/v2)?$/,
+      kind: 'quote',
+      handle: (req) => {
+        const answer = quote(req);
+        return opts.omitOptionalFields && answer.status === 200
+          ? { ...answer, body: withoutOptionalFields(answer.body) }
+          : answer;
+      },
+      noRoute,
+    },
     { method: 'GET', pattern: /^\/intents\/status\/v2$/, kind: 'status', handle: intentStatus('v2') },
     { method: 'GET', pattern: /^\/intents\/status\/v3$/, kind: 'status', handle: intentStatus('v3') },
     { method: 'GET', pattern: /^\/requests\/v2$/, kind: 'status', handle: listRequests },

@@ -44,12 +44,13 @@ const baseUnits = z.string().regex(/^\d+$/);
 const signedBaseUnits = z.string().regex(/^-?\d+$/);
 const decimalString = z.string().regex(/^-?\d+(\.\d+)?$/);
 
+/** Every field of a currency and of an amount is optional in Relay's OpenAPI; absent ones are not errors. */
 export const relayCurrencySchema = z.looseObject({
-  chainId: z.number().int(),
-  address: z.string(),
-  symbol: z.string(),
+  chainId: z.number().int().optional(),
+  address: z.string().optional(),
+  symbol: z.string().optional(),
   name: z.string().optional(),
-  decimals: z.number().int().min(0).max(36),
+  decimals: z.number().int().min(0).max(36).optional(),
 });
 
 /** Relay's `CurrencyAmount`: fee components may be negative (network rewards). */
@@ -69,13 +70,13 @@ export const relayStepItemSchema = z.looseObject({
 });
 
 export const relayStepSchema = z.looseObject({
-  id: z.string(),
+  id: z.string().optional(),
   action: z.string().optional(),
   description: z.string().optional(),
-  kind: z.string(),
+  kind: z.string().optional(),
   requestId: z.string().optional(),
   depositAddress: z.string().optional(),
-  items: z.array(relayStepItemSchema),
+  items: z.array(relayStepItemSchema).default([]),
 });
 export type RelayStep = z.infer<typeof relayStepSchema>;
 

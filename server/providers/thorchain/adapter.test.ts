@@ -142,7 +142,8 @@ describe('quote', () => {
       expect(route.dstAmountBase).toBeLessThan(market);
       expect(route.dstAmountBase).toBeGreaterThan((market * 98n) / 100n);
       expect(route.dstAmountBase % 10n ** 10n).toBe(0n);
-      expect(route.dstMinAmountBase).toBeUndefined();
+      // The limit is ours: expected output less the slippage, with or without a memo to read it from.
+      expect(route.dstMinAmountBase).toBe((((route.dstAmountBase / 10n ** 10n) * 9_900n) / 10_000n) * 10n ** 10n);
       expect(route.estimatedTimeSeconds).toBeGreaterThanOrEqual(600);
       expect(route.fee.usd).toBeNull();
       expect(route.fee.currency).toBe('ETH');
@@ -201,7 +202,7 @@ describe('quote', () => {
     }
   });
 
-  it('rescales ATOM (6 decimals) and reads the memo limit when a recipient is known', async () => {
+  it('rescales ATOM (6 decimals) and keeps the limit at the slippage when a recipient is known', async () => {
     const routes = await adapter.quote(
       quoteInput(atom, btc, 100_000_000n, { recipient: BTC_WALLET, depositor: ATOM_WALLET }),
       testSignal(),
@@ -249,7 +250,7 @@ describe('quote', () => {
         expiresAt: new Date(1689143119 * 1000),
         fee: { usd: null, currency: 'ETH', formatted: '0.0024 ETH' },
       });
-      expect(routes[0]!.dstMinAmountBase).toBeUndefined();
+      expect(routes[0]!.dstMinAmountBase).toBe(((1_619_355_520n * 9_900n) / 10_000n) * 10n ** 10n);
     } finally {
       await partial.close();
     }
@@ -304,11 +305,13 @@ describe('execute', () => {
     const q = queryOf(quoteLog()[0]!.path);
     expect(quoteLog()).toHaveLength(1);
     expect(q.get('destination')).toBe(EVM_WALLET);
-    expect(q.get('refund_address')).toBe(BTC_WALLET);
+    // A refund address would overflow the 80-byte OP_RETURN; THORChain refunds to the sender instead.
+    expect(q.has('refund_address')).toBe(false);
     expect(q.get('streaming_interval')).toBe(input.routeId === 'thorchain:streaming' ? '1' : '0');
 
     const memo = result.providerResult.depositMemo!;
-    expect(memo).toMatch(new RegExp(`^=:ETH\\.ETH:${EVM_WALLET}/${BTC_WALLET}:\\d+`));
+    expect(memo).toMatch(new RegExp(`^=:e:${EVM_WALLET}:\\d+(e\\d+)?(/1/0)?$`));
+    expect(memo.length).toBeLessThanOrEqual(80);
     expect(result.providerResult).toEqual({
       status: 'AWAITING_DEPOSIT',
       depositAddress: SIM_BTC_VAULT,
@@ -357,7 +360,7 @@ describe('execute', () => {
       meta: {
         executionMode: 'deposit-address',
         walletExecution: false,
-        depositMemo: expect.stringMatching(/^=:BTC\.BTC:/),
+        depositMemo: expect.stringMatching(new RegExp(`^=:b:${BTC_WALLET}/${ATOM_WALLET}:`)),
       },
     });
     expect(result.providerResult.status).toBe('AWAITING_DEPOSIT');
@@ -412,7 +415,7 @@ describe('execute', () => {
     const decoded = decodeFunctionData({ abi: THORCHAIN_ROUTER_ABI, data: exec.providerCalldata as `0x${string}` });
     expect(decoded.args?.[1]).toBe(usdc.address);
     expect(decoded.args?.[2]).toBe(1_000_000_000n);
-    expect(String(decoded.args?.[3])).toMatch(/^=:BTC\.BTC:bc1q/);
+    expect(String(decoded.args?.[3])).toMatch(new RegExp(`^=:b:${BTC_WALLET}/${EVM_WALLET}:`));
     expect(result.trackingContext).toMatchObject({ fromAsset: 'ETH.USDC-0XA0B86991C6218B36C1D19D4A2E9EB0CE3606EB48' });
   });
 
@@ -425,6 +428,7 @@ describe('execute', () => {
 });
 
 describe('status over HTTP', () => {
+  // The simulator takes an unknown hash for a 0.1 BTC deposit from its default wallet.
   const statusInput = (hash: string, dst: RouteAsset, toAsset: string): StatusInput => ({
     trackingContext: { node: 'thorchain', fromAsset: 'BTC.BTC', toAsset },
     hash,
@@ -432,6 +436,9 @@ describe('status over HTTP', () => {
     src: btc,
     dst,
     createdAt: new Date(),
+    depositor: BTC_WALLET,
+    recipient: EVM_WALLET,
+    srcAmountBase: 10_000_000n,
   });
 
   async function walk(input: StatusInput): Promise<StatusResult[]> {
@@ -521,7 +528,13 @@ describe('status over HTTP', () => {
     const hash = fakeHex('evm-inbound');
     sim.observe({ hash: `0x${hash}`, fromAsset: 'ETH.ETH', toAsset: 'BTC.BTC', amount: '100000000' });
     sim.configure({ settleAfterPolls: 0 });
-    const input = { ...statusInput(`0x${hash}`, btc, 'BTC.BTC'), src: eth };
+    const input: StatusInput = {
+      ...statusInput(`0x${hash}`, btc, 'BTC.BTC'),
+      trackingContext: { node: 'thorchain', fromAsset: 'ETH.ETH', toAsset: 'BTC.BTC' },
+      src: eth,
+      depositor: EVM_WALLET,
+      srcAmountBase: 10n ** 18n,
+    };
     const result = await adapter.status(input, testSignal());
     expect(sim.log[0]!.path).toBe(`/thorchain/tx/status/${hash.toUpperCase()}`);
     expect(result.status).toBe('SUCCESS');
@@ -681,6 +694,7 @@ describe('mapTxStatus', () => {
       status: 'SUCCESS',
       detail: 'swap complete',
       upstreamState: 'completed',
+      substatus: 'COMPLETED',
       inboundHash: IN_HASH.toLowerCase(),
       outboundHash: `0x${OUT_HASH.toLowerCase()}`,
       dstAmountBase: 1_619_355_520n * 10n ** 10n,
@@ -714,6 +728,7 @@ describe('mapTxStatus', () => {
       status: 'REFUND',
       detail: 'swap refunded to the source chain',
       upstreamState: 'refunded',
+      substatus: 'REFUNDED',
       inboundHash: IN_HASH.toLowerCase(),
       outboundHash: 'aa'.repeat(32),
     });

@@ -19,13 +19,17 @@ import type {
   StatusResult,
 } from '../types';
 import { NODE_PROFILES, nodeDecimals, symbolOfNotation, type ThorNode, thorAssetNotation, thorTxId } from './assets';
+import { withMemoLimit } from './memo';
+import { classifyQuoteError, isNoRouteText } from './quote-errors';
 import { mapTxStatus } from './status';
+import { checksSender, inboundMismatch } from './verify';
 import {
   errorText,
   isErrorBody,
   type QuoteFees,
   type QuoteSwapResponse,
   quoteAnswerSchema,
+  type StatusAnswer,
   statusAnswerSchema,
 } from './wire';
 
@@ -48,30 +52,16 @@ export const THORCHAIN_ROUTER_ABI = parseAbi([
 /** Nine Realms' public nodes identify integrators by this header (xchainjs `NINE_REALMS_CLIENT_HEADER`). */
 const CLIENT_ID_HEADER = 'x-client-id';
 
-const NO_ROUTE_PATTERNS = [
-  /not enough fee/i,
-  /not enough to pay transaction fee/i,
-  /not enough asset to pay for fees/i,
-  /pool does not exist/i,
-  /unknown asset/i,
-  /trading is halted/i,
-  /halted/i,
-  /dust threshold/i,
-  /min swap amount/i,
-  /recommended_min_amount_in/i,
-];
+const lessBps = (amount: bigint, bps: number) => (amount * BigInt(10_000 - bps)) / 10_000n;
 
-const isNoRouteText = (text: string) => NO_ROUTE_PATTERNS.some((pattern) => pattern.test(text));
-
-/** `=:ASSET:DEST:LIMIT/INTERVAL/QUANTITY:…` → LIMIT (plain or `12345e3` short form), in 1e8. */
-export function memoLimit(memo: string | undefined): bigint | undefined {
-  const limit = memo?.split(':')[3]?.split('/')[0];
-  if (!limit) return undefined;
-  const plain = /^\d+$/.exec(limit);
-  if (plain) return BigInt(limit);
-  const short = /^(\d+)e(\d+)$/i.exec(limit);
-  return short ? BigInt(short[1] as string) * 10n ** BigInt(short[2] as string) : undefined;
-}
+/**
+ * A UTXO deposit's memo must fit one OP_RETURN (80 bytes), which a refund address next to the
+ * destination overflows; THORChain then refunds to the address the deposit came from.
+ */
+const partiesOf = (input: QuoteInput) => ({
+  destination: input.recipient,
+  refundAddress: input.src.chainType === 'UTXO' ? undefined : input.depositor,
+});
 
 const byAmountOutDescending = (a: ProviderRoute, b: ProviderRoute) =>
   a.dstAmountBase === b.dstAmountBase ? 0 : a.dstAmountBase < b.dstAmountBase ? 1 : -1;
@@ -117,12 +107,6 @@ export function createThorchainAdapter(options: ThorchainAdapterOptions): Provid
     return { fromAsset, toAsset, amount };
   }
 
-  function classifyQuoteError(status: number, body: unknown): ProviderError | undefined {
-    const text = errorText(body);
-    if (status !== 429 && isNoRouteText(text)) return new ProviderError(key, 'NO_ROUTE', text, status);
-    return undefined;
-  }
-
   async function requestQuote(
     input: QuoteInput,
     mode: SwapMode,
@@ -143,11 +127,11 @@ export function createThorchainAdapter(options: ThorchainAdapterOptions): Provid
       },
       schema: quoteAnswerSchema,
       signal,
-      classify: classifyQuoteError,
+      classify: (status, body) => classifyQuoteError(key, status, body),
     });
     if (isErrorBody(data)) {
-      const text = errorText(data);
-      throw new ProviderError(key, isNoRouteText(text) ? 'NO_ROUTE' : 'REJECTED', text);
+      const message = errorText(data);
+      throw new ProviderError(key, isNoRouteText(message) ? 'NO_ROUTE' : 'REJECTED', message);
     }
     return data;
   }
@@ -186,14 +170,21 @@ export function createThorchainAdapter(options: ThorchainAdapterOptions): Provid
     data.total_swap_seconds ??
     (data.inbound_confirmation_seconds ?? 0) + (data.outbound_delay_seconds ?? 0) + (data.streaming_swap_seconds ?? 0);
 
+  /**
+   * The memo's price limit, computed by us: THORNode writes no limit at all for a tolerance of 0,
+   * which would let the swap fill at any price.
+   */
+  const minAmountOut = (data: QuoteSwapResponse, slippageBps: number) =>
+    lessBps(BigInt(data.expected_amount_out), slippageBps);
+
   function toRoute(input: QuoteInput, mode: SwapMode, data: QuoteSwapResponse): ProviderRoute {
     const plan = swapPlan(input);
     const dstNodeDecimals = nodeDecimals(node, plan.toAsset);
-    const limit = memoLimit(data.memo);
+    const minOut = minAmountOut(data, input.slippageBps);
     return {
       routeId: routeIdOf(mode),
       dstAmountBase: rescale(BigInt(data.expected_amount_out), dstNodeDecimals, input.dst.decimals),
-      dstMinAmountBase: limit ? rescale(limit, dstNodeDecimals, input.dst.decimals) : undefined,
+      dstMinAmountBase: rescale(minOut, dstNodeDecimals, input.dst.decimals),
       estimatedTimeSeconds: estimatedSeconds(data),
       fee: displayFee(data.fees),
       steps: stepsFor(input, mode),
@@ -207,6 +198,7 @@ export function createThorchainAdapter(options: ThorchainAdapterOptions): Provid
         ...SWAP_MODES[mode],
         liquidityToleranceBps: input.slippageBps,
         expectedAmountOut: data.expected_amount_out,
+        minAmountOut: minOut.toString(),
         recommendedMinAmountIn: data.recommended_min_amount_in ?? null,
         expiry: data.expiry,
       },
@@ -216,8 +208,7 @@ export function createThorchainAdapter(options: ThorchainAdapterOptions): Provid
   async function quote(input: QuoteInput, signal: AbortSignal): Promise<ProviderRoute[]> {
     if (!supports(input.src, input.dst) || swapPlan(input).amount <= 0n) return [];
     const modes = Object.keys(SWAP_MODES) as SwapMode[];
-    const parties = { destination: input.recipient, refundAddress: input.depositor };
-    const settled = await Promise.allSettled(modes.map((mode) => requestQuote(input, mode, signal, parties)));
+    const settled = await Promise.allSettled(modes.map((mode) => requestQuote(input, mode, signal, partiesOf(input))));
     const routes: ProviderRoute[] = [];
     const failures: unknown[] = [];
     settled.forEach((result, i) => {
@@ -278,16 +269,38 @@ export function createThorchainAdapter(options: ThorchainAdapterOptions): Provid
     };
   }
 
+  /** The minimum the lock promised, in the node's units (older locks stored only the tolerance). */
+  function lockedMinimum(input: ExecuteInput): bigint | undefined {
+    const { minAmountOut, expectedAmountOut, liquidityToleranceBps } = input.providerQuote;
+    if (typeof minAmountOut === 'string' && /^\d+$/.test(minAmountOut)) return BigInt(minAmountOut);
+    if (typeof expectedAmountOut === 'string' && /^\d+$/.test(expectedAmountOut)) {
+      return lessBps(BigInt(expectedAmountOut), Number(liquidityToleranceBps ?? input.slippageBps));
+    }
+    return undefined;
+  }
+
+  /**
+   * The fresh quote at execute must still deliver what the lock promised; the memo then carries the
+   * locked minimum (or the fresh one, when the price improved), so the user signs the terms they saw.
+   */
+  function holdLockedTerms(input: ExecuteInput, data: QuoteSwapResponse, memo: string) {
+    const fresh = BigInt(data.expected_amount_out);
+    const locked = lockedMinimum(input);
+    if (locked !== undefined && fresh < locked) {
+      throw new ProviderError(key, 'TERMS_CHANGED', `expected ${fresh} now, below the locked minimum ${locked}`);
+    }
+    const freshMin = minAmountOut(data, input.slippageBps);
+    const limit = locked !== undefined && locked > freshMin ? locked : freshMin;
+    return { memo: withMemoLimit(memo, limit), limit };
+  }
+
   async function execute(input: ExecuteInput, signal: AbortSignal): Promise<ExecutionResult> {
     if (!supports(input.src, input.dst)) throw new ProviderError(key, 'REJECTED', 'pair not supported');
     const mode = modeOfRoute(input.routeId);
-    const data = await requestQuote(input, mode, signal, {
-      destination: input.recipient,
-      refundAddress: input.depositor,
-    });
+    const data = await requestQuote(input, mode, signal, partiesOf(input));
     const vault = data.inbound_address;
-    const memo = data.memo;
-    if (!vault || !memo) throw new ProviderError(key, 'BAD_RESPONSE', 'quote without inbound_address or memo');
+    if (!vault || !data.memo) throw new ProviderError(key, 'BAD_RESPONSE', 'quote without inbound_address or memo');
+    const { memo, limit } = holdLockedTerms(input, data, data.memo);
 
     const exec =
       input.src.chainType === 'EVM'
@@ -310,33 +323,79 @@ export function createThorchainAdapter(options: ThorchainAdapterOptions): Provid
         expiry: data.expiry,
       },
       dstAmountBase: route.dstAmountBase,
+      dstMinAmountBase: rescale(limit, nodeDecimals(node, plan.toAsset), input.dst.decimals),
       fee: route.fee,
     };
   }
 
+  const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+
+  /** The deposit the stored context and the lock describe, in the node's terms. */
+  function expectedInbound(input: StatusInput) {
+    const fromAsset = text(input.trackingContext.fromAsset) ?? thorAssetNotation(input.src);
+    return {
+      inboundAddress: text(input.trackingContext.inboundAddress),
+      memo: text(input.trackingContext.memo),
+      fromAsset,
+      amount: rescale(input.srcAmountBase, input.src.decimals, nodeDecimals(node, fromAsset ?? '')),
+      depositor: input.depositor,
+      checkSender: checksSender(input.src),
+    };
+  }
+
+  /**
+   * Status is looked up by the client's hash alone, so the inbound behind it must be this swap's
+   * deposit (vault, memo, sender, amount) before anything it says counts.
+   */
   async function status(input: StatusInput, signal: AbortSignal): Promise<StatusResult> {
     const context = input.trackingContext;
-    const toAsset = typeof context.toAsset === 'string' ? context.toAsset : (thorAssetNotation(input.dst) ?? '');
-    const txId = thorTxId(input.hash || input.inboundHash);
+    const toAsset = text(context.toAsset) ?? thorAssetNotation(input.dst) ?? '';
+    const claimed = input.hash || input.inboundHash;
+    const check = (verdict: 'verified' | 'rejected' | 'unknown', reason?: string) => ({
+      hash: claimed,
+      verdict,
+      ...(reason ? { reason } : {}),
+      decidesStatus: true,
+    });
+    let body: StatusAnswer;
     try {
-      const { data } = await upstream.request({
-        path: `/${node}/tx/status/${encodeURIComponent(txId)}`,
+      ({ data: body } = await upstream.request({
+        path: `/${node}/tx/status/${encodeURIComponent(thorTxId(claimed))}`,
         schema: statusAnswerSchema,
         signal,
         okStatuses: [200, 400, 404],
-      });
-      return mapTxStatus(data, {
-        toAsset,
-        nativeChain: profile.nativeChain,
-        dstDecimals: input.dst.decimals,
-        dstNodeDecimals: nodeDecimals(node, toAsset),
-      });
+      }));
     } catch (error) {
       if (isProviderError(error) && error.upstreamStatus === 404) {
-        return { status: 'PENDING', detail: 'not indexed yet', upstreamState: 'not_found', notFound: true };
+        return {
+          status: 'PENDING',
+          detail: 'not indexed yet',
+          upstreamState: 'not_found',
+          notFound: true,
+          substatus: 'NOT_FOUND_UPSTREAM',
+          hashCheck: check('unknown'),
+        };
       }
       throw error;
     }
+    const inbound = isErrorBody(body) ? undefined : body.tx;
+    const mismatch = inbound ? inboundMismatch(inbound, expectedInbound(input)) : undefined;
+    if (mismatch) {
+      return {
+        status: 'PENDING',
+        detail: `the transaction ${claimed} is not this swap's deposit: ${mismatch}`,
+        upstreamState: 'hash_rejected',
+        hashCheck: check('rejected', mismatch),
+      };
+    }
+    const result = mapTxStatus(body, {
+      toAsset,
+      nativeChain: profile.nativeChain,
+      dstDecimals: input.dst.decimals,
+      dstNodeDecimals: nodeDecimals(node, toAsset),
+      nodeDecimalsOf: (notation) => nodeDecimals(node, notation),
+    });
+    return { ...result, hashCheck: check(inbound ? 'verified' : 'unknown') };
   }
 
   return {

@@ -1,6 +1,6 @@
-import { rescale } from '../../catalog/amounts';
-import type { StatusResult } from '../types';
-import { chainOfNotation, hashForChain } from './assets';
+import { formatAmount, rescale } from '../../catalog/amounts';
+import type { StatusResult, Substatus } from '../types';
+import { chainOfNotation, hashForChain, symbolOfNotation } from './assets';
 import { errorText, isErrorBody, type StatusAnswer, type TxStages, type WireTx } from './wire';
 
 export interface StatusMappingContext {
@@ -11,46 +11,67 @@ export interface StatusMappingContext {
   /** Our decimals for the target asset, and the node's (1e8, or CACAO's 1e10). */
   dstDecimals: number;
   dstNodeDecimals: number;
+  /** The node's precision for an asset, to describe a partial fill's refund. */
+  nodeDecimalsOf?: (notation: string) => number;
 }
 
 const ZERO_HASH = /^0+$/;
 const isRefundMemo = (tx: WireTx) => (tx.memo ?? '').toUpperCase().startsWith('REFUND:');
 
-function latestStage(stages: TxStages): { state: string; detail: string } {
+interface Stage {
+  state: string;
+  detail: string;
+  substatus: Substatus;
+}
+
+function latestStage(stages: TxStages): Stage {
   const { outbound_delay, outbound_signed, swap_status, inbound_finalised, inbound_confirmation_counted } = stages;
+  const inbound = (state: string, detail: string): Stage => ({
+    state,
+    detail,
+    substatus: 'WAITING_SOURCE_CONFIRMATIONS',
+  });
   if (outbound_delay && !outbound_delay.completed) {
     const seconds = outbound_delay.remaining_delay_seconds;
     return {
       state: 'outbound_delay',
       detail: seconds ? `outbound delayed, about ${seconds}s remaining` : 'outbound delayed',
+      substatus: 'DELAYED',
     };
   }
   if (outbound_signed) {
     return outbound_signed.completed
-      ? { state: 'outbound_signed', detail: 'outbound signed, awaiting observation' }
-      : { state: 'outbound_scheduled', detail: 'outbound scheduled, awaiting signature' };
+      ? { state: 'outbound_signed', detail: 'outbound signed, awaiting observation', substatus: 'WAITING_DESTINATION' }
+      : {
+          state: 'outbound_scheduled',
+          detail: 'outbound scheduled, awaiting signature',
+          substatus: 'WAITING_DESTINATION',
+        };
   }
   if (swap_status) {
-    if (!swap_status.pending) return { state: 'swap_finalised', detail: 'swap done, awaiting outbound' };
+    if (!swap_status.pending) {
+      return { state: 'swap_finalised', detail: 'swap done, awaiting outbound', substatus: 'WAITING_DESTINATION' };
+    }
     const streaming = swap_status.streaming;
-    return streaming?.quantity
-      ? { state: 'swap_pending', detail: `streaming swap ${streaming.count ?? 0}/${streaming.quantity}` }
-      : { state: 'swap_pending', detail: 'swap pending' };
+    const detail = streaming?.quantity
+      ? `streaming swap ${streaming.count ?? 0}/${streaming.quantity}`
+      : 'swap pending';
+    return { state: 'swap_pending', detail, substatus: 'SWAPPING' };
   }
-  if (inbound_finalised?.completed) return { state: 'inbound_finalised', detail: 'inbound finalised' };
+  if (inbound_finalised?.completed) return inbound('inbound_finalised', 'inbound finalised');
   if (inbound_confirmation_counted) {
     if (inbound_confirmation_counted.completed) {
-      return { state: 'inbound_confirmation_counted', detail: 'inbound confirmations counted' };
+      return inbound('inbound_confirmation_counted', 'inbound confirmations counted');
     }
     const seconds = inbound_confirmation_counted.remaining_confirmation_seconds;
-    return {
-      state: 'inbound_confirmation_counting',
-      detail: seconds ? `waiting for inbound confirmations, about ${seconds}s remaining` : 'counting confirmations',
-    };
+    return inbound(
+      'inbound_confirmation_counting',
+      seconds ? `waiting for inbound confirmations, about ${seconds}s remaining` : 'counting confirmations',
+    );
   }
   return stages.inbound_observed.completed
-    ? { state: 'inbound_observed', detail: 'inbound observed' }
-    : { state: 'inbound_observing', detail: 'inbound seen, awaiting observation consensus' };
+    ? inbound('inbound_observed', 'inbound observed')
+    : inbound('inbound_observing', 'inbound seen, awaiting observation consensus');
 }
 
 /** Newer nodes may drop `swap_finalised`; `swap_status.pending == false` says the same. */
@@ -60,26 +81,52 @@ function swapSettled(stages: TxStages): boolean | undefined {
   return undefined;
 }
 
-function deliveredAmount(
-  outs: WireTx[],
-  planned: { coin: { asset: string; amount: string } }[],
-  ctx: StatusMappingContext,
-): bigint | undefined {
+type Coin = { asset: string; amount: string };
+type PlannedOut = { coin: Coin; refund?: boolean };
+
+const sumOf = (coins: Coin[]) => coins.reduce((sum, coin) => sum + BigInt(coin.amount), 0n);
+
+/** The swap's outbound coins of the target asset, in the node's units (sent ones, else planned ones). */
+function swappedOut(swapOuts: WireTx[], plannedSwaps: PlannedOut[], ctx: StatusMappingContext): bigint | undefined {
   const target = ctx.toAsset.toUpperCase();
-  const fromOuts = outs
-    .filter((tx) => !isRefundMemo(tx))
-    .flatMap((tx) => tx.coins ?? [])
-    .filter((coin) => coin.asset.toUpperCase() === target);
-  const coins = fromOuts.length ? fromOuts : planned.map((p) => p.coin).filter((c) => c.asset.toUpperCase() === target);
-  if (!coins.length) return undefined;
-  const total = coins.reduce((sum, coin) => sum + BigInt(coin.amount), 0n);
-  return rescale(total, ctx.dstNodeDecimals, ctx.dstDecimals);
+  const isTarget = (coin: Coin) => coin.asset.toUpperCase() === target;
+  const sent = swapOuts.flatMap((tx) => tx.coins ?? []).filter(isTarget);
+  const coins = sent.length ? sent : plannedSwaps.map((p) => p.coin).filter(isTarget);
+  return coins.length ? sumOf(coins) : undefined;
+}
+
+/** "1.25 ETH", from an amount in the node's units. */
+function amountText(amount: bigint, notation: string, decimals: number): string {
+  return `${formatAmount(amount, decimals)} ${symbolOfNotation(notation)}`;
+}
+
+function partialFill(
+  refundOuts: WireTx[],
+  plannedRefunds: PlannedOut[],
+  delivered: bigint | undefined,
+  ctx: StatusMappingContext,
+) {
+  const refundCoins = refundOuts.length
+    ? refundOuts.flatMap((tx) => tx.coins ?? [])
+    : plannedRefunds.map((p) => p.coin);
+  const refundAsset = refundCoins[0]?.asset ?? '';
+  const refundDecimals = ctx.nodeDecimalsOf?.(refundAsset) ?? 8;
+  return {
+    delivered: delivered === undefined ? 'an unknown amount' : amountText(delivered, ctx.toAsset, ctx.dstNodeDecimals),
+    refunded: refundCoins.length
+      ? amountText(sumOf(refundCoins), refundAsset, refundDecimals)
+      : 'the unswapped remainder',
+  };
 }
 
 const outboundHashOf = (tx: WireTx | undefined): string | undefined =>
   tx?.id && !ZERO_HASH.test(tx.id) ? hashForChain(tx.id, tx.chain) : undefined;
 
-/** Maps `GET /thorchain/tx/status/{hash}` to our status (providers.md §1.6). */
+/**
+ * Maps `GET /thorchain/tx/status/{hash}` to our status (providers.md §1.6). A streaming swap whose
+ * later sub-swaps missed the price limit sends out what it swapped and refunds the rest: both
+ * outbounds appear, and that is a SUCCESS marked PARTIAL. REFUND means nothing was swapped.
+ */
 export function mapTxStatus(body: StatusAnswer, ctx: StatusMappingContext): StatusResult {
   if (isErrorBody(body)) {
     return {
@@ -87,21 +134,34 @@ export function mapTxStatus(body: StatusAnswer, ctx: StatusMappingContext): Stat
       detail: `not indexed yet${errorText(body) ? `: ${errorText(body)}` : ''}`,
       upstreamState: 'not_found',
       notFound: true,
+      substatus: 'NOT_FOUND_UPSTREAM',
     };
   }
   const { stages } = body;
   if (!body.tx && !stages.inbound_observed.completed && !stages.inbound_observed.started) {
-    return { status: 'PENDING', detail: 'inbound not observed yet', upstreamState: 'not_observed', notFound: true };
+    return {
+      status: 'PENDING',
+      detail: 'inbound not observed yet',
+      upstreamState: 'not_observed',
+      notFound: true,
+      substatus: 'NOT_FOUND_UPSTREAM',
+    };
   }
 
   const inboundHash = body.tx?.id ? hashForChain(body.tx.id, body.tx.chain) : undefined;
   const planned = body.planned_out_txs ?? [];
   const outs = body.out_txs ?? [];
+  const plannedRefunds = planned.filter((p) => p.refund);
+  const plannedSwaps = planned.filter((p) => !p.refund);
+  const refundOuts = outs.filter(isRefundMemo);
+  const swapOuts = outs.filter((tx) => !isRefundMemo(tx));
   const outboundsDone = outs.length >= planned.length;
   const settled = swapSettled(stages);
   const base = { inboundHash };
+  const refunding = plannedRefunds.length > 0 || refundOuts.length > 0;
+  const swapped = plannedSwaps.length > 0 || swapOuts.length > 0;
 
-  if (planned.some((p) => p.refund) || outs.some(isRefundMemo)) {
+  if (refunding && !swapped) {
     const refundSigned = stages.outbound_signed?.completed ?? true;
     if (outs.length > 0 && outboundsDone && refundSigned) {
       return {
@@ -109,22 +169,47 @@ export function mapTxStatus(body: StatusAnswer, ctx: StatusMappingContext): Stat
         status: 'REFUND',
         detail: 'swap refunded to the source chain',
         upstreamState: 'refunded',
-        outboundHash: outboundHashOf(outs.filter(isRefundMemo).at(-1) ?? outs.at(-1)),
+        substatus: 'REFUNDED',
+        outboundHash: outboundHashOf(refundOuts.at(-1) ?? outs.at(-1)),
       };
     }
-    return { ...base, status: 'PENDING', detail: 'refund in progress', upstreamState: 'refund_pending' };
+    return {
+      ...base,
+      status: 'PENDING',
+      detail: 'refund in progress',
+      upstreamState: 'refund_pending',
+      substatus: 'REFUND_IN_PROGRESS',
+    };
   }
 
   const toNativeChain = chainOfNotation(ctx.toAsset) === ctx.nativeChain;
   const outboundsComplete = planned.length > 0 && outboundsDone && settled !== false;
-  if ((toNativeChain && settled === true) || (!toNativeChain && outboundsComplete)) {
+  if ((toNativeChain && settled === true && !refunding) || outboundsComplete) {
+    const delivered = swappedOut(swapOuts, plannedSwaps, ctx);
+    const dstAmountBase =
+      delivered === undefined ? undefined : rescale(delivered, ctx.dstNodeDecimals, ctx.dstDecimals);
+    const outboundHash = outboundHashOf(swapOuts.at(-1));
+    if (refunding) {
+      const partial = partialFill(refundOuts, plannedRefunds, delivered, ctx);
+      return {
+        ...base,
+        status: 'SUCCESS',
+        detail: `partially swapped: ${partial.delivered} delivered, ${partial.refunded} refunded`,
+        upstreamState: 'partial',
+        substatus: 'PARTIAL',
+        partial,
+        outboundHash,
+        dstAmountBase,
+      };
+    }
     return {
       ...base,
       status: 'SUCCESS',
       detail: 'swap complete',
       upstreamState: 'completed',
-      outboundHash: outboundHashOf(outs.at(-1)),
-      dstAmountBase: deliveredAmount(outs, planned, ctx),
+      substatus: 'COMPLETED',
+      outboundHash,
+      dstAmountBase,
     };
   }
 
@@ -133,6 +218,15 @@ export function mapTxStatus(body: StatusAnswer, ctx: StatusMappingContext): Stat
     return { ...base, status: 'FAILED', detail: 'swap finalised without any outbound', upstreamState: 'failed' };
   }
 
-  const { state, detail } = latestStage(stages);
-  return { ...base, status: 'PENDING', detail, upstreamState: state };
+  if (refunding) {
+    return {
+      ...base,
+      status: 'PENDING',
+      detail: 'partially swapped; the swapped part and the refund are on their way',
+      upstreamState: 'partial_pending',
+      substatus: 'WAITING_DESTINATION',
+    };
+  }
+  const { state, detail, substatus } = latestStage(stages);
+  return { ...base, status: 'PENDING', detail, upstreamState: state, substatus };
 }

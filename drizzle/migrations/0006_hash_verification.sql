@@ -1,0 +1,1 @@
+ALTER TABLE "transactions" ADD COLUMN "hash_verified_at" timestamp with time zone;

@@ -1,0 +1,33 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { startWorkerRuntime, type WorkerRuntime } from '../../workers/runtime';
+import { startTestApp, type TestApp } from './app';
+
+/**
+ * A test app with a worker polling fast, for end-to-end tracking through the simulators: started
+ * once per file, simulators reset before each test to settle after `settleAfterPolls` polls.
+ */
+export function withTrackingApp(settleAfterPolls: number, ready: (t: TestApp) => void) {
+  let t: TestApp | undefined;
+  let worker: WorkerRuntime | undefined;
+  beforeAll(async () => {
+    t = await startTestApp({
+      PROVIDER_DEADLINE_MS: '1500',
+      TRACKING_TIME_SCALE: '0.01',
+      TRACKING_MIN_INTERVAL_MS: '100',
+      WORKER_LOCK_DURATION_MS: '2000',
+      SWEEP_INTERVAL_MS: '600000',
+    });
+    worker = await startWorkerRuntime(t.app.config);
+    ready(t);
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await t?.stop();
+  });
+  beforeEach(() => {
+    for (const sim of Object.values(t?.sims ?? {})) {
+      sim.reset();
+      sim.configure({ settleAfterPolls });
+    }
+  });
+}
