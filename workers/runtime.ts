@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { refreshPrices } from '../server/catalog/prices';
 import type { Config } from '../server/config';
 import { type AppContext, createAppContext } from '../server/context';
+import { listen } from '../server/lifecycle';
 import { rollupRateLimitHits } from '../server/ratelimit/hits';
 import { createWorkerRedis } from '../server/redis';
 import { bullPrefix, createQueue, createTrackingScheduler } from '../server/tracking/queues';
@@ -94,7 +95,7 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
       res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ status: ready ? 'ready' : 'unavailable' }));
     });
-    await new Promise<void>((resolve) => health?.listen(config.worker.healthPort, config.host, resolve));
+    await listen(health, config.worker.healthPort, config.host, 'WORKER_HEALTH_PORT');
   }
 
   return {

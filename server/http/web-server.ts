@@ -1,26 +1,27 @@
 import { createServer } from 'node:http';
 import next from 'next';
-import { loadConfig } from '../config';
+import { drainHttpServer, listen, runService } from '../lifecycle';
 import { CLIENT_IP_HEADER } from '../ratelimit/client';
 
 /**
  * Next behind a thin node:http layer whose only job is to tell the app the real peer address:
  * route handlers cannot see the socket, and a client-sent header must never stand in for it.
  */
-const config = loadConfig();
-const app = next({ dev: false, hostname: config.host, port: config.port });
-const handle = app.getRequestHandler();
-await app.prepare();
+await runService('web', async (config) => {
+  const app = next({ dev: false, hostname: config.host, port: config.port });
+  const handle = app.getRequestHandler();
+  await app.prepare();
 
-const server = createServer((req, res) => {
-  req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? 'unknown';
-  handle(req, res);
-});
-server.keepAliveTimeout = 65_000;
-server.listen(config.port, config.host, () => {
+  const server = createServer((req, res) => {
+    req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? 'unknown';
+    handle(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+  await listen(server, config.port, config.host, 'PORT');
   console.log(`[web] Switchyard on http://${config.host}:${config.port}`);
-});
 
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => server.close(() => process.exit(0)));
-}
+  return async () => {
+    await drainHttpServer(server);
+    await app.close();
+  };
+});
