@@ -208,6 +208,17 @@ describe('npm run up', () => {
     expect(await takenPorts(product.ports)).toEqual([]);
   }, 240_000);
 
+  it('leaves nothing behind even when the runner itself is killed', async () => {
+    const product = await productEnv();
+    const run = await startUp(product);
+    const runner = run.tree.find((p) => p.command.includes('dist/scripts/run-all.js'));
+    process.kill(runner?.pid as number, 'SIGKILL');
+
+    expect(await exitWithin(run.child, STOP_BOUND_MS)).not.toBe(0);
+    expect(await waitUntil(() => stillRunning(run.tree).length === 0, { timeoutMs: STOP_BOUND_MS })).toBe(true);
+    expect(await takenPorts(product.ports)).toEqual([]);
+  }, 240_000);
+
   it('refuses a second start while the first runs, naming each taken port and the setting that moves it', async () => {
     const product = await productEnv();
     const first = await startUp(product);
