@@ -1,6 +1,6 @@
 /** Child processes the bench starts (and only those): TypeScript children over IPC, and the Next server. */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '../test/support/processes';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 export const NEXT_BUILD_LOCK = '/tmp/switchyard-e2e.lock';
@@ -120,19 +120,6 @@ export async function startChild(
       }
     },
   };
-}
-
-/** A port that was free a moment ago, for servers that must be told their port up front. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface NextHandle {

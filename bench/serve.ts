@@ -9,7 +9,8 @@ import type { Server } from 'node:http';
 import postgres from 'postgres';
 import { parseConfig } from '../server/config';
 import { createAppContext } from '../server/context';
-import { createApiServer, listen } from '../server/http/node-adapter';
+import { createApiServer } from '../server/http/node-adapter';
+import { listen } from '../server/lifecycle';
 import { createBareServer } from './bare-server';
 
 const HOST = '127.0.0.1';

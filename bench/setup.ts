@@ -50,9 +50,9 @@ export interface Bench {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Deletes every key under the bench prefixes (and their BullMQ hash-tagged forms), in batches. */
-export async function clearRedis(redis: Redis): Promise<number> {
+export async function clearRedis(redis: Redis, prefixes: readonly string[] = REDIS_PREFIXES): Promise<number> {
   let deleted = 0;
-  for (const prefix of REDIS_PREFIXES) {
+  for (const prefix of prefixes) {
     for (const pattern of [`${prefix}:*`, `{${prefix}}:*`]) {
       let cursor = '0';
       do {
@@ -65,7 +65,13 @@ export async function clearRedis(redis: Redis): Promise<number> {
   return deleted;
 }
 
-async function prepareDatabase(url: string) {
+export async function dropDatabase(url: string) {
+  const admin = postgres(url.replace(/\/[^/]*$/, '/postgres'), { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists "${new URL(url).pathname.slice(1)}" with (force)`).catch(() => {});
+  await admin.end();
+}
+
+export async function prepareDatabase(url: string) {
   await ensureDatabase(url, { reset: true });
   await migrateDatabase(url);
   const handle = createDb({ url, poolMax: 1, connectTimeoutMs: 5000 });
@@ -131,11 +137,7 @@ export async function startBench(settings: BenchSettings, report: Report): Promi
       if (!settings.keepDatabase) {
         // A moment for the children's pools to let go before the database is dropped.
         await sleep(200);
-        const admin = postgres(settings.databaseUrl.replace(/\/[^/]*$/, '/postgres'), { max: 1, onnotice: () => {} });
-        await admin
-          .unsafe(`drop database if exists "${new URL(settings.databaseUrl).pathname.slice(1)}" with (force)`)
-          .catch(() => {});
-        await admin.end();
+        await dropDatabase(settings.databaseUrl);
       }
     },
   };

@@ -7,7 +7,8 @@ export NEXT_TELEMETRY_DISABLED=1
 export DATABASE_URL="${E2E_DATABASE_URL:-postgres://postgres:postgres@127.0.0.1:5432/switchyard_e2e}"
 export REDIS_PREFIX=e2e PORT="${E2E_PORT:-3210}" NODE_ENV=production LOG_LEVEL=warn
 export SIMULATOR_BASE_PORT=4810 WORKER_HEALTH_PORT=3310 TRACKING_TIME_SCALE=0.05 TRACKING_MIN_INTERVAL_MS=100
-npx tsx drizzle/migrate.ts --reset
-npx tsx drizzle/seed/run.ts
-npx tsx scripts/create-admin.ts --email admin@e2e.switchyard.test --password 'e2e-admin-password-not-secret' --name 'E2E Admin'
-exec npx tsx scripts/run-all.ts
+node scripts/build-server.mjs
+node dist/drizzle/migrate.js --reset
+node dist/drizzle/seed/run.js
+node dist/scripts/create-admin.js --email admin@e2e.switchyard.test --password 'e2e-admin-password-not-secret' --name 'E2E Admin'
+exec node dist/scripts/run-all.js

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: lint, types, unit and integration tests on real Postgres and Redis,
-# then the built app end to end in Debian's Chromium.
+# The whole test suite: lint, types, the production build, unit and integration tests on real
+# Postgres and Redis (the supervision tests run the built processes), then the built app end to end
+# in Debian's Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/auth-secret.sh
@@ -10,7 +11,7 @@ bash scripts/deps.sh
 echo "== lint";       npx biome check .
 echo "== typecheck";  npx tsc --noEmit
 echo "== openapi";    npm run lint:openapi
+echo "== build";      npm run build
 echo "== unit + integration"; npx vitest run
 echo "== faults";     npm run test:faults
-echo "== build";      npx next build
 echo "== e2e";        npx playwright test

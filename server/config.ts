@@ -47,6 +47,7 @@ export const envSchema = z.object({
   DEFAULT_SLIPPAGE_BPS: z.coerce.number().int().min(0).max(10_000).default(100),
   MAX_BODY_BYTES: positiveInt.default(64 * 1024),
   REQUEST_DEADLINE_MS: positiveInt.default(15_000),
+  SHUTDOWN_TIMEOUT_MS: positiveInt.default(20_000),
   TRUST_PROXY: bool.default(false),
   PROVIDER_BREAKER_THRESHOLD: positiveInt.default(5),
   PROVIDER_BREAKER_HALF_OPEN_MS: positiveInt.default(30_000),
@@ -138,6 +139,8 @@ export interface Config {
   defaultSlippageBps: number;
   maxBodyBytes: number;
   requestDeadlineMs: number;
+  /** How long a process drains after SIGTERM or SIGINT before it exits anyway. */
+  shutdownTimeoutMs: number;
   trustProxy: boolean;
   /** Better Auth's signing secret; required in production, a fixed development value otherwise. */
   authSecret: string;
@@ -239,6 +242,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     defaultSlippageBps: env.DEFAULT_SLIPPAGE_BPS,
     maxBodyBytes: env.MAX_BODY_BYTES,
     requestDeadlineMs: env.REQUEST_DEADLINE_MS,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     trustProxy: env.TRUST_PROXY,
     authSecret: env.AUTH_SECRET ?? developmentSecret(env.NODE_ENV, 'AUTH_SECRET'),
     affiliateSignupEnabled: env.AFFILIATE_SIGNUP_ENABLED,

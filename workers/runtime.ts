@@ -3,6 +3,7 @@ import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../server/config';
 import { type AppContext, createAppContext } from '../server/context';
+import { listen } from '../server/lifecycle';
 import { createWorkerRedis } from '../server/redis';
 import { bullPrefix, createQueue, createTrackingScheduler, syncJobSchedulers } from '../server/tracking/queues';
 import { maintenanceProcessor, maintenanceTasks } from './processors/maintenance';
@@ -83,7 +84,7 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
       res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ status: ready ? 'ready' : 'unavailable' }));
     });
-    await new Promise<void>((resolve) => health?.listen(config.worker.healthPort, config.host, resolve));
+    await listen(health, config.worker.healthPort, config.host, 'WORKER_HEALTH_PORT');
   }
 
   return {

@@ -1,13 +1,14 @@
 import { getAppContext } from '../context';
-import { createApiServer, listen } from './node-adapter';
+import { drainHttpServer, listen, runService } from '../lifecycle';
+import { createApiServer } from './node-adapter';
 
-const app = getAppContext();
-const server = createApiServer(app);
-const port = await listen(server, app.config.apiPort, app.config.host);
-app.log.info({ port }, `lean API server listening on http://${app.config.host}:${port}`);
-
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => {
-    server.close(() => void app.close().then(() => process.exit(0)));
-  });
-}
+await runService('api', async (config) => {
+  const app = getAppContext();
+  const server = createApiServer(app);
+  const port = await listen(server, config.apiPort, config.host, 'API_PORT');
+  app.log.info({ port }, `lean API server listening on http://${config.host}:${port}`);
+  return async () => {
+    await drainHttpServer(server);
+    await app.close();
+  };
+});

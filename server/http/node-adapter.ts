@@ -49,12 +49,3 @@ export function createApiServer(app: AppContext): Server {
     }
   });
 }
-
-export async function listen(server: Server, port: number, host: string): Promise<number> {
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
-  const address = server.address();
-  return typeof address === 'object' && address ? address.port : port;
-}

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import next from 'next';
-import { loadConfig } from '../config';
+import { drainHttpServer, listen, runService } from '../lifecycle';
 import { CLIENT_IP_HEADER, signedClientAddress } from '../ratelimit/client';
 
 /**
@@ -8,20 +8,21 @@ import { CLIENT_IP_HEADER, signedClientAddress } from '../ratelimit/client';
  * route handlers cannot see the socket, so it signs the address with this process's key (a
  * client-sent value fails the check; under plain `next start` every client is "unknown").
  */
-const config = loadConfig();
-const app = next({ dev: false, hostname: config.host, port: config.port });
-const handle = app.getRequestHandler();
-await app.prepare();
+await runService('web', async (config) => {
+  const app = next({ dev: false, hostname: config.host, port: config.port });
+  const handle = app.getRequestHandler();
+  await app.prepare();
 
-const server = createServer((req, res) => {
-  req.headers[CLIENT_IP_HEADER] = signedClientAddress(req.socket.remoteAddress);
-  handle(req, res);
-});
-server.keepAliveTimeout = 65_000;
-server.listen(config.port, config.host, () => {
+  const server = createServer((req, res) => {
+    req.headers[CLIENT_IP_HEADER] = signedClientAddress(req.socket.remoteAddress);
+    handle(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+  await listen(server, config.port, config.host, 'PORT');
   console.log(`[web] Switchyard on http://${config.host}:${config.port}`);
-});
 
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => server.close(() => process.exit(0)));
-}
+  return async () => {
+    await drainHttpServer(server);
+    await app.close();
+  };
+});

@@ -5,6 +5,7 @@ import {
   assets as seedAssets,
   chains as seedChains,
 } from '../../drizzle/seed/catalog-data';
+import { listen } from '../lifecycle';
 
 /** Faults a simulator can be told to produce, per kind of call. */
 export const FAULTS = [
@@ -186,12 +187,7 @@ export async function startSimulator(
     return json(res, { status: 404, body: { error: 'not found', message: `no route for ${method} ${url.pathname}` } });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
-  const address = server.address();
-  const actualPort = typeof address === 'object' && address ? address.port : port;
+  const actualPort = await listen(server, port, host, 'SIMULATOR_BASE_PORT');
 
   const simulator: RunningSimulator = {
     name,

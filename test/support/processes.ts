@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { isPortFree, listen } from '../../server/lifecycle';
 
 /** Runs one of the product's TypeScript entry points as its own Node process (no npx in between, so signals reach it). */
 export function spawnEntry(
@@ -26,3 +29,72 @@ export const httpOk = (url: string) => () =>
   fetch(url)
     .then((r) => r.ok)
     .catch(() => false);
+
+export interface ProcessInfo {
+  pid: number;
+  command: string;
+}
+
+function readProc(pid: number, file: string): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** `pid` and every process below it, read from /proc. */
+export function processTree(pid: number): ProcessInfo[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    const stat = /^\d+$/.test(entry) ? readProc(Number(entry), 'stat') : undefined;
+    const ppid = stat ? Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) : undefined;
+    if (ppid !== undefined) children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+  }
+  const tree: ProcessInfo[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const next = queue.shift() as number;
+    const command = readProc(next, 'cmdline')?.replaceAll('\0', ' ').trim();
+    if (command !== undefined) tree.push({ pid: next, command });
+    queue.push(...(children.get(next) ?? []));
+  }
+  return tree;
+}
+
+/** Running, as opposed to gone or a zombie (which runs nothing and holds no port). */
+export function isRunning(pid: number): boolean {
+  const stat = readProc(pid, 'stat');
+  return stat !== undefined && stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+}
+
+/** The exit code (or signal name) of `child` once it exits, or undefined when it is still running after `timeoutMs`. */
+export function exitWithin(child: ChildProcess, timeoutMs: number): Promise<number | string | undefined> {
+  if (child.exitCode !== null || child.signalCode !== null)
+    return Promise.resolve(child.exitCode ?? child.signalCode ?? undefined);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), timeoutMs);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve(code ?? signal ?? undefined);
+    });
+  });
+}
+
+/** A loopback port that was free a moment ago. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  const port = await listen(server, 0, '127.0.0.1');
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The first of `count` consecutive loopback ports that were free a moment ago. */
+export async function freePortRange(count: number): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const first = await freePort();
+    const rest = await Promise.all(Array.from({ length: count - 1 }, (_, i) => isPortFree(first + i + 1, '127.0.0.1')));
+    if (first + count <= 65_535 && rest.every(Boolean)) return first;
+  }
+  throw new Error(`no ${count} consecutive free ports found`);
+}

@@ -83,7 +83,13 @@ describe('quote errors in THORNode v3 shape (gRPC gateway: HTTP 500 {code, messa
   it('a bad destination is REJECTED and never opens the circuit breaker; amounts below the minimum are no route', async () => {
     const guarded = withResilience(
       adapter,
-      { breakerThreshold: 1, halfOpenAfterMs: 60_000, budget: { points: 1000, windowSeconds: 60 }, statusRetries: 0 },
+      {
+        breakerThreshold: 1,
+        halfOpenAfterMs: 60_000,
+        budget: { points: 1000, windowSeconds: 60 },
+        reservedPoints: 0,
+        statusRetries: 0,
+      },
       undefined,
       'test',
     );
