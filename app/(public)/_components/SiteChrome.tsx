@@ -1,8 +1,8 @@
 'use client';
 
-import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import styles from './ui.module.css';
+import { Brand } from '@/app/_kit/Brand';
+import styles from './site.module.css';
 
 const LINKS = [
   { href: '/', label: 'Swap', active: (path: string) => path === '/' },
@@ -10,24 +10,16 @@ const LINKS = [
   { href: '/dashboard', label: 'Dashboard', active: (path: string) => path.startsWith('/dashboard') },
 ];
 
-function Logo() {
-  return (
-    <svg width="26" height="26" viewBox="0 0 26 26" aria-hidden="true" focusable="false">
-      <rect width="26" height="26" rx="7" fill="#4cc38a" />
-      <path d="M7 9h10l-3-3M19 17H9l3 3" fill="none" stroke="#06120c" strokeWidth="2.2" strokeLinecap="round" />
-    </svg>
-  );
-}
+/** The API reference uses the wide page; the chrome lines up with it there. */
+const useWide = () => (usePathname() ?? '/').startsWith('/docs');
 
 export function SiteHeader() {
   const pathname = usePathname() ?? '/';
+  const wide = useWide();
   return (
     <header className={styles.header}>
-      <div className={styles.headerInner}>
-        <Link href="/" className={styles.brand}>
-          <Logo />
-          Switchyard
-        </Link>
+      <div className={wide ? `${styles.inner} ${styles.wide}` : styles.inner}>
+        <Brand href="/" />
         <nav aria-label="Main" className={styles.nav}>
           <ul className={styles.navList}>
             {LINKS.map((link) => (
@@ -45,5 +37,16 @@ export function SiteHeader() {
         </nav>
       </div>
     </header>
+  );
+}
+
+export function SiteFooter() {
+  return (
+    <footer className={useWide() ? `${styles.footer} ${styles.wide}` : styles.footer}>
+      <p>
+        Switchyard compares cross-chain routes across providers and tracks every swap to completion. Integrators: the
+        public API lives under <code>/api/v1</code>.
+      </p>
+    </footer>
   );
 }

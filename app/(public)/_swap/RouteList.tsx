@@ -1,6 +1,8 @@
+import { VisuallyHidden } from '@/app/_kit/a11y';
+import { Button } from '@/app/_kit/Button';
+import { formatEstimate, formatUsd } from '@/app/_kit/format';
 import type { Route } from '../_lib/api';
-import { formatDuration, formatUsd } from '../_lib/format';
-import styles from './ui.module.css';
+import styles from './routes.module.css';
 
 interface RouteListProps {
   routes: Route[];
@@ -11,43 +13,41 @@ interface RouteListProps {
   disabled: boolean;
 }
 
-const feeText = (route: Route) => formatUsd(route.fee.usd) ?? route.fee.formatted ?? '—';
-
 /** Routes as the API ranks them (best first); each can be locked. */
 export function RouteList({ routes, providerName, onChoose, lockingRouteId, disabled }: RouteListProps) {
   return (
-    <ol className={styles.routeList} aria-label="Available routes, best first">
+    <ol className={styles.list} aria-label="Available routes, best first">
       {routes.map((route, index) => {
         const name = providerName(route.provider);
         const headingId = `route-${index}-name`;
-        const usd = formatUsd(route.dst.usd);
+        const usd = formatUsd(route.dst.usd, '');
         const locking = lockingRouteId === route.routeId;
         return (
           <li
             key={`${route.provider}:${route.routeId}`}
-            className={`${styles.routeCard} ${index === 0 ? styles.routeBest : ''}`}
+            className={index === 0 ? `${styles.card} ${styles.best}` : styles.card}
             aria-labelledby={headingId}
             data-provider={route.provider}
           >
-            <div className={styles.routeHead}>
-              <h3 id={headingId} className={styles.routeName}>
+            <div className={styles.head}>
+              <h3 id={headingId} className={styles.name}>
                 {name}
               </h3>
               {index === 0 && <span className={styles.tag}>Best rate</span>}
             </div>
             <p className={styles.receive}>
-              <span className={styles.srOnly}>You receive </span>
-              <span className={styles.receiveAmount}>{route.dst.formatted}</span>
-              {usd && <span className={styles.receiveUsd}>≈ {usd}</span>}
+              <VisuallyHidden>You receive </VisuallyHidden>
+              <span className={styles.amount}>{route.dst.formatted}</span>
+              {usd && <span className={styles.usd}>≈ {usd}</span>}
             </p>
             <dl className={styles.stats}>
               <div className={styles.stat}>
                 <dt>Fee</dt>
-                <dd>{feeText(route)}</dd>
+                <dd>{formatUsd(route.fee.usd, route.fee.formatted ?? '—')}</dd>
               </div>
               <div className={styles.stat}>
                 <dt>Time</dt>
-                <dd>{formatDuration(route.estimatedTime)}</dd>
+                <dd>{formatEstimate(route.estimatedTime)}</dd>
               </div>
               {route.minimumReceived && (
                 <div className={styles.stat}>
@@ -58,7 +58,7 @@ export function RouteList({ routes, providerName, onChoose, lockingRouteId, disa
                 </div>
               )}
             </dl>
-            <div className={styles.routeFoot}>
+            <div className={styles.foot}>
               {route.steps.length > 0 ? (
                 <ol className={styles.steps} aria-label={`Steps via ${name}`}>
                   {route.steps.map((step, i) => (
@@ -71,16 +71,16 @@ export function RouteList({ routes, providerName, onChoose, lockingRouteId, disa
               ) : (
                 <span />
               )}
-              <button
-                type="button"
-                className={`${styles.buttonSmall} ${styles.routeButton}`}
+              <Button
+                variant="accent"
+                size="small"
                 onClick={() => onChoose(route)}
                 disabled={disabled}
+                busy={locking}
                 aria-describedby={headingId}
               >
-                {locking && <span className={styles.spinner} aria-hidden="true" />}
                 {locking ? 'Locking…' : 'Lock this route'}
-              </button>
+              </Button>
             </div>
           </li>
         );

@@ -1,8 +1,13 @@
 'use client';
 
-import { type FormEvent, useId, useState } from 'react';
-import styles from './docs.module.css';
+import { type FormEvent, useState } from 'react';
+import { Button } from '@/app/_kit/Button';
+import { CodeBlock } from '@/app/_kit/CodeBlock';
+import { controlClass, Field } from '@/app/_kit/Field';
+import text from '@/app/_kit/text.module.css';
+import docs from './docs.module.css';
 import { Text } from './Text';
+import styles from './try-it.module.css';
 
 export interface TryItParameter {
   name: string;
@@ -21,11 +26,11 @@ interface Result {
   body: string;
 }
 
-const pretty = (text: string) => {
+const pretty = (raw: string) => {
   try {
-    return JSON.stringify(JSON.parse(text), null, 2);
+    return JSON.stringify(JSON.parse(raw), null, 2);
   } catch {
-    return text;
+    return raw;
   }
 };
 
@@ -41,7 +46,6 @@ export function TryIt({
   parameters: TryItParameter[];
   bodyExample?: string;
 }) {
-  const id = useId();
   const [values, setValues] = useState<Record<string, string>>({});
   const [body, setBody] = useState(bodyExample ?? '');
   const [pending, setPending] = useState(false);
@@ -68,13 +72,13 @@ export function TryIt({
         headers,
         ...(method === 'POST' ? { body } : {}),
       });
-      const text = await res.text();
+      const raw = await res.text();
       setResult({
         status: res.status,
         statusText: res.statusText,
         ms: Math.round(performance.now() - started),
         headers: [...res.headers.entries()],
-        body: pretty(text),
+        body: pretty(raw),
       });
     } catch (error) {
       setResult(null);
@@ -84,74 +88,69 @@ export function TryIt({
     }
   }
 
+  const setValue = (name: string, value: string) => setValues({ ...values, [name]: value });
   return (
     <div className={styles.tryIt}>
-      <form onSubmit={send} className={styles.tryForm}>
-        {parameters.map((parameter) => {
-          const inputId = `${id}-${parameter.name}`;
-          const hintId = `${inputId}-hint`;
-          const common = {
-            id: inputId,
-            name: parameter.name,
-            value: values[parameter.name] ?? '',
-            'aria-describedby': hintId,
-            className: styles.control,
-          };
-          return (
-            <div key={parameter.name} className={styles.tryField}>
-              <label htmlFor={inputId} className={styles.label}>
+      <form onSubmit={send} className={styles.form}>
+        {parameters.map((parameter) => (
+          <Field
+            key={parameter.name}
+            label={
+              <>
                 <code>{parameter.name}</code>
                 <span className={styles.paramIn}> {parameter.in}</span>
-                {parameter.required && <span className={styles.required}> required</span>}
-              </label>
-              {parameter.options ? (
-                <select {...common} onChange={(e) => setValues({ ...values, [parameter.name]: e.target.value })}>
-                  <option value="">(not sent)</option>
-                  {parameter.options.map((option) => (
-                    <option key={option} value={option}>
-                      {option}
-                    </option>
-                  ))}
-                </select>
-              ) : (
-                <input
-                  {...common}
-                  type="text"
-                  placeholder={parameter.placeholder}
-                  autoComplete="off"
-                  spellCheck={false}
-                  required={parameter.required}
-                  onChange={(e) => setValues({ ...values, [parameter.name]: e.target.value })}
-                />
-              )}
-              <p id={hintId} className={styles.hint}>
-                <Text>{parameter.description}</Text>
-              </p>
-            </div>
-          );
-        })}
+                {parameter.required && <span className={docs.required}> required</span>}
+              </>
+            }
+            hint={<Text>{parameter.description}</Text>}
+          >
+            {parameter.options ? (
+              <select
+                name={parameter.name}
+                className={controlClass()}
+                value={values[parameter.name] ?? ''}
+                onChange={(e) => setValue(parameter.name, e.target.value)}
+              >
+                <option value="">(not sent)</option>
+                {parameter.options.map((option) => (
+                  <option key={option} value={option}>
+                    {option}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input
+                name={parameter.name}
+                className={controlClass()}
+                value={values[parameter.name] ?? ''}
+                type="text"
+                placeholder={parameter.placeholder}
+                autoComplete="off"
+                spellCheck={false}
+                required={parameter.required}
+                onChange={(e) => setValue(parameter.name, e.target.value)}
+              />
+            )}
+          </Field>
+        ))}
         {method === 'POST' && (
-          <div className={styles.tryField}>
-            <label htmlFor={`${id}-body`} className={styles.label}>
-              Request body (JSON)
-            </label>
+          <Field label="Request body (JSON)">
             <textarea
-              id={`${id}-body`}
-              className={`${styles.control} ${styles.bodyInput}`}
+              className={controlClass({ mono: true })}
               value={body}
               rows={Math.min(14, Math.max(4, body.split('\n').length))}
               spellCheck={false}
               onChange={(e) => setBody(e.target.value)}
             />
-          </div>
+          </Field>
         )}
         <div>
-          <button type="submit" className={styles.button} disabled={pending}>
+          <Button type="submit" variant="primary" disabled={pending}>
             {pending ? 'Sending…' : `Send ${method} ${path}`}
-          </button>
+          </Button>
         </div>
       </form>
-      <div aria-live="polite" className={styles.tryResult}>
+      <div aria-live="polite" className={styles.result}>
         {failure && (
           <p role="alert" className={styles.failure}>
             {failure}
@@ -164,20 +163,14 @@ export function TryIt({
               <strong data-testid="try-status" className={result.status < 400 ? styles.ok : styles.bad}>
                 {result.status} {result.statusText}
               </strong>{' '}
-              <span className={styles.muted}>in {result.ms} ms</span>
+              <span className={docs.muted}>in {result.ms} ms</span>
             </p>
             <details>
               <summary className={styles.resultHeadersSummary}>Response headers ({result.headers.length})</summary>
-              {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
-              <pre tabIndex={0} className={styles.code}>
-                {result.headers.map(([name, value]) => `${name}: ${value}`).join('\n')}
-              </pre>
+              <CodeBlock>{result.headers.map(([name, value]) => `${name}: ${value}`).join('\n')}</CodeBlock>
             </details>
-            <p className={styles.resultLabel}>Response body</p>
-            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
-            <pre tabIndex={0} className={styles.code} data-testid="try-body">
-              {result.body}
-            </pre>
+            <p className={`${text.eyebrow} ${docs.resultLabel}`}>Response body</p>
+            <CodeBlock testId="try-body">{result.body}</CodeBlock>
           </>
         )}
       </div>

@@ -1,3 +1,4 @@
+import { cell, Table } from '@/app/_kit/Table';
 import type { JsonSchema } from '@/server/openapi/document';
 import styles from './docs.module.css';
 import { Text } from './Text';
@@ -6,6 +7,15 @@ const REF = '#/components/schemas/';
 
 export const refName = (schema: JsonSchema | undefined) =>
   typeof schema?.$ref === 'string' && schema.$ref.startsWith(REF) ? schema.$ref.slice(REF.length) : undefined;
+
+/** ` required` or ` optional` after a field or parameter name. */
+export function Presence({ required, word = 'required' }: { required: boolean | undefined; word?: string }) {
+  return required ? (
+    <span className={styles.required}> {word}</span>
+  ) : (
+    <span className={styles.optional}> optional</span>
+  );
+}
 
 export function SchemaLink({ name }: { name: string }) {
   return (
@@ -126,44 +136,30 @@ export function SchemaView({
   }
   const fieldRows = rows(schema, components);
   return (
-    <div className={styles.tableWrap}>
-      <table className={styles.table}>
-        <caption className={styles.srOnly}>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Type</th>
-            <th scope="col">Description</th>
-          </tr>
-        </thead>
-        <tbody>
-          {fieldRows.map((row) => {
-            const notes = constraints(row.schema);
-            return (
-              <tr key={row.path}>
-                <td className={styles.fieldName} style={{ paddingLeft: `${10 + row.depth * 16}px` }}>
-                  <code>{row.path}</code>
-                  {row.required ? (
-                    <span className={styles.required}> required</span>
-                  ) : (
-                    <span className={styles.optional}> optional</span>
-                  )}
-                </td>
-                <td>
-                  <TypeLabel schema={row.schema} />
-                </td>
-                <td>
-                  {typeof row.schema.description === 'string' && <Text>{row.schema.description}</Text>}
-                  {notes.length > 0 && <span className={styles.constraints}> {notes.join(' · ')}</span>}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+    <>
+      <Table caption={caption} headers={['Field', 'Type', 'Description']} prose>
+        {fieldRows.map((row) => {
+          const notes = constraints(row.schema);
+          return (
+            <tr key={row.path}>
+              <td className={cell.nowrap} style={{ paddingLeft: `${10 + row.depth * 16}px` }}>
+                <code>{row.path}</code>
+                <Presence required={row.required} />
+              </td>
+              <td>
+                <TypeLabel schema={row.schema} />
+              </td>
+              <td>
+                {typeof row.schema.description === 'string' && <Text>{row.schema.description}</Text>}
+                {notes.length > 0 && <span className={styles.constraints}> {notes.join(' · ')}</span>}
+              </td>
+            </tr>
+          );
+        })}
+      </Table>
       {schema.additionalProperties === true && (
         <p className={styles.note}>Further provider-specific fields may appear; clients ignore what they do not use.</p>
       )}
-    </div>
+    </>
   );
 }

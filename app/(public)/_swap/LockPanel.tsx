@@ -1,9 +1,17 @@
 'use client';
 
 import { type Ref, useEffect, useState } from 'react';
+import { Button } from '@/app/_kit/Button';
+import { Detail, DetailList } from '@/app/_kit/DetailList';
+import { formatCountdown, formatUsd } from '@/app/_kit/format';
+import layout from '@/app/_kit/layout.module.css';
+import { Notice } from '@/app/_kit/Notice';
+import { Panel } from '@/app/_kit/Panel';
+import { SwapSummary } from '@/app/_kit/SwapSummary';
+import text from '@/app/_kit/text.module.css';
+
 import type { ApiError, LockedQuote } from '../_lib/api';
-import { formatCountdown, formatUsd } from '../_lib/format';
-import styles from './ui.module.css';
+import styles from './lock-panel.module.css';
 
 interface LockPanelProps {
   lock: LockedQuote;
@@ -38,45 +46,31 @@ export function LockPanel(props: LockPanelProps) {
   const remaining = useRemaining(deadline, !executing);
   const expired = remaining <= 0 || error?.code === 'QUOTE_EXPIRED';
   const share = lock.ttlMs > 0 ? Math.min(1, remaining / lock.ttlMs) : 0;
-  const fee = formatUsd(lock.fee.usd) ?? lock.fee.formatted ?? '—';
-  const dstUsd = formatUsd(lock.dst.usd);
+  const dstUsd = formatUsd(lock.dst.usd, '');
 
   useEffect(() => {
     if (expired) onExpire();
   }, [expired, onExpire]);
 
   return (
-    <section className={styles.panel} aria-labelledby="lock-title">
-      <h2 id="lock-title" className={styles.panelTitle} ref={props.headingRef} tabIndex={-1}>
-        Quote locked
-      </h2>
-      <p className={styles.panelSub}>
-        {props.providerName} holds this price for a short time. Execute before the lock runs out.
-      </p>
+    <Panel
+      title="Quote locked"
+      headingId="lock-title"
+      headingRef={props.headingRef}
+      lead={`${props.providerName} holds this price for a short time. Execute before the lock runs out.`}
+    >
+      <SwapSummary
+        send={{ amount: lock.src.formatted }}
+        receive={{ amount: lock.dst.formatted, extra: dstUsd && `≈ ${dstUsd}` }}
+      />
 
-      <div className={styles.summary}>
-        <div className={styles.summarySide}>
-          <span className={styles.summaryLabel}>You send</span>
-          <span className={styles.summaryAmount}>{lock.src.formatted}</span>
-        </div>
-        <span className={styles.summaryArrow} aria-hidden="true">
-          →
-        </span>
-        <div className={styles.summarySide}>
-          <span className={styles.summaryLabel}>You receive</span>
-          <span className={styles.summaryAmount}>{lock.dst.formatted}</span>
-          {dstUsd && <span className={styles.receiveUsd}>≈ {dstUsd}</span>}
-        </div>
-      </div>
-
-      <dl className={styles.details}>
-        <dt>Provider</dt>
-        <dd>{props.providerName}</dd>
-        <dt>Fee</dt>
-        <dd>{fee}</dd>
-        <dt>Lock ID</dt>
-        <dd className={`${styles.mono} ${styles.value}`}>{lock.lockId}</dd>
-      </dl>
+      <DetailList className={layout.spaced}>
+        <Detail label="Provider">{props.providerName}</Detail>
+        <Detail label="Fee">{formatUsd(lock.fee.usd, lock.fee.formatted ?? '—')}</Detail>
+        <Detail label="Lock ID">
+          <span className={`${text.mono} ${text.value}`}>{lock.lockId}</span>
+        </Detail>
+      </DetailList>
 
       <div className={styles.countdown}>
         <p className={styles.countdownText}>
@@ -97,37 +91,37 @@ export function LockPanel(props: LockPanelProps) {
       </div>
 
       {error && error.code !== 'QUOTE_EXPIRED' && (
-        <p className={`${styles.alert} ${styles.spaced}`} role="alert">
-          <strong>Execution failed.</strong> {error.message}
-        </p>
+        <Notice tone="error" role="alert" title="Execution failed." className={layout.spaced}>
+          {error.message}
+        </Notice>
       )}
       {expired && (
-        <p className={`${styles.notice} ${styles.spaced}`}>
+        <Notice tone="warning" className={layout.spaced}>
           Prices move, so locks are short. Get new routes to lock a fresh quote.
-        </p>
+        </Notice>
       )}
 
-      <div className={styles.actions}>
-        <button
-          type="button"
-          className={`${styles.button} ${expired ? styles.buttonExpired : ''}`}
+      <div className={layout.actions}>
+        <Button
+          variant="primary"
+          size="large"
+          className={expired ? styles.expired : undefined}
           onClick={props.onExecute}
           disabled={expired || executing}
-          aria-busy={executing || undefined}
+          busy={executing}
         >
-          {executing && <span className={styles.spinner} aria-hidden="true" />}
           {expired ? 'Lock expired — get a new quote' : executing ? 'Executing…' : 'Execute'}
-        </button>
+        </Button>
         {expired ? (
-          <button type="button" className={styles.buttonSecondary} onClick={props.onRequote}>
+          <Button size="large" onClick={props.onRequote}>
             Get new routes
-          </button>
+          </Button>
         ) : (
-          <button type="button" className={styles.buttonSecondary} onClick={props.onBack} disabled={executing}>
+          <Button size="large" onClick={props.onBack} disabled={executing}>
             Back to routes
-          </button>
+          </Button>
         )}
       </div>
-    </section>
+    </Panel>
   );
 }
