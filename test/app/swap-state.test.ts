@@ -79,7 +79,10 @@ describe('swap page state', () => {
     expect(expired.stage).toMatchObject({ step: 'locked', executeError: { code: 'QUOTE_EXPIRED' } });
     expect(expired.announcement).toBe('Lock expired — get a new quote');
 
-    const failed = run([{ type: 'execute' }, { type: 'execute-failed', error: failure('BAD_GATEWAY', 'down') }], locked);
+    const failed = run(
+      [{ type: 'execute' }, { type: 'execute-failed', error: failure('BAD_GATEWAY', 'down') }],
+      locked,
+    );
     expect(failed.announcement).toBe('Execution failed: down');
     expect(run([{ type: 'back-to-routes' }], failed).stage).toEqual({ step: 'routes', quote });
   });
