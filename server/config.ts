@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PROVIDER_KEYS, type ProviderKey } from './providers/keys';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -100,8 +101,7 @@ export const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-export const PROVIDER_KEYS = ['THORCHAIN', 'RELAY', 'CHAINFLIP', 'LIFI'] as const;
-export type ProviderKey = (typeof PROVIDER_KEYS)[number];
+export { PROVIDER_KEYS, type ProviderKey };
 
 export interface ProviderConfig {
   key: ProviderKey;

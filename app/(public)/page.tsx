@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
-import { SwapPage } from './_components/SwapPage';
+import { PageMain } from './_components/PageMain';
+import { SwapPage } from './_swap/SwapPage';
 
 export const metadata: Metadata = {
   title: 'Swap · Switchyard',
@@ -15,5 +16,9 @@ export default async function Home({
 }) {
   const params = await searchParams;
   const referral = first(params.ref) ?? first(params.referral) ?? null;
-  return <SwapPage referralFromUrl={referral} />;
+  return (
+    <PageMain>
+      <SwapPage referralFromUrl={referral} />
+    </PageMain>
+  );
 }

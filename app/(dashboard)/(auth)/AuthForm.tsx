@@ -3,15 +3,18 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useId, useState } from 'react';
-import styles from '../_components/dash.module.css';
+import { Button } from '@/app/_kit/Button';
+import { controlClass, Field } from '@/app/_kit/Field';
+import { FormStatus } from '@/app/_kit/Notice';
 import { authClient } from '../_lib/auth-client';
+import styles from './auth.module.css';
 
 /** Sign-in and affiliate sign-up: both post to Better Auth on this origin, which sets the session cookie. */
 export function AuthForm({ mode, next }: { mode: 'sign-in' | 'sign-up'; next: string }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const ids = { name: useId(), email: useId(), password: useId(), error: useId() };
+  const errorId = useId();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -38,44 +41,34 @@ export function AuthForm({ mode, next }: { mode: 'sign-in' | 'sign-up'; next: st
   }
 
   return (
-    <form className={styles.authForm} onSubmit={submit} aria-describedby={error ? ids.error : undefined} noValidate>
+    <form className={styles.form} onSubmit={submit} aria-describedby={error ? errorId : undefined} noValidate>
       {mode === 'sign-up' ? (
-        <div className={styles.field}>
-          <label className={styles.label} htmlFor={ids.name}>
-            Name
-          </label>
-          <input className={styles.input} id={ids.name} name="name" autoComplete="name" required />
-        </div>
+        <Field label="Name">
+          <input className={controlClass()} name="name" autoComplete="name" required />
+        </Field>
       ) : null}
-      <div className={styles.field}>
-        <label className={styles.label} htmlFor={ids.email}>
-          Email
-        </label>
-        <input className={styles.input} id={ids.email} name="email" type="email" autoComplete="email" required />
-      </div>
-      <div className={styles.field}>
-        <label className={styles.label} htmlFor={ids.password}>
-          Password
-        </label>
+      <Field label="Email">
+        <input className={controlClass()} name="email" type="email" autoComplete="email" required />
+      </Field>
+      <Field label="Password">
         <input
-          className={styles.input}
-          id={ids.password}
+          className={controlClass()}
           name="password"
           type="password"
           minLength={mode === 'sign-up' ? 12 : undefined}
           autoComplete={mode === 'sign-up' ? 'new-password' : 'current-password'}
           required
         />
-      </div>
+      </Field>
       {error ? (
-        <p id={ids.error} className={styles.formError} role="alert">
+        <FormStatus tone="error" id={errorId} role="alert">
           {error}
-        </p>
+        </FormStatus>
       ) : null}
-      <button type="submit" className={`${styles.button} ${styles.buttonPrimary}`} disabled={pending}>
+      <Button type="submit" variant="primary" disabled={pending}>
         {pending ? 'Please wait…' : mode === 'sign-in' ? 'Sign in' : 'Create affiliate account'}
-      </button>
-      <p className={styles.authFooter}>
+      </Button>
+      <p className={styles.footer}>
         {mode === 'sign-in' ? (
           <>
             Partner without an account? <Link href="/sign-up">Sign up as an affiliate</Link>

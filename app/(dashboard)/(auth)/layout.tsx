@@ -1,19 +1,12 @@
 import type { ReactNode } from 'react';
-import styles from '../_components/dash.module.css';
+import { Brand } from '@/app/_kit/Brand';
+import styles from './auth.module.css';
 
 export default function AuthLayout({ children }: { children: ReactNode }) {
   return (
-    <main className={styles.authPage}>
-      <div className={styles.authCard}>
-        <span className={styles.brand}>
-          <span className={styles.brandMark} aria-hidden="true">
-            S
-          </span>
-          <span>
-            Switchyard
-            <span className={styles.brandSub}>Operations dashboard</span>
-          </span>
-        </span>
+    <main className={styles.page}>
+      <div className={styles.card}>
+        <Brand sub="Operations dashboard" />
         {children}
       </div>
     </main>

@@ -2,7 +2,8 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import styles from './dash.module.css';
+import text from '@/app/_kit/text.module.css';
+import styles from './shell.module.css';
 
 export interface NavItem {
   href: string;
@@ -18,7 +19,7 @@ export function NavLinks({ items }: { items: NavItem[] }) {
     <nav aria-label="Dashboard">
       {groups.map((group) => (
         <div key={group}>
-          <p className={styles.navGroup}>{group}</p>
+          <p className={`${text.eyebrow} ${styles.navGroup}`}>{group}</p>
           <ul className={styles.navList}>
             {items
               .filter((i) => i.group === group)
@@ -26,11 +27,7 @@ export function NavLinks({ items }: { items: NavItem[] }) {
                 const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
                 return (
                   <li key={item.href}>
-                    <Link
-                      href={item.href}
-                      className={`${styles.navLink} ${active ? styles.navLinkActive : ''}`}
-                      aria-current={active ? 'page' : undefined}
-                    >
+                    <Link href={item.href} className={styles.navLink} aria-current={active ? 'page' : undefined}>
                       <span className={styles.navIcon} aria-hidden="true">
                         {item.icon}
                       </span>

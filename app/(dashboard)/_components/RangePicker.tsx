@@ -1,7 +1,11 @@
 'use client';
 
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import layout from '@/app/_kit/layout.module.css';
 import { RANGES, type Range } from '@/server/dashboard/schemas';
-import styles from './dash.module.css';
+import styles from './range-picker.module.css';
+import { QueryState } from './states';
 
 const LABELS: Record<Range, string> = { '24h': '24 hours', '7d': '7 days', '30d': '30 days' };
 
@@ -20,6 +24,32 @@ export function RangePicker({ value, onChange }: { value: Range; onChange: (rang
           {LABELS[range]}
         </button>
       ))}
+    </div>
+  );
+}
+
+/** A page of figures over a time range: the range picker, then what the range's query shows. */
+export function RangedView<T, E>({
+  range,
+  onRangeChange,
+  query,
+  loading,
+  children,
+}: {
+  range: Range;
+  onRangeChange: (range: Range) => void;
+  query: UseQueryResult<T, E>;
+  loading: string;
+  children: (data: T) => ReactNode;
+}) {
+  return (
+    <div className={layout.stack}>
+      <div>
+        <RangePicker value={range} onChange={onRangeChange} />
+      </div>
+      <QueryState query={query} loading={loading}>
+        {children}
+      </QueryState>
     </div>
   );
 }

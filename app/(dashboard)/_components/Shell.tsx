@@ -1,9 +1,10 @@
-import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { SkipLink } from '@/app/_kit/a11y';
+import { Brand } from '@/app/_kit/Brand';
 import { passesGate, type Viewer } from '@/server/auth/roles';
-import styles from './dash.module.css';
 import { type NavItem, NavLinks } from './NavLinks';
 import { SignOutButton } from './SignOutButton';
+import styles from './shell.module.css';
 
 const NAV: (NavItem & { gate: 'support' | 'admin' | 'affiliate' })[] = [
   { href: '/dashboard/transactions', label: 'Transactions', icon: '⇄', group: 'Support', gate: 'support' },
@@ -18,24 +19,16 @@ export function Shell({ viewer, children }: { viewer: Viewer; children: ReactNod
   const items = NAV.filter((item) => passesGate(viewer.role, item.gate)).map(({ gate: _gate, ...item }) => item);
   return (
     <div className={styles.shell}>
-      <a href="#dashboard-main" className={styles.skipLink}>
-        Skip to content
-      </a>
+      <SkipLink target="dashboard-main" />
       <aside className={styles.sidebar}>
-        <Link href="/dashboard" className={styles.brand}>
-          <span className={styles.brandMark} aria-hidden="true">
-            S
-          </span>
-          <span>
-            Switchyard
-            <span className={styles.brandSub}>Operations</span>
-          </span>
-        </Link>
+        <span className={styles.brand}>
+          <Brand href="/dashboard" sub="Operations" />
+        </span>
         <NavLinks items={items} />
         <div className={styles.sidebarFooter}>
           <div>
             <div className={styles.userEmail}>{viewer.email}</div>
-            <span className={styles.roleTag}>{viewer.role}</span>
+            <span className={styles.role}>{viewer.role}</span>
           </div>
           <SignOutButton />
         </div>

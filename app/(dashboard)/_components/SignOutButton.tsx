@@ -2,16 +2,15 @@
 
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { Button } from '@/app/_kit/Button';
 import { authClient } from '../_lib/auth-client';
-import styles from './dash.module.css';
 
 export function SignOutButton() {
   const router = useRouter();
   const [pending, setPending] = useState(false);
   return (
-    <button
-      type="button"
-      className={`${styles.button} ${styles.buttonSmall}`}
+    <Button
+      size="small"
       disabled={pending}
       onClick={async () => {
         setPending(true);
@@ -21,6 +20,6 @@ export function SignOutButton() {
       }}
     >
       {pending ? 'Signing out…' : 'Sign out'}
-    </button>
+    </Button>
   );
 }

@@ -12,10 +12,20 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import styles from './dash.module.css';
-import { formatBucket } from './format';
+import { VisuallyHidden } from '@/app/_kit/a11y';
+import { formatBucket } from '@/app/_kit/format';
 
-export const SERIES_COLOURS = ['#4cc38a', '#6cb6ff', '#e5b454', '#ef5b5b', '#b69cff', '#5fd3d3'];
+/** Series colours, from the design tokens; SVG fills and strokes resolve CSS variables. */
+export const CHART = {
+  green: 'var(--accent)',
+  blue: 'var(--info)',
+  amber: 'var(--warn)',
+  red: 'var(--danger)',
+  violet: 'var(--violet)',
+  teal: 'var(--teal)',
+  grey: 'var(--muted)',
+} as const;
+const SERIES_COLOURS = [CHART.green, CHART.blue, CHART.amber, CHART.red, CHART.violet, CHART.teal];
 
 export interface SeriesSpec {
   key: string;
@@ -23,10 +33,15 @@ export interface SeriesSpec {
   colour?: string;
 }
 
-const axis = { stroke: '#8b98a9', fontSize: 12, tickLine: false, axisLine: { stroke: '#243040' } } as const;
+const axis = { stroke: 'var(--muted)', fontSize: 12, tickLine: false, axisLine: { stroke: 'var(--border)' } } as const;
 const tooltipStyle = {
-  contentStyle: { background: '#121821', border: '1px solid #243040', borderRadius: 8, color: '#e6edf3' },
-  labelStyle: { color: '#8b98a9' },
+  contentStyle: {
+    background: 'var(--panel)',
+    border: '1px solid var(--border)',
+    borderRadius: 8,
+    color: 'var(--text)',
+  },
+  labelStyle: { color: 'var(--muted)' },
   cursor: { fill: 'rgba(255,255,255,0.04)' },
 } as const;
 
@@ -54,16 +69,18 @@ export function TimeSeriesChart({
   const rows = data.map((d) => ({ ...d, label: formatBucket(d.bucket, bucket) }));
   const common = (
     <>
-      <CartesianGrid stroke="#1c2533" vertical={false} />
+      <CartesianGrid stroke="var(--grid-line)" vertical={false} />
       <XAxis dataKey="label" {...axis} minTickGap={16} />
       <YAxis {...axis} allowDecimals={false} width={56} tickFormatter={valueFormatter} />
       <Tooltip {...tooltipStyle} formatter={valueFormatter ? (v) => valueFormatter(Number(v)) : undefined} />
-      <Legend wrapperStyle={{ fontSize: 12, color: '#8b98a9' }} />
+      <Legend wrapperStyle={{ fontSize: 12, color: 'var(--muted)' }} />
     </>
   );
   return (
-    <figure className={styles.chart} style={{ margin: 0 }}>
-      <figcaption className={styles.srOnly}>{summary}</figcaption>
+    <figure style={{ width: '100%', height: 260, margin: 0 }}>
+      <figcaption>
+        <VisuallyHidden>{summary}</VisuallyHidden>
+      </figcaption>
       <div aria-hidden="true" style={{ width: '100%', height: '100%' }}>
         <ResponsiveContainer width="100%" height="100%">
           {kind === 'bar' ? (

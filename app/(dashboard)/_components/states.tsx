@@ -1,76 +1,37 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import styles from './dash.module.css';
+import { Panel } from '@/app/_kit/Panel';
+import { EmptyState, ErrorState, LoadingState } from '@/app/_kit/states';
 import { describeError } from './query-error';
-
-export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
-  return (
-    <div className={styles.state}>
-      <p className={styles.stateTitle}>{title}</p>
-      {children ? <div className={styles.stateText}>{children}</div> : null}
-    </div>
-  );
-}
-
-export function LoadingState({ label = 'Loading…', rows = 5 }: { label?: string; rows?: number }) {
-  return (
-    <div className={styles.skeletonBlock} role="status" aria-live="polite">
-      <span className={styles.srOnly}>{label}</span>
-      {Array.from({ length: rows }, (_, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity
-        <div key={i} className={styles.skeleton} style={{ width: `${90 - (i % 3) * 15}%` }} />
-      ))}
-    </div>
-  );
-}
-
-export function ErrorState({ message, onRetry }: { message: string; onRetry?: () => void }) {
-  return (
-    <div className={`${styles.state} ${styles.stateError}`} role="alert">
-      <p className={styles.stateTitle}>Something went wrong</p>
-      <p className={styles.stateText}>{message}</p>
-      {onRetry ? (
-        <button type="button" className={styles.button} onClick={onRetry}>
-          Try again
-        </button>
-      ) : null}
-    </div>
-  );
-}
 
 export function Forbidden({ needs }: { needs: string }) {
   return (
-    <div className={styles.panel}>
+    <Panel>
       <EmptyState title="You don't have access to this page">
         It needs the {needs} role. Ask an admin if you think you should have it.
       </EmptyState>
-    </div>
+    </Panel>
   );
 }
 
-/** A query's loading and error panels; once its data has arrived, whatever `children` renders from it. */
-export function QueryPanel<T, E>({
+/** A query's loading and error states; once its data has arrived, whatever `children` renders from it. */
+export function QueryState<T, E>({
   query,
   loading,
+  boxed = true,
   children,
 }: {
   query: UseQueryResult<T, E>;
   loading: string;
+  /** Show the loading and error states in a panel of their own (off when already inside one). */
+  boxed?: boolean;
   children: (data: T) => ReactNode;
 }) {
-  if (query.isPending) {
-    return (
-      <div className={styles.panel}>
-        <LoadingState label={loading} rows={8} />
-      </div>
-    );
-  }
-  if (query.isError) {
-    return (
-      <div className={styles.panel}>
-        <ErrorState message={describeError(query.error).message} onRetry={() => query.refetch()} />
-      </div>
-    );
-  }
-  return <>{children(query.data)}</>;
+  if (query.isSuccess) return <>{children(query.data)}</>;
+  const state = query.isError ? (
+    <ErrorState message={describeError(query.error).message} onRetry={() => query.refetch()} />
+  ) : (
+    <LoadingState label={loading} rows={8} />
+  );
+  return boxed ? <Panel>{state}</Panel> : state;
 }

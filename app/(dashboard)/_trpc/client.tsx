@@ -3,6 +3,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
+import type { inferRouterOutputs } from '@trpc/server';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import { type ReactNode, useState } from 'react';
 import superjson from 'superjson';
@@ -10,6 +11,9 @@ import { makeQueryClient } from '@/server/trpc/query-client';
 import type { AppRouter } from '@/server/trpc/routers/_app';
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
+
+/** What each procedure answers, as the views receive it. */
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
 
 let browserQueryClient: QueryClient | undefined;
 

@@ -1,15 +1,15 @@
 'use client';
 
-import styles from '../_components/dash.module.css';
-import { ErrorState } from '../_components/states';
+import { Panel } from '@/app/_kit/Panel';
+import { ErrorState } from '@/app/_kit/states';
 
 export default function DashboardError({ reset }: { error: Error & { digest?: string }; reset: () => void }) {
   return (
-    <div className={styles.panel}>
+    <Panel>
       <ErrorState
         message="This page could not be loaded. The error was logged; try again in a moment."
         onRetry={reset}
       />
-    </div>
+    </Panel>
   );
 }

@@ -1,10 +1,10 @@
-import styles from '../_components/dash.module.css';
-import { LoadingState } from '../_components/states';
+import { Panel } from '@/app/_kit/Panel';
+import { LoadingState } from '@/app/_kit/states';
 
 export default function Loading() {
   return (
-    <div className={styles.panel}>
+    <Panel>
       <LoadingState label="Loading the page…" rows={8} />
-    </div>
+    </Panel>
   );
 }

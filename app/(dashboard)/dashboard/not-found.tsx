@@ -1,13 +1,13 @@
 import Link from 'next/link';
-import styles from '../_components/dash.module.css';
-import { EmptyState } from '../_components/states';
+import { Panel } from '@/app/_kit/Panel';
+import { EmptyState } from '@/app/_kit/states';
 
 export default function NotFound() {
   return (
-    <div className={styles.panel}>
+    <Panel>
       <EmptyState title="Page not found">
         <Link href="/dashboard">Back to the dashboard</Link>
       </EmptyState>
-    </div>
+    </Panel>
   );
 }

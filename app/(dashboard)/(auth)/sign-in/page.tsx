@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import styles from '../../_components/dash.module.css';
 import { currentViewer, homeFor, safeReturnPath } from '../../_lib/viewer';
 import { AuthForm } from '../AuthForm';
+import styles from '../auth.module.css';
 
 export const metadata: Metadata = { title: 'Sign in · Switchyard' };
 
@@ -13,7 +13,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   return (
     <>
       <h1>Sign in</h1>
-      <p className={styles.pageLead}>Support staff, operators and affiliates.</p>
+      <p className={styles.lead}>Support staff, operators and affiliates.</p>
       <AuthForm mode="sign-in" next={safeReturnPath(next) ?? '/dashboard'} />
     </>
   );

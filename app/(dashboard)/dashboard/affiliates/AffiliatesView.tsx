@@ -2,21 +2,82 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId, useMemo, useState } from 'react';
+import { Button } from '@/app/_kit/Button';
+import { CopyButton } from '@/app/_kit/CopyButton';
+import { columnsOf, numeric, TablePanel } from '@/app/_kit/DataTable';
+import { controlClass, Field } from '@/app/_kit/Field';
+import { formatCount, formatDateTime, formatPercent, formatUsd, formatUsdCompact } from '@/app/_kit/format';
+import layout from '@/app/_kit/layout.module.css';
+import { FormStatus } from '@/app/_kit/Notice';
+import { Panel } from '@/app/_kit/Panel';
+import { StatusBadge } from '@/app/_kit/StatusBadge';
+import { EmptyState } from '@/app/_kit/states';
+import text from '@/app/_kit/text.module.css';
 import { type Range, REFERRAL_CODE_PATTERN } from '@/server/dashboard/schemas';
-import { CopyButton } from '../../_components/CopyButton';
-import { TimeSeriesChart } from '../../_components/charts';
-import styles from '../../_components/dash.module.css';
-import { formatCount, formatDateTime, formatPercent, formatUsd, formatUsdCompact } from '../../_components/format';
-import { Kpi, Panel } from '../../_components/layout-parts';
+import { SwapRoute } from '../../_components/cells';
+import { CHART, TimeSeriesChart } from '../../_components/charts';
+import { Kpi, KpiGrid } from '../../_components/Kpi';
 import { describeError } from '../../_components/query-error';
 import { RangePicker } from '../../_components/RangePicker';
-import { StatusBadge } from '../../_components/StatusBadge';
-import { EmptyState, QueryPanel } from '../../_components/states';
-import { useTRPC } from '../../_trpc/client';
+import { QueryState } from '../../_components/states';
+import { type RouterOutputs, useTRPC } from '../../_trpc/client';
+import forms from '../forms.module.css';
+
+type Overview = RouterOutputs['affiliates']['overview'];
 
 const referralPath = (code: string) => `/?ref=${encodeURIComponent(code)}`;
 const absolute = (path: string) => new URL(path, window.location.origin).toString();
+
+const code = columnsOf<Overview['codes'][number]>();
+const codeColumns = (isAdmin: boolean) =>
+  code.columns([
+    code.accessor('code', {
+      header: 'Code',
+      meta: { rowHeader: true },
+      cell: ({ row: { original: c } }) => (
+        <>
+          <span className={text.mono}>{c.code}</span>
+          {c.label ? <span className={text.muted}> · {c.label}</span> : null}
+          {c.active ? null : (
+            <>
+              {' '}
+              <StatusBadge status="expired" label="inactive" />
+            </>
+          )}
+        </>
+      ),
+    }),
+    code.display({
+      id: 'link',
+      header: 'Link',
+      cell: ({ row: { original: c } }) => (
+        <span className={layout.inline}>
+          <Link className={text.mono} href={referralPath(c.code)}>
+            {referralPath(c.code)}
+          </Link>
+          <CopyButton value={referralPath(c.code)} label={`Copy link: ${referralPath(c.code)}`} resolve={absolute}>
+            Copy link
+          </CopyButton>
+        </span>
+      ),
+    }),
+    ...(isAdmin ? [code.accessor((c) => c.ownerEmail ?? c.ownerId, { id: 'owner', header: 'Owner' })] : []),
+    code.accessor('swaps', { header: 'Swaps', ...numeric(formatCount) }),
+    code.accessor('volumeUsd', { header: 'Volume', ...numeric(formatUsd) }),
+    code.accessor('feesUsd', { header: 'Fees', ...numeric(formatUsd) }),
+    code.accessor('successRate', { header: 'Success', ...numeric(formatPercent) }),
+  ]);
+
+const referred = columnsOf<Overview['recent'][number]>();
+const referredColumns = referred.columns([
+  referred.accessor('createdAt', { header: 'Created', cell: (c) => formatDateTime(c.getValue()) }),
+  referred.accessor('referralCode', { header: 'Code', cell: (c) => <span className={text.mono}>{c.getValue()}</span> }),
+  referred.accessor('status', { header: 'Status', cell: (c) => <StatusBadge status={c.getValue()} /> }),
+  referred.display({ id: 'swap', header: 'Swap', cell: ({ row: { original: tx } }) => <SwapRoute {...tx} /> }),
+  referred.accessor('amountUsd', { header: 'USD', ...numeric(formatUsd) }),
+  referred.accessor('provider', { header: 'Provider' }),
+]);
 
 export function AffiliatesView({ isAdmin }: { isAdmin: boolean }) {
   const trpc = useTRPC();
@@ -25,23 +86,15 @@ export function AffiliatesView({ isAdmin }: { isAdmin: boolean }) {
   const input = ownerId ? { range, ownerId } : { range };
   const overview = useQuery(trpc.affiliates.overview.queryOptions(input, { placeholderData: keepPreviousData }));
   const affiliates = useQuery({ ...trpc.affiliates.list.queryOptions(), enabled: isAdmin });
-  const pickerId = useId();
+  const columns = useMemo(() => codeColumns(isAdmin), [isAdmin]);
 
   return (
-    <div className={styles.stack}>
-      <div className={styles.toolbar} style={{ marginBottom: 0 }}>
+    <div className={layout.stack}>
+      <div className={forms.row}>
         <RangePicker value={range} onChange={setRange} />
         {isAdmin ? (
-          <div className={styles.field}>
-            <label className={styles.label} htmlFor={pickerId}>
-              Affiliate
-            </label>
-            <select
-              id={pickerId}
-              className={styles.select}
-              value={ownerId}
-              onChange={(event) => setOwnerId(event.target.value)}
-            >
+          <Field label="Affiliate">
+            <select className={controlClass()} value={ownerId} onChange={(event) => setOwnerId(event.target.value)}>
               <option value="">All affiliates</option>
               {(affiliates.data ?? []).map((a) => (
                 <option key={a.id} value={a.id}>
@@ -49,21 +102,21 @@ export function AffiliatesView({ isAdmin }: { isAdmin: boolean }) {
                 </option>
               ))}
             </select>
-          </div>
+          </Field>
         ) : null}
       </div>
 
       <CreateCode />
 
-      <QueryPanel query={overview} loading="Loading referral stats…">
+      <QueryState query={overview} loading="Loading referral stats…">
         {(data) => (
           <>
-            <section aria-label="Totals" className={styles.kpiGrid}>
+            <KpiGrid label="Totals">
               <Kpi label="Referred swaps" value={formatCount(data.totals.swaps)} />
               <Kpi label="Settled volume" value={formatUsd(data.totals.volumeUsd)} hint="successful swaps" />
               <Kpi label="Fees" value={formatUsd(data.totals.feesUsd)} hint="on successful swaps" />
               <Kpi label="Success rate" value={formatPercent(data.totals.successRate)} hint="of finished swaps" />
-            </section>
+            </KpiGrid>
 
             <Panel title="Referred swaps over time" note={`per ${data.bucket}, UTC`}>
               {data.totals.swaps === 0 ? (
@@ -71,12 +124,12 @@ export function AffiliatesView({ isAdmin }: { isAdmin: boolean }) {
                   Share a link below; swaps made through it show up here.
                 </EmptyState>
               ) : (
-                <div className={styles.grid2}>
+                <div className={layout.grid2}>
                   <TimeSeriesChart
                     data={data.series}
                     bucket={data.bucket}
                     kind="bar"
-                    series={[{ key: 'swaps', label: 'Swaps', colour: '#6cb6ff' }]}
+                    series={[{ key: 'swaps', label: 'Swaps', colour: CHART.blue }]}
                     summary={`${data.totals.swaps} referred swaps in this range.`}
                   />
                   <TimeSeriesChart
@@ -84,8 +137,8 @@ export function AffiliatesView({ isAdmin }: { isAdmin: boolean }) {
                     bucket={data.bucket}
                     kind="bar"
                     series={[
-                      { key: 'volumeUsd', label: 'Volume (USD)', colour: '#4cc38a' },
-                      { key: 'feesUsd', label: 'Fees (USD)', colour: '#e5b454' },
+                      { key: 'volumeUsd', label: 'Volume (USD)', colour: CHART.green },
+                      { key: 'feesUsd', label: 'Fees (USD)', colour: CHART.amber },
                     ]}
                     valueFormatter={formatUsdCompact}
                     summary={`${formatUsd(data.totals.volumeUsd)} settled volume and ${formatUsd(data.totals.feesUsd)} fees in this range.`}
@@ -94,109 +147,23 @@ export function AffiliatesView({ isAdmin }: { isAdmin: boolean }) {
               )}
             </Panel>
 
-            <Panel title="Referral codes" note={`${data.codes.length} ${data.codes.length === 1 ? 'code' : 'codes'}`}>
-              {data.codes.length === 0 ? (
-                <EmptyState title="No referral codes yet">Create one above to get a link to share.</EmptyState>
-              ) : (
-                <div className={styles.tableWrap}>
-                  <table className={styles.table}>
-                    <thead>
-                      <tr>
-                        <th scope="col">Code</th>
-                        <th scope="col">Link</th>
-                        {isAdmin ? <th scope="col">Owner</th> : null}
-                        <th scope="col" className={styles.num}>
-                          Swaps
-                        </th>
-                        <th scope="col" className={styles.num}>
-                          Volume
-                        </th>
-                        <th scope="col" className={styles.num}>
-                          Fees
-                        </th>
-                        <th scope="col" className={styles.num}>
-                          Success
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {data.codes.map((c) => (
-                        <tr key={c.code}>
-                          <th scope="row">
-                            <span className={styles.mono}>{c.code}</span>
-                            {c.label ? <span className={styles.muted}> · {c.label}</span> : null}
-                            {c.active ? null : (
-                              <>
-                                {' '}
-                                <StatusBadge status="expired" label="inactive" />
-                              </>
-                            )}
-                          </th>
-                          <td>
-                            <span className={styles.linkCell}>
-                              <Link className={styles.mono} href={referralPath(c.code)}>
-                                {referralPath(c.code)}
-                              </Link>
-                              <CopyButton value={referralPath(c.code)} label="Copy link" resolve={absolute} />
-                            </span>
-                          </td>
-                          {isAdmin ? <td>{c.ownerEmail ?? c.ownerId}</td> : null}
-                          <td className={styles.num}>{formatCount(c.swaps)}</td>
-                          <td className={styles.num}>{formatUsd(c.volumeUsd)}</td>
-                          <td className={styles.num}>{formatUsd(c.feesUsd)}</td>
-                          <td className={styles.num}>{formatPercent(c.successRate)}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
-              )}
-            </Panel>
-
-            <Panel title="Recent referred swaps" note="latest 20">
-              {data.recent.length === 0 ? (
-                <EmptyState title="No referred swaps yet" />
-              ) : (
-                <div className={styles.tableWrap}>
-                  <table className={styles.table}>
-                    <thead>
-                      <tr>
-                        <th scope="col">Created</th>
-                        <th scope="col">Code</th>
-                        <th scope="col">Status</th>
-                        <th scope="col">Swap</th>
-                        <th scope="col" className={styles.num}>
-                          USD
-                        </th>
-                        <th scope="col">Provider</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {data.recent.map((tx) => (
-                        <tr key={tx.id}>
-                          <td>{formatDateTime(tx.createdAt)}</td>
-                          <td className={styles.mono}>{tx.referralCode}</td>
-                          <td>
-                            <StatusBadge status={tx.status} />
-                          </td>
-                          <td>
-                            {tx.srcAmount} {tx.srcSymbol}{' '}
-                            <span className={styles.muted}>
-                              ({tx.srcChain}) → {tx.dstSymbol} ({tx.dstChain})
-                            </span>
-                          </td>
-                          <td className={styles.num}>{formatUsd(tx.amountUsd)}</td>
-                          <td>{tx.provider}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
-              )}
-            </Panel>
+            <TablePanel
+              title="Referral codes"
+              note={`${data.codes.length} ${data.codes.length === 1 ? 'code' : 'codes'}`}
+              columns={columns}
+              data={data.codes}
+              empty={<EmptyState title="No referral codes yet">Create one above to get a link to share.</EmptyState>}
+            />
+            <TablePanel
+              title="Recent referred swaps"
+              note="latest 20"
+              columns={referredColumns}
+              data={data.recent}
+              empty="No referred swaps yet"
+            />
           </>
         )}
-      </QueryPanel>
+      </QueryState>
     </div>
   );
 }
@@ -204,7 +171,7 @@ export function AffiliatesView({ isAdmin }: { isAdmin: boolean }) {
 function CreateCode() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const ids = { code: useId(), label: useId(), help: useId(), status: useId() };
+  const ids = { help: useId(), status: useId() };
   const [localError, setLocalError] = useState<string | null>(null);
   const create = useMutation(
     trpc.affiliates.createCode.mutationOptions({
@@ -216,68 +183,53 @@ function CreateCode() {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
-    const code = String(form.get('code') ?? '').trim();
+    const newCode = String(form.get('code') ?? '').trim();
     const label = String(form.get('label') ?? '').trim();
-    if (!REFERRAL_CODE_PATTERN.test(code)) {
+    if (!REFERRAL_CODE_PATTERN.test(newCode)) {
       setLocalError('Use 3 to 32 characters: letters, digits, _ or -.');
       return;
     }
     setLocalError(null);
-    create.mutate(label ? { code, label } : { code }, { onSuccess: () => formElement.reset() });
+    create.mutate(label ? { code: newCode, label } : { code: newCode }, { onSuccess: () => formElement.reset() });
   };
 
   const error = localError ?? (create.isError ? describeError(create.error).message : null);
   return (
     <Panel title="New referral link">
       <form onSubmit={submit} noValidate>
-        <div className={styles.formRow}>
-          <div className={styles.field}>
-            <label className={styles.label} htmlFor={ids.code}>
-              Code
-            </label>
+        <div className={forms.row}>
+          <Field label="Code" describedBy={error ? `${ids.help} ${ids.status}` : ids.help} invalid={Boolean(error)}>
             <input
-              id={ids.code}
               name="code"
-              className={`${styles.input} ${styles.mono}`}
+              className={controlClass({ mono: true })}
               required
               minLength={3}
               maxLength={32}
               pattern="[A-Za-z0-9_\-]{3,32}"
-              aria-describedby={`${ids.help}${error ? ` ${ids.status}` : ''}`}
-              aria-invalid={error ? true : undefined}
               autoComplete="off"
               spellCheck={false}
             />
-          </div>
-          <div className={`${styles.field} ${styles.fieldGrow}`}>
-            <label className={styles.label} htmlFor={ids.label}>
-              Name (optional)
-            </label>
-            <input
-              id={ids.label}
-              name="label"
-              className={styles.input}
-              maxLength={64}
-              placeholder="e.g. Newsletter, March"
-            />
-          </div>
-          <button type="submit" className={`${styles.button} ${styles.buttonPrimary}`} disabled={create.isPending}>
+          </Field>
+          <Field label="Name (optional)" grow>
+            <input name="label" className={controlClass()} maxLength={64} placeholder="e.g. Newsletter, March" />
+          </Field>
+          <Button type="submit" variant="primary" disabled={create.isPending}>
             {create.isPending ? 'Creating…' : 'Create link'}
-          </button>
+          </Button>
         </div>
-        <p id={ids.help} className={styles.panelNote} style={{ margin: '8px 0 0' }}>
+        <p id={ids.help} className={forms.help}>
           3–32 letters, digits, _ or -. Codes are unique across Switchyard, ignoring case.
         </p>
         <div aria-live="polite">
           {error ? (
-            <p id={ids.status} className={styles.formError} role="alert">
+            <FormStatus tone="error" id={ids.status} role="alert">
               {error}
-            </p>
+            </FormStatus>
           ) : create.isSuccess ? (
-            <p id={ids.status} className={styles.formSuccess}>
-              Created <span className={styles.mono}>{create.data.code}</span>: share{' '}
-              <span className={styles.mono}>{referralPath(create.data.code)}</span>
-            </p>
+            <FormStatus tone="success" id={ids.status}>
+              Created <span className={text.mono}>{create.data.code}</span>: share{' '}
+              <span className={text.mono}>{referralPath(create.data.code)}</span>
+            </FormStatus>
           ) : null}
         </div>
       </form>

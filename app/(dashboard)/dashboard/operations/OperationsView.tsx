@@ -1,205 +1,143 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
-import styles from '../../_components/dash.module.css';
-import { formatCount, formatDateTime, formatPercent, formatRelative, formatUsd } from '../../_components/format';
-import { Kpi, Panel } from '../../_components/layout-parts';
-import { describeError } from '../../_components/query-error';
-import { StatusBadge } from '../../_components/StatusBadge';
-import { EmptyState, ErrorState, LoadingState } from '../../_components/states';
-import { useTRPC } from '../../_trpc/client';
+import { columnsOf, numeric, TablePanel } from '@/app/_kit/DataTable';
+import { formatCount, formatDateTime, formatPercent, formatRelative, formatUsd } from '@/app/_kit/format';
+import layout from '@/app/_kit/layout.module.css';
+import { StatusBadge } from '@/app/_kit/StatusBadge';
+import { EmptyState } from '@/app/_kit/states';
+import text from '@/app/_kit/text.module.css';
+import { SwapRoute, TransactionLink } from '../../_components/cells';
+import { Kpi, KpiGrid } from '../../_components/Kpi';
+import { QueryState } from '../../_components/states';
+import { type RouterOutputs, useTRPC } from '../../_trpc/client';
 import { ScheduledJobs } from './ScheduledJobs';
 
+type Overview = RouterOutputs['operations']['overview'];
+
 const ms = (value: number | null) => (value == null ? '—' : `${formatCount(value)} ms`);
+
+const provider = columnsOf<Overview['providers'][number]>();
+const providerColumns = provider.columns([
+  provider.accessor('provider', { header: 'Provider', meta: { rowHeader: true } }),
+  provider.accessor('enabled', {
+    header: 'State',
+    cell: ({ getValue }) => (
+      <StatusBadge status={getValue() ? 'ok' : 'expired'} label={getValue() ? 'enabled' : 'disabled'} />
+    ),
+  }),
+  provider.accessor('quoteCalls', { header: 'Quotes', ...numeric(formatCount) }),
+  provider.accessor('latencyP50Ms', { header: 'p50 latency', ...numeric(ms) }),
+  provider.accessor('latencyP95Ms', { header: 'p95 latency', ...numeric(ms) }),
+  provider.accessor('errorRate', {
+    header: 'Error rate',
+    meta: { numeric: true },
+    cell: ({ getValue }) => {
+      const rate = getValue();
+      return rate != null && rate > 0.2 ? (
+        <StatusBadge status={formatPercent(rate)} tone="failed" />
+      ) : (
+        formatPercent(rate)
+      );
+    },
+  }),
+  provider.accessor('otherFailures', { header: 'Lock/execute/status failures', ...numeric(formatCount) }),
+  provider.accessor('breaker', {
+    header: 'Breaker',
+    cell: (c) => <span className={text.muted}>{c.getValue() ?? 'disabled'}</span>,
+  }),
+]);
+
+type Queue = Overview['queues'][number];
+const queue = columnsOf<Queue>();
+const countOrDash = (value: number | null) =>
+  value == null ? <span className={text.muted}>—</span> : formatCount(value);
+/** A job count; a queue whose counts could not be read (Redis down) shows a dash. */
+const countColumn = (id: string, header: string, pick: (counts: NonNullable<Queue['counts']>) => number) =>
+  queue.accessor((q: Queue) => (q.counts ? pick(q.counts) : null), { id, header, ...numeric(countOrDash) });
+const queueColumns = queue.columns([
+  queue.accessor('name', { header: 'Queue', meta: { rowHeader: true } }),
+  countColumn('waiting', 'Waiting', (c) => c.waiting + c.prioritized),
+  countColumn('active', 'Active', (c) => c.active),
+  countColumn('delayed', 'Delayed', (c) => c.delayed),
+  queue.accessor((q: Queue) => q.counts?.failed ?? null, {
+    id: 'failed',
+    header: 'Failed',
+    ...numeric((failed: number | null) =>
+      failed ? <StatusBadge status={formatCount(failed)} tone="failed" /> : countOrDash(failed),
+    ),
+  }),
+  countColumn('completed', 'Completed (kept)', (c) => c.completed),
+  queue.display({
+    id: 'latestFailure',
+    header: 'Latest failure',
+    cell: ({ row: { original: q } }) => {
+      if (!q.counts) return <StatusBadge status="Redis unavailable" tone="failed" />;
+      const latest = q.recentFailures[0];
+      if (!latest) return <span className={text.muted}>none</span>;
+      return (
+        <span title={latest.reason ?? ''}>
+          {latest.name}: {(latest.reason ?? 'no reason').slice(0, 60)}{' '}
+          <span className={text.muted}>{formatRelative(latest.failedAt)}</span>
+        </span>
+      );
+    },
+  }),
+]);
+
+const stale = columnsOf<Overview['stale'][number]>();
+const staleColumns = stale.columns([
+  stale.accessor('id', { header: 'Transaction', cell: (c) => <TransactionLink id={c.getValue()} /> }),
+  stale.accessor('provider', { header: 'Provider' }),
+  stale.display({
+    id: 'route',
+    header: 'Route',
+    cell: ({ row: { original: tx } }) => (
+      <SwapRoute srcAmount={tx.srcAmount} srcSymbol={tx.srcSymbol} dstSymbol={tx.dstSymbol} />
+    ),
+  }),
+  stale.accessor('amountUsd', { header: 'USD', ...numeric(formatUsd) }),
+  stale.accessor('createdAt', { header: 'Created', cell: (c) => formatDateTime(c.getValue()) }),
+]);
 
 export function OperationsView() {
   const trpc = useTRPC();
   const query = useQuery(trpc.operations.overview.queryOptions(undefined, { refetchInterval: 30_000 }));
 
-  if (query.isPending) {
-    return (
-      <div className={styles.panel}>
-        <LoadingState label="Loading operations…" rows={10} />
-      </div>
-    );
-  }
-  if (query.isError) {
-    return (
-      <div className={styles.panel}>
-        <ErrorState message={describeError(query.error).message} onRetry={() => query.refetch()} />
-      </div>
-    );
-  }
-  const { kpis, providers, queues, jobs, stale } = query.data;
   return (
-    <div className={styles.stack}>
-      <section aria-label="Last 24 hours" className={styles.kpiGrid}>
-        <Kpi label="Swaps (24 h)" value={formatCount(kpis.swaps)} hint={`${formatCount(kpis.pending)} pending`} />
-        <Kpi
-          label="Success rate"
-          value={formatPercent(kpis.successRate)}
-          hint={`${kpis.succeeded} ok · ${kpis.failed} failed · ${kpis.refunded} refunded`}
-        />
-        <Kpi label="Settled volume" value={formatUsd(kpis.volumeUsd)} hint="successful swaps, USD at execute" />
-        <Kpi label="Stale" value={formatCount(kpis.stale)} hint="pending past the tracking window" />
-      </section>
+    <QueryState query={query} loading="Loading operations…">
+      {({ kpis, providers, queues, jobs, stale }) => (
+        <div className={layout.stack}>
+          <KpiGrid label="Last 24 hours">
+            <Kpi label="Swaps (24 h)" value={formatCount(kpis.swaps)} hint={`${formatCount(kpis.pending)} pending`} />
+            <Kpi
+              label="Success rate"
+              value={formatPercent(kpis.successRate)}
+              hint={`${kpis.succeeded} ok · ${kpis.failed} failed · ${kpis.refunded} refunded`}
+            />
+            <Kpi label="Settled volume" value={formatUsd(kpis.volumeUsd)} hint="successful swaps, USD at execute" />
+            <Kpi label="Stale" value={formatCount(kpis.stale)} hint="pending past the tracking window" />
+          </KpiGrid>
 
-      <Panel title="Provider health" note="quotes in the last hour">
-        <div className={styles.tableWrap}>
-          <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col">Provider</th>
-                <th scope="col">State</th>
-                <th scope="col" className={styles.num}>
-                  Quotes
-                </th>
-                <th scope="col" className={styles.num}>
-                  p50 latency
-                </th>
-                <th scope="col" className={styles.num}>
-                  p95 latency
-                </th>
-                <th scope="col" className={styles.num}>
-                  Error rate
-                </th>
-                <th scope="col" className={styles.num}>
-                  Lock/execute/status failures
-                </th>
-                <th scope="col">Breaker</th>
-              </tr>
-            </thead>
-            <tbody>
-              {providers.map((p) => (
-                <tr key={p.provider}>
-                  <th scope="row">{p.provider}</th>
-                  <td>
-                    <StatusBadge status={p.enabled ? 'ok' : 'expired'} label={p.enabled ? 'enabled' : 'disabled'} />
-                  </td>
-                  <td className={styles.num}>{formatCount(p.quoteCalls)}</td>
-                  <td className={styles.num}>{ms(p.latencyP50Ms)}</td>
-                  <td className={styles.num}>{ms(p.latencyP95Ms)}</td>
-                  <td className={styles.num}>
-                    {p.errorRate != null && p.errorRate > 0.2 ? (
-                      <StatusBadge status="FAILED" label={formatPercent(p.errorRate)} />
-                    ) : (
-                      formatPercent(p.errorRate)
-                    )}
-                  </td>
-                  <td className={styles.num}>{formatCount(p.otherFailures)}</td>
-                  <td className={styles.muted}>{p.breaker ?? 'disabled'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <TablePanel
+            title="Provider health"
+            note="quotes in the last hour"
+            columns={providerColumns}
+            data={providers}
+          />
+          <TablePanel title="Queues" note="BullMQ job counts" columns={queueColumns} data={queues} />
+          <ScheduledJobs jobs={jobs} />
+          <TablePanel
+            title="Stale transactions"
+            note="pending longer than the tracking window; oldest first"
+            columns={staleColumns}
+            data={stale}
+            empty={
+              <EmptyState title="Nothing is stale">Every pending swap is still inside its tracking window.</EmptyState>
+            }
+          />
         </div>
-      </Panel>
-
-      <Panel title="Queues" note="BullMQ job counts">
-        <div className={styles.tableWrap}>
-          <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col">Queue</th>
-                <th scope="col" className={styles.num}>
-                  Waiting
-                </th>
-                <th scope="col" className={styles.num}>
-                  Active
-                </th>
-                <th scope="col" className={styles.num}>
-                  Delayed
-                </th>
-                <th scope="col" className={styles.num}>
-                  Failed
-                </th>
-                <th scope="col" className={styles.num}>
-                  Completed (kept)
-                </th>
-                <th scope="col">Latest failure</th>
-              </tr>
-            </thead>
-            <tbody>
-              {queues.map((q) => (
-                <tr key={q.name}>
-                  <th scope="row">{q.name}</th>
-                  {q.counts ? (
-                    <>
-                      <td className={styles.num}>{formatCount(q.counts.waiting + q.counts.prioritized)}</td>
-                      <td className={styles.num}>{formatCount(q.counts.active)}</td>
-                      <td className={styles.num}>{formatCount(q.counts.delayed)}</td>
-                      <td className={styles.num}>
-                        {q.counts.failed > 0 ? (
-                          <StatusBadge status="FAILED" label={formatCount(q.counts.failed)} />
-                        ) : (
-                          '0'
-                        )}
-                      </td>
-                      <td className={styles.num}>{formatCount(q.counts.completed)}</td>
-                      <td>
-                        {q.recentFailures[0] ? (
-                          <span title={q.recentFailures[0].reason ?? ''}>
-                            {q.recentFailures[0].name}: {(q.recentFailures[0].reason ?? 'no reason').slice(0, 60)}{' '}
-                            <span className={styles.muted}>{formatRelative(q.recentFailures[0].failedAt)}</span>
-                          </span>
-                        ) : (
-                          <span className={styles.muted}>none</span>
-                        )}
-                      </td>
-                    </>
-                  ) : (
-                    <td colSpan={6}>
-                      <StatusBadge status="FAILED" label="Redis unavailable" />
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </Panel>
-
-      <ScheduledJobs jobs={jobs} />
-
-      <Panel title="Stale transactions" note="pending longer than the tracking window; oldest first">
-        {stale.length === 0 ? (
-          <EmptyState title="Nothing is stale">Every pending swap is still inside its tracking window.</EmptyState>
-        ) : (
-          <div className={styles.tableWrap}>
-            <table className={styles.table}>
-              <thead>
-                <tr>
-                  <th scope="col">Transaction</th>
-                  <th scope="col">Provider</th>
-                  <th scope="col">Route</th>
-                  <th scope="col" className={styles.num}>
-                    USD
-                  </th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {stale.map((tx) => (
-                  <tr key={tx.id}>
-                    <td>
-                      <Link className={`${styles.rowLink} ${styles.mono}`} href={`/dashboard/transactions/${tx.id}`}>
-                        {tx.id}
-                      </Link>
-                    </td>
-                    <td>{tx.provider}</td>
-                    <td>
-                      {tx.srcAmount} {tx.srcSymbol} → {tx.dstSymbol}
-                    </td>
-                    <td className={styles.num}>{formatUsd(tx.amountUsd)}</td>
-                    <td>{formatDateTime(tx.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </Panel>
-    </div>
+      )}
+    </QueryState>
   );
 }

@@ -1,16 +1,34 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useMemo, useState } from 'react';
+import { Button } from '@/app/_kit/Button';
+import { columnsOf, DataTable } from '@/app/_kit/DataTable';
+import { controlClass, Field } from '@/app/_kit/Field';
+import { formatDateTime } from '@/app/_kit/format';
+import layout from '@/app/_kit/layout.module.css';
+import { FormStatus } from '@/app/_kit/Notice';
+import { Panel } from '@/app/_kit/Panel';
+import { StatusBadge } from '@/app/_kit/StatusBadge';
+import { EmptyState } from '@/app/_kit/states';
+import text from '@/app/_kit/text.module.css';
 import { ROLES, type Role } from '@/server/auth/roles';
 import { createUserInput } from '@/server/dashboard/schemas';
-import styles from '../../_components/dash.module.css';
-import { formatDateTime } from '../../_components/format';
-import { Panel } from '../../_components/layout-parts';
 import { describeError } from '../../_components/query-error';
-import { StatusBadge } from '../../_components/StatusBadge';
-import { EmptyState, ErrorState, LoadingState } from '../../_components/states';
-import { useTRPC } from '../../_trpc/client';
+import { QueryState } from '../../_components/states';
+import { type RouterOutputs, useTRPC } from '../../_trpc/client';
+import forms from '../forms.module.css';
+
+type User = RouterOutputs['users']['list'][number];
+const user = columnsOf<User>();
+
+function RoleOptions() {
+  return ROLES.map((role) => (
+    <option key={role} value={role}>
+      {role}
+    </option>
+  ));
+}
 
 export function UsersView({ currentUserId }: { currentUserId: string }) {
   const trpc = useTRPC();
@@ -19,76 +37,61 @@ export function UsersView({ currentUserId }: { currentUserId: string }) {
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
   const setRole = useMutation(
     trpc.users.setRole.mutationOptions({
-      onSuccess: (user) =>
-        setNotice({ ok: true, text: `${user.email} is now ${user.role}; their sessions were ended.` }),
+      onSuccess: (changed) =>
+        setNotice({ ok: true, text: `${changed.email} is now ${changed.role}; their sessions were ended.` }),
       onError: (error) => setNotice({ ok: false, text: describeError(error).message }),
       onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.users.list.queryKey() }),
     }),
   );
 
+  const { mutate, isPending } = setRole;
+  const columns = useMemo(
+    () =>
+      user.columns([
+        user.accessor('name', { header: 'Name', meta: { rowHeader: true } }),
+        user.accessor('email', { header: 'Email' }),
+        user.accessor('role', { header: 'Role', cell: (c) => <StatusBadge status={c.getValue()} /> }),
+        user.accessor('createdAt', { header: 'Joined', cell: (c) => formatDateTime(c.getValue()) }),
+        user.display({
+          id: 'changeRole',
+          header: 'Change role',
+          cell: ({ row: { original } }) =>
+            original.id === currentUserId ? (
+              <span className={text.muted}>you</span>
+            ) : (
+              <select
+                className={controlClass()}
+                aria-label={`Role of ${original.email}`}
+                value={original.role}
+                disabled={isPending}
+                onChange={(event) => mutate({ userId: original.id, role: event.target.value as Role })}
+              >
+                <RoleOptions />
+              </select>
+            ),
+        }),
+      ]),
+    [currentUserId, isPending, mutate],
+  );
+
   return (
-    <div className={styles.stack}>
+    <div className={layout.stack}>
       <CreateUser />
       <Panel title="All users" note={users.data ? `${users.data.length} users` : undefined}>
         <div aria-live="polite">
-          {notice ? (
-            <p className={notice.ok ? styles.formSuccess : styles.formError} style={{ marginTop: 0 }}>
-              {notice.text}
-            </p>
-          ) : null}
+          {notice ? <FormStatus tone={notice.ok ? 'success' : 'error'}>{notice.text}</FormStatus> : null}
         </div>
-        {users.isPending ? (
-          <LoadingState label="Loading users…" />
-        ) : users.isError ? (
-          <ErrorState message={describeError(users.error).message} onRetry={() => users.refetch()} />
-        ) : users.data.length === 0 ? (
-          <EmptyState title="No users yet" />
-        ) : (
-          <div className={styles.tableWrap}>
-            <table className={styles.table}>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Joined</th>
-                  <th scope="col">Change role</th>
-                </tr>
-              </thead>
-              <tbody>
-                {users.data.map((user) => (
-                  <tr key={user.id}>
-                    <th scope="row">{user.name}</th>
-                    <td>{user.email}</td>
-                    <td>
-                      <StatusBadge status={user.role} />
-                    </td>
-                    <td>{formatDateTime(user.createdAt)}</td>
-                    <td>
-                      {user.id === currentUserId ? (
-                        <span className={styles.muted}>you</span>
-                      ) : (
-                        <select
-                          className={styles.select}
-                          aria-label={`Role of ${user.email}`}
-                          value={user.role}
-                          disabled={setRole.isPending}
-                          onChange={(event) => setRole.mutate({ userId: user.id, role: event.target.value as Role })}
-                        >
-                          {ROLES.map((role) => (
-                            <option key={role} value={role}>
-                              {role}
-                            </option>
-                          ))}
-                        </select>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <QueryState query={users} loading="Loading users…" boxed={false}>
+          {(list) => (
+            <DataTable
+              caption="Users"
+              columns={columns}
+              data={list}
+              getRowId={(row) => row.id}
+              empty={<EmptyState title="No users yet" />}
+            />
+          )}
+        </QueryState>
       </Panel>
     </div>
   );
@@ -97,7 +100,6 @@ export function UsersView({ currentUserId }: { currentUserId: string }) {
 function CreateUser() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const ids = { name: useId(), email: useId(), password: useId(), role: useId(), status: useId() };
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const create = useMutation(
     trpc.users.create.mutationOptions({
@@ -118,78 +120,37 @@ function CreateUser() {
     create.mutate(parsed.data, { onSuccess: () => formElement.reset() });
   };
 
-  const fieldError = (name: string) =>
-    fieldErrors[name] ? (
-      <span className={styles.formError} style={{ margin: 0 }} id={`${ids.status}-${name}`}>
-        {fieldErrors[name]}
-      </span>
-    ) : null;
-  const describedBy = (name: string) => (fieldErrors[name] ? `${ids.status}-${name}` : undefined);
-
   return (
     <Panel title="Add a user">
       <form onSubmit={submit} noValidate>
-        <div className={styles.formRow}>
-          <div className={styles.field}>
-            <label className={styles.label} htmlFor={ids.name}>
-              Name
-            </label>
-            <input id={ids.name} name="name" className={styles.input} aria-describedby={describedBy('name')} />
-            {fieldError('name')}
-          </div>
-          <div className={`${styles.field} ${styles.fieldGrow}`}>
-            <label className={styles.label} htmlFor={ids.email}>
-              Email
-            </label>
-            <input
-              id={ids.email}
-              name="email"
-              type="email"
-              className={styles.input}
-              autoComplete="off"
-              aria-describedby={describedBy('email')}
-            />
-            {fieldError('email')}
-          </div>
-          <div className={styles.field}>
-            <label className={styles.label} htmlFor={ids.password}>
-              Initial password
-            </label>
-            <input
-              id={ids.password}
-              name="password"
-              type="password"
-              className={styles.input}
-              autoComplete="new-password"
-              aria-describedby={describedBy('password')}
-            />
-            {fieldError('password')}
-          </div>
-          <div className={styles.field}>
-            <label className={styles.label} htmlFor={ids.role}>
-              Role
-            </label>
-            <select id={ids.role} name="role" className={styles.select} defaultValue="support">
-              {ROLES.map((role) => (
-                <option key={role} value={role}>
-                  {role}
-                </option>
-              ))}
+        <div className={forms.row}>
+          <Field label="Name" error={fieldErrors.name}>
+            <input name="name" className={controlClass()} />
+          </Field>
+          <Field label="Email" error={fieldErrors.email} grow>
+            <input name="email" type="email" className={controlClass()} autoComplete="off" />
+          </Field>
+          <Field label="Initial password" error={fieldErrors.password}>
+            <input name="password" type="password" className={controlClass()} autoComplete="new-password" />
+          </Field>
+          <Field label="Role">
+            <select name="role" className={controlClass()} defaultValue="support">
+              <RoleOptions />
             </select>
-          </div>
-          <button type="submit" className={`${styles.button} ${styles.buttonPrimary}`} disabled={create.isPending}>
+          </Field>
+          <Button type="submit" variant="primary" disabled={create.isPending}>
             {create.isPending ? 'Adding…' : 'Add user'}
-          </button>
+          </Button>
         </div>
         <div aria-live="polite">
           {create.isError ? (
-            <p className={styles.formError} role="alert">
+            <FormStatus tone="error" role="alert">
               {describeError(create.error).message}
-            </p>
+            </FormStatus>
           ) : create.isSuccess ? (
-            <p className={styles.formSuccess}>
+            <FormStatus tone="success">
               Added {create.data.email} as {create.data.role}. Share the initial password with them privately.
-            </p>
+            </FormStatus>
           ) : null}
         </div>
       </form>

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
-import { TransactionTracker } from '../../_components/TransactionTracker';
+import { PageMain } from '../../_components/PageMain';
+import { TransactionTracker } from './TransactionTracker';
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -16,5 +17,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function TransactionPage({ params }: Props) {
-  return <TransactionTracker transactionId={decoded((await params).id)} />;
+  return (
+    <PageMain>
+      <TransactionTracker transactionId={decoded((await params).id)} />
+    </PageMain>
+  );
 }

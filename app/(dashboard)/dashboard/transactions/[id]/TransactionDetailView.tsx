@@ -1,19 +1,24 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '@/server/trpc/routers/_app';
-import styles from '../../../_components/dash.module.css';
-import { formatDateTime, formatRelative, formatUsd } from '../../../_components/format';
-import { Hash } from '../../../_components/Hash';
-import { PageHeader, Panel } from '../../../_components/layout-parts';
+import { Button } from '@/app/_kit/Button';
+import { CodeBlock } from '@/app/_kit/CodeBlock';
+import { Detail, DetailList } from '@/app/_kit/DetailList';
+import { formatDateTime, formatRelative, formatUsd } from '@/app/_kit/format';
+import { Hash } from '@/app/_kit/Hash';
+import layout from '@/app/_kit/layout.module.css';
+import { FormStatus } from '@/app/_kit/Notice';
+import { PageHeader, Panel } from '@/app/_kit/Panel';
+import { StatusBadge } from '@/app/_kit/StatusBadge';
+import { SwapSummary } from '@/app/_kit/SwapSummary';
+import { EmptyState, ErrorState, LoadingState } from '@/app/_kit/states';
+import text from '@/app/_kit/text.module.css';
 import { describeError } from '../../../_components/query-error';
-import { StatusBadge } from '../../../_components/StatusBadge';
-import { EmptyState, ErrorState, LoadingState } from '../../../_components/states';
-import { useTRPC } from '../../../_trpc/client';
+import { type RouterOutputs, useTRPC } from '../../../_trpc/client';
+import styles from './detail.module.css';
+import { Timeline } from './Timeline';
 
-type Detail = inferRouterOutputs<AppRouter>['transactions']['detail'];
-type TimelineEvent = Detail['events'][number];
+type TransactionDetail = RouterOutputs['transactions']['detail'];
 
 const back = { href: '/dashboard/transactions', label: 'Transactions' };
 
@@ -27,41 +32,33 @@ export function TransactionDetailView({ id }: { id: string }) {
     }),
   );
 
-  if (detail.isPending) {
+  if (!detail.isSuccess) {
+    const error = detail.isError ? describeError(detail.error) : null;
     return (
       <>
-        <PageHeader title={<span className={styles.mono}>{id}</span>} back={back} />
-        <div className={styles.panel}>
-          <LoadingState label="Loading the transaction…" rows={8} />
-        </div>
-      </>
-    );
-  }
-  if (detail.isError) {
-    const { code, message } = describeError(detail.error);
-    return (
-      <>
-        <PageHeader title={<span className={styles.mono}>{id}</span>} back={back} />
-        <div className={styles.panel}>
-          {code === 'NOT_FOUND' ? (
+        <PageHeader title={<span className={styles.titleId}>{id}</span>} back={back} />
+        <Panel>
+          {!error ? (
+            <LoadingState label="Loading the transaction…" rows={8} />
+          ) : error.code === 'NOT_FOUND' ? (
             <EmptyState title="Transaction not found">
-              No transaction has the id <span className={styles.mono}>{id}</span>. Search by hash or wallet instead.
+              No transaction has the id <span className={text.mono}>{id}</span>. Search by hash or wallet instead.
             </EmptyState>
           ) : (
-            <ErrorState message={message} onRetry={() => detail.refetch()} />
+            <ErrorState message={error.message} onRetry={() => detail.refetch()} />
           )}
-        </div>
+        </Panel>
       </>
     );
   }
 
-  const { transaction: tx, hashes, tracking, providerContext, events } = detail.data;
+  const { transaction: tx, tracking } = detail.data;
   return (
     <>
       <PageHeader
         title={
-          <span className={styles.linkCell}>
-            <span className={styles.mono}>{tx.id}</span>
+          <span className={styles.titleLine}>
+            <span className={styles.titleId}>{tx.id}</span>
             <StatusBadge status={tx.status} />
             {tracking.stale ? <StatusBadge status="stale" label="Stale" /> : null}
           </span>
@@ -69,182 +66,126 @@ export function TransactionDetailView({ id }: { id: string }) {
         lead={`${tx.provider} · created ${formatDateTime(tx.createdAt)}`}
         back={back}
         actions={
-          <div className={styles.linkCell}>
-            <button
-              type="button"
-              className={`${styles.button} ${styles.buttonPrimary}`}
-              onClick={() => poll.mutate({ id })}
-              disabled={poll.isPending}
-            >
-              {poll.isPending ? 'Polling…' : 'Poll now'}
-            </button>
-          </div>
+          <Button variant="primary" onClick={() => poll.mutate({ id })} disabled={poll.isPending}>
+            {poll.isPending ? 'Polling…' : 'Poll now'}
+          </Button>
         }
       />
-      <div aria-live="polite">
+      <div aria-live="polite" className={styles.pollStatus}>
         {poll.isSuccess ? (
-          <p className={styles.formSuccess} style={{ marginTop: -8, marginBottom: 16 }}>
+          <FormStatus tone="success">
             Polled {tx.provider}: status is now <strong>{poll.data.status}</strong>
             {poll.data.keepTracking ? ', still tracking.' : '.'}
-          </p>
+          </FormStatus>
         ) : null}
         {poll.isError ? (
-          <p className={styles.formError} style={{ marginTop: -8, marginBottom: 16 }} role="alert">
+          <FormStatus tone="error" role="alert">
             Poll failed: {describeError(poll.error).message}
-          </p>
+          </FormStatus>
         ) : null}
       </div>
-      <div className={styles.stack}>
-        <div className={styles.grid2}>
-          <Panel title="Swap">
-            <div className={styles.swapLine}>
-              <div className={styles.swapSide}>
-                <span>
-                  {tx.srcAmount} {tx.srcAsset.symbol}
-                </span>
-                <span className={styles.swapChain}>on {tx.srcChainName}</span>
-              </div>
-              <span className={styles.arrow} aria-hidden="true">
-                →
-              </span>
-              <span className={styles.srOnly}>to</span>
-              <div className={styles.swapSide}>
-                <span>
-                  {tx.dstAmount} {tx.dstAsset.symbol}
-                </span>
-                <span className={styles.swapChain}>on {tx.dstChainName}</span>
-              </div>
-            </div>
-            <dl className={styles.dl} style={{ marginTop: 18 }}>
-              <dt>Value</dt>
-              <dd>{formatUsd(tx.amountUsd)}</dd>
-              <dt>Quoted fee</dt>
-              <dd>{tx.fee.quotedUsd != null ? formatUsd(tx.fee.quotedUsd) : '—'}</dd>
-              <dt>Recorded fee</dt>
-              <dd>
-                {tx.fee.recordedAmount ? (
-                  `${tx.fee.recordedAmount} ${tx.fee.recordedCurrency ?? ''}`
-                ) : (
-                  <span className={styles.muted}>not reported by the provider yet</span>
-                )}
-                {tx.fee.recordedUsd != null ? (
-                  <span className={styles.muted}> ({formatUsd(tx.fee.recordedUsd)})</span>
-                ) : null}
-              </dd>
-              <dt>Provider</dt>
-              <dd>{tx.provider}</dd>
-              <dt>From wallet</dt>
-              <dd>
-                <Hash value={tx.walletAddress} full copy />
-              </dd>
-              <dt>Recipient</dt>
-              <dd>
-                <Hash value={tx.recipientWalletAddress} full copy />
-              </dd>
-              <dt>Lock</dt>
-              <dd className={styles.mono}>{tx.lockId}</dd>
-              <dt>Referral code</dt>
-              <dd>{tx.referralCode ?? <span className={styles.muted}>none</span>}</dd>
-              <dt>Updated</dt>
-              <dd>{formatDateTime(tx.updatedAt)}</dd>
-              <dt>Finalized</dt>
-              <dd>{formatDateTime(tx.finalizedAt)}</dd>
-            </dl>
-          </Panel>
-          <div className={styles.stack}>
-            <Panel title="Hashes">
-              <dl className={styles.dl}>
-                {hashes.map((h) => (
-                  <div key={h.label} style={{ display: 'contents' }}>
-                    <dt>{h.label}</dt>
-                    <dd>
-                      <Hash value={h.value} href={h.url} copy />
-                    </dd>
-                  </div>
-                ))}
-              </dl>
-            </Panel>
-            <Panel title="Tracking">
-              <dl className={styles.dl}>
-                <dt>Next poll</dt>
-                <dd>
-                  {tracking.nextPollAt ? (
-                    <>
-                      {formatRelative(tracking.nextPollAt)}{' '}
-                      <span className={styles.muted}>({formatDateTime(tracking.nextPollAt)})</span>
-                    </>
-                  ) : tracking.pollable ? (
-                    'not scheduled'
-                  ) : (
-                    'done: final status'
-                  )}
-                </dd>
-                <dt>Last polled</dt>
-                <dd>{tracking.lastPolledAt ? formatRelative(tracking.lastPolledAt) : 'never'}</dd>
-                <dt>Attempts</dt>
-                <dd>
-                  {tracking.pollAttempts} polls, {tracking.pollErrors} consecutive errors
-                </dd>
-                <dt>Last poll error</dt>
-                <dd>{tracking.lastPollError ?? <span className={styles.muted}>none</span>}</dd>
-                <dt>Upstream state</dt>
-                <dd className={styles.mono}>{tracking.lastUpstreamState ?? '—'}</dd>
-                <dt>Stale</dt>
-                <dd>{tracking.stale ? <StatusBadge status="stale" label="Stale: needs a look" /> : 'no'}</dd>
-              </dl>
-            </Panel>
-          </div>
-        </div>
-        <Panel title="Timeline" note={`${events.length} events, oldest first`}>
-          {events.length === 0 ? (
-            <EmptyState title="No events yet" />
-          ) : (
-            <ol className={styles.timeline}>
-              {events.map((event) => (
-                <TimelineItem key={event.id} event={event} />
-              ))}
-            </ol>
-          )}
-        </Panel>
-        <div className={styles.grid2}>
-          <Panel title="Tracking context" note="secrets redacted">
-            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (axe scrollable-region-focusable) */}
-            <pre className={styles.json} tabIndex={0}>
-              {JSON.stringify(providerContext.trackingContext, null, 2)}
-            </pre>
-          </Panel>
-          <Panel title="Provider result" note="secrets redacted">
-            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (axe scrollable-region-focusable) */}
-            <pre className={styles.json} tabIndex={0}>
-              {JSON.stringify(providerContext.providerResult, null, 2)}
-            </pre>
-          </Panel>
-        </div>
-      </div>
+      <DetailPanels detail={detail.data} />
     </>
   );
 }
 
-const EVENT_DOTS: Record<string, string | undefined> = {
-  status_changed: styles.dotSuccess,
-  poll_error: styles.dotError,
-  ignored_regression: styles.dotWarn,
-  hash_updated: styles.dotInfo,
-  track: styles.dotInfo,
-  manual_poll: styles.dotWarn,
-};
-
-function TimelineItem({ event }: { event: TimelineEvent }) {
-  const failed = event.type === 'status_changed' && (event.toStatus === 'FAILED' || event.toStatus === 'REFUND');
+function DetailPanels({
+  detail: { transaction: tx, hashes, tracking, providerContext, events },
+}: {
+  detail: TransactionDetail;
+}) {
   return (
-    <li className={styles.timelineItem}>
-      <span className={`${styles.timelineDot} ${failed ? styles.dotError : (EVENT_DOTS[event.type] ?? '')}`} />
-      <div className={styles.timelineMeta}>
-        <span className={styles.timelineType}>{event.type.replaceAll('_', ' ')}</span>
-        {event.toStatus ? <StatusBadge status={event.toStatus} /> : null}
-        <time dateTime={new Date(event.createdAt).toISOString()}>{formatDateTime(event.createdAt)}</time>
+    <div className={layout.stack}>
+      <div className={layout.grid2}>
+        <Panel title="Swap">
+          <SwapSummary
+            labels={['Source', 'Destination']}
+            className={styles.summary}
+            send={{ amount: `${tx.srcAmount} ${tx.srcAsset.symbol}`, extra: `on ${tx.srcChainName}` }}
+            receive={{ amount: `${tx.dstAmount} ${tx.dstAsset.symbol}`, extra: `on ${tx.dstChainName}` }}
+          />
+          <DetailList>
+            <Detail label="Value">{formatUsd(tx.amountUsd)}</Detail>
+            <Detail label="Quoted fee">{tx.fee.quotedUsd != null ? formatUsd(tx.fee.quotedUsd) : '—'}</Detail>
+            <Detail label="Recorded fee">
+              {tx.fee.recordedAmount ? (
+                `${tx.fee.recordedAmount} ${tx.fee.recordedCurrency ?? ''}`
+              ) : (
+                <span className={text.muted}>not reported by the provider yet</span>
+              )}
+              {tx.fee.recordedUsd != null ? (
+                <span className={text.muted}> ({formatUsd(tx.fee.recordedUsd)})</span>
+              ) : null}
+            </Detail>
+            <Detail label="Provider">{tx.provider}</Detail>
+            <Detail label="From wallet">
+              <Hash value={tx.walletAddress} copy={`Copy ${tx.walletAddress}`} />
+            </Detail>
+            <Detail label="Recipient">
+              <Hash value={tx.recipientWalletAddress} copy={`Copy ${tx.recipientWalletAddress}`} />
+            </Detail>
+            <Detail label="Lock">
+              <span className={text.mono}>{tx.lockId}</span>
+            </Detail>
+            <Detail label="Referral code">{tx.referralCode ?? <span className={text.muted}>none</span>}</Detail>
+            <Detail label="Updated">{formatDateTime(tx.updatedAt)}</Detail>
+            <Detail label="Finalized">{formatDateTime(tx.finalizedAt)}</Detail>
+          </DetailList>
+        </Panel>
+        <div className={layout.stack}>
+          <Panel title="Hashes">
+            <DetailList>
+              {hashes.map((h) => (
+                <Detail key={h.label} label={h.label}>
+                  <Hash value={h.value} href={h.url} short copy={h.value ? `Copy ${h.value}` : undefined} />
+                </Detail>
+              ))}
+            </DetailList>
+          </Panel>
+          <Panel title="Tracking">
+            <DetailList>
+              <Detail label="Next poll">
+                {tracking.nextPollAt ? (
+                  <>
+                    {formatRelative(tracking.nextPollAt)}{' '}
+                    <span className={text.muted}>({formatDateTime(tracking.nextPollAt)})</span>
+                  </>
+                ) : tracking.pollable ? (
+                  'not scheduled'
+                ) : (
+                  'done: final status'
+                )}
+              </Detail>
+              <Detail label="Last polled">
+                {tracking.lastPolledAt ? formatRelative(tracking.lastPolledAt) : 'never'}
+              </Detail>
+              <Detail label="Attempts">
+                {tracking.pollAttempts} polls, {tracking.pollErrors} consecutive errors
+              </Detail>
+              <Detail label="Last poll error">
+                {tracking.lastPollError ?? <span className={text.muted}>none</span>}
+              </Detail>
+              <Detail label="Upstream state">
+                <span className={text.mono}>{tracking.lastUpstreamState ?? '—'}</span>
+              </Detail>
+              <Detail label="Stale">
+                {tracking.stale ? <StatusBadge status="stale" label="Stale: needs a look" /> : 'no'}
+              </Detail>
+            </DetailList>
+          </Panel>
+        </div>
       </div>
-      <p className={styles.timelineMessage}>{event.message}</p>
-    </li>
+      <Panel title="Timeline" note={`${events.length} events, oldest first`}>
+        {events.length === 0 ? <EmptyState title="No events yet" /> : <Timeline events={events} />}
+      </Panel>
+      <div className={layout.grid2}>
+        <Panel title="Tracking context" note="secrets redacted">
+          <CodeBlock>{JSON.stringify(providerContext.trackingContext, null, 2)}</CodeBlock>
+        </Panel>
+        <Panel title="Provider result" note="secrets redacted">
+          <CodeBlock>{JSON.stringify(providerContext.providerResult, null, 2)}</CodeBlock>
+        </Panel>
+      </div>
+    </div>
   );
 }

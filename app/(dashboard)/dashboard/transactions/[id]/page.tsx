@@ -1,8 +1,7 @@
 import type { Metadata } from 'next';
-import { HydrateClient, prefetch, trpc } from '@/server/trpc/server';
-import { PageHeader } from '../../../_components/layout-parts';
-import { Forbidden } from '../../../_components/states';
-import { viewerFor } from '../../../_lib/viewer';
+import { PageHeader } from '@/app/_kit/Panel';
+import { trpc } from '@/server/trpc/server';
+import { dashboardPage } from '../../../_lib/dashboard-page';
 import { TransactionDetailView } from './TransactionDetailView';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
@@ -11,19 +10,15 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 
 export default async function TransactionPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const { allowed } = await viewerFor(`/dashboard/transactions/${id}`, 'support');
-  if (!allowed) {
-    return (
-      <>
+  return dashboardPage({
+    path: `/dashboard/transactions/${id}`,
+    gate: 'support',
+    // The view titles itself with the transaction's id and status.
+    header: (_viewer, allowed) =>
+      allowed ? null : (
         <PageHeader title="Transaction" back={{ href: '/dashboard/transactions', label: 'Transactions' }} />
-        <Forbidden needs="support or admin" />
-      </>
-    );
-  }
-  prefetch(trpc.transactions.detail.queryOptions({ id }));
-  return (
-    <HydrateClient>
-      <TransactionDetailView id={id} />
-    </HydrateClient>
-  );
+      ),
+    queries: () => [trpc.transactions.detail.queryOptions({ id })],
+    view: () => <TransactionDetailView id={id} />,
+  });
 }

@@ -1,0 +1,47 @@
+'use client';
+
+import { useCallback, useEffect, useState } from 'react';
+import { type ApiError, api, asApiError, type Chain } from './api';
+
+export type Remote<T> =
+  | { status: 'idle' }
+  | { status: 'loading' }
+  | { status: 'ready'; data: T }
+  | { status: 'error'; error: ApiError };
+
+/**
+ * The chain list and the display names of chains and providers. Names fall back to the key until
+ * (or unless) the catalog loads; `reload` tries the chains again after a failure.
+ */
+export function useCatalog() {
+  const [chains, setChains] = useState<Remote<Chain[]>>({ status: 'loading' });
+  const [providers, setProviders] = useState<Record<string, string>>({});
+
+  const load = useCallback(() => {
+    const controller = new AbortController();
+    setChains({ status: 'loading' });
+    api
+      .chains(controller.signal)
+      .then(({ data }) => setChains({ status: 'ready', data }))
+      .catch((error) => {
+        if (!controller.signal.aborted) setChains({ status: 'error', error: asApiError(error) });
+      });
+    api
+      .sources(controller.signal)
+      .then(({ data }) => setProviders(Object.fromEntries(data.map((s) => [s.key, s.name]))))
+      .catch(() => {});
+    return () => controller.abort();
+  }, []);
+  useEffect(() => load(), [load]);
+
+  const chainName = useCallback(
+    (key: string | null) => {
+      if (!key) return 'unknown chain';
+      return (chains.status === 'ready' && chains.data.find((c) => c.key === key)?.name) || key;
+    },
+    [chains],
+  );
+  const providerName = useCallback((key: string) => providers[key] ?? key, [providers]);
+
+  return { chains, reload: load, chainName, providerName };
+}

@@ -1,0 +1,90 @@
+import { VisuallyHidden } from '@/app/_kit/a11y';
+import { Button } from '@/app/_kit/Button';
+import { formatEstimate, formatUsd } from '@/app/_kit/format';
+import type { Route } from '../_lib/api';
+import styles from './routes.module.css';
+
+interface RouteListProps {
+  routes: Route[];
+  providerName: (key: string) => string;
+  onChoose: (route: Route) => void;
+  /** Route being locked right now, if any. */
+  lockingRouteId: string | null;
+  disabled: boolean;
+}
+
+/** Routes as the API ranks them (best first); each can be locked. */
+export function RouteList({ routes, providerName, onChoose, lockingRouteId, disabled }: RouteListProps) {
+  return (
+    <ol className={styles.list} aria-label="Available routes, best first">
+      {routes.map((route, index) => {
+        const name = providerName(route.provider);
+        const headingId = `route-${index}-name`;
+        const usd = formatUsd(route.dst.usd, '');
+        const locking = lockingRouteId === route.routeId;
+        return (
+          <li
+            key={`${route.provider}:${route.routeId}`}
+            className={index === 0 ? `${styles.card} ${styles.best}` : styles.card}
+            aria-labelledby={headingId}
+            data-provider={route.provider}
+          >
+            <div className={styles.head}>
+              <h3 id={headingId} className={styles.name}>
+                {name}
+              </h3>
+              {index === 0 && <span className={styles.tag}>Best rate</span>}
+            </div>
+            <p className={styles.receive}>
+              <VisuallyHidden>You receive </VisuallyHidden>
+              <span className={styles.amount}>{route.dst.formatted}</span>
+              {usd && <span className={styles.usd}>≈ {usd}</span>}
+            </p>
+            <dl className={styles.stats}>
+              <div className={styles.stat}>
+                <dt>Fee</dt>
+                <dd>{formatUsd(route.fee.usd, route.fee.formatted ?? '—')}</dd>
+              </div>
+              <div className={styles.stat}>
+                <dt>Time</dt>
+                <dd>{formatEstimate(route.estimatedTime)}</dd>
+              </div>
+              {route.minimumReceived && (
+                <div className={styles.stat}>
+                  <dt>Min. received</dt>
+                  <dd>
+                    {route.minimumReceived} {route.dst.currency}
+                  </dd>
+                </div>
+              )}
+            </dl>
+            <div className={styles.foot}>
+              {route.steps.length > 0 ? (
+                <ol className={styles.steps} aria-label={`Steps via ${name}`}>
+                  {route.steps.map((step, i) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: steps have no id and never reorder
+                    <li key={i} className={styles.step}>
+                      <span>{step.type}</span> {step.name}
+                    </li>
+                  ))}
+                </ol>
+              ) : (
+                <span />
+              )}
+              <Button
+                variant="accent"
+                size="small"
+                onClick={() => onChoose(route)}
+                disabled={disabled}
+                busy={locking}
+                aria-describedby={headingId}
+              >
+                {locking ? 'Locking…' : 'Lock this route'}
+              </Button>
+            </div>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

@@ -1,0 +1,78 @@
+'use client';
+
+import layout from '@/app/_kit/layout.module.css';
+import { Notice } from '@/app/_kit/Notice';
+import { Panel } from '@/app/_kit/Panel';
+import { EmptyState, ErrorState, LoadingState } from '@/app/_kit/states';
+import { RouteList } from './RouteList';
+import { pairKey, quoteOf } from './swap-state';
+import type { Swap } from './useSwap';
+
+/** The routes for the form's swap: nothing asked yet, asking, failed, none, or the list to lock one from. */
+export function RoutesPanel({ swap, providerName }: { swap: Swap; providerName: (key: string) => string }) {
+  const { stage, form } = swap.state;
+  const routes = quoteOf(stage)?.routes ?? [];
+  return (
+    <Panel
+      title="Routes"
+      headingId="routes-title"
+      headingRef={swap.headings.routes}
+      busy={stage.step === 'quoting'}
+      lead={
+        routes.length > 0
+          ? `${routes.length} route${routes.length > 1 ? 's' : ''} for ${routes[0]?.src.formatted}, best rate first.`
+          : undefined
+      }
+    >
+      {stage.step === 'quoting' ? (
+        <LoadingState label="Asking every provider for a price…" rows={2} shape="blocks" announce={false} />
+      ) : stage.step === 'quote-failed' ? (
+        <ErrorState title="Could not get routes." message={stage.error.message} onRetry={() => swap.getRoutes()} />
+      ) : stage.step !== 'routes' && stage.step !== 'locking' ? (
+        <EmptyState icon="⇄">
+          <p>Choose what to send and receive, then select “Get routes” to compare providers.</p>
+        </EmptyState>
+      ) : routes.length === 0 ? (
+        <EmptyState icon="∅" title="No route for this pair right now" titleAs="h3">
+          Try another amount or asset, or check again in a minute.
+        </EmptyState>
+      ) : (
+        <RouteChoice swap={swap} providerName={providerName} stale={stage.quote.key !== pairKey(form)} />
+      )}
+    </Panel>
+  );
+}
+
+function RouteChoice({
+  swap,
+  providerName,
+  stale,
+}: {
+  swap: Swap;
+  providerName: (key: string) => string;
+  stale: boolean;
+}) {
+  const { stage } = swap.state;
+  if (stage.step !== 'routes' && stage.step !== 'locking') return null;
+  return (
+    <div className={layout.stackTight}>
+      {stale && (
+        <Notice tone="warning">
+          You changed the swap since these routes were fetched. Select “Get routes” again to refresh them.
+        </Notice>
+      )}
+      {stage.step === 'routes' && stage.lockError && (
+        <Notice tone="error" role="alert" title="Could not lock that route.">
+          {stage.lockError.message}
+        </Notice>
+      )}
+      <RouteList
+        routes={stage.quote.routes}
+        providerName={providerName}
+        onChoose={swap.chooseRoute}
+        lockingRouteId={stage.step === 'locking' ? stage.routeId : null}
+        disabled={stale || stage.step === 'locking'}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import type { Metadata } from 'next';
+import { connection } from 'next/server';
+import { Panel } from '@/app/_kit/Panel';
+import text from '@/app/_kit/text.module.css';
+import { buildOpenApiDocument, type JsonSchema } from '@/server/openapi/document';
+import styles from './docs.module.css';
+import { entriesOf, tagTitle } from './document';
+import { Operation } from './Operation';
+import { SchemaView } from './SchemaView';
+import { Text } from './Text';
+
+export const metadata: Metadata = {
+  title: 'API reference · Switchyard',
+  description: 'Every endpoint of the Switchyard swap routing API, v1 and unversioned, with a live request form.',
+};
+
+export default async function DocsPage() {
+  // Dynamic: proxy.ts gives every page a per-request CSP nonce that Next stamps on its scripts.
+  await connection();
+  const doc = buildOpenApiDocument();
+  const groups = doc.tags.map((tag) => ({ tag, entries: entriesOf(doc, tag.name) }));
+  const schemaNames = Object.keys(doc.components.schemas).sort();
+
+  return (
+    <div className={styles.layout}>
+      <nav aria-label="Endpoints" className={styles.sidebar}>
+        {groups.map(({ tag, entries }) => (
+          <div key={tag.name} className={styles.navGroup}>
+            <p className={`${text.eyebrow} ${styles.navGroupTitle}`}>
+              <a href={`#tag-${tag.name}`} className={styles.groupLink}>
+                {tagTitle(tag.name, false)}
+              </a>
+            </p>
+            <ul className={styles.sideList}>
+              {entries.map(({ path, method, operation }) => (
+                <li key={operation.operationId}>
+                  <a href={`#${operation.operationId}`} className={styles.sideLink}>
+                    <span className={styles.navMethod}>{method}</span>
+                    <span className={styles.navPath}>{path}</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+        <p className={`${text.eyebrow} ${styles.navGroupTitle}`}>
+          <a href="#schemas" className={styles.groupLink}>
+            Schemas
+          </a>
+        </p>
+        <p className={`${text.eyebrow} ${styles.navGroupTitle}`}>
+          <a href="/api/v1/openapi.json" className={styles.groupLink}>
+            OpenAPI JSON
+          </a>
+        </p>
+      </nav>
+
+      <main id="main" tabIndex={-1} className={styles.main}>
+        <h1 className={styles.title}>{doc.info.title}</h1>
+        <p className={styles.lead}>
+          <Text>{doc.info.description}</Text>
+        </p>
+        <p className={styles.lead}>
+          The machine-readable description is at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a> (OpenAPI{' '}
+          {doc.openapi}); generate a typed client from it with <code>openapi-typescript</code>. Every “Try it” form
+          sends a real request to this deployment.
+        </p>
+
+        {groups.map(({ tag, entries }) => (
+          <section key={tag.name} aria-labelledby={`tag-${tag.name}`} className={styles.group}>
+            <h2 id={`tag-${tag.name}`} className={styles.groupTitle}>
+              {tagTitle(tag.name, true)}
+            </h2>
+            <p className={styles.description}>
+              <Text>{tag.description}</Text>
+            </p>
+            {entries.map((entry) => (
+              <Operation key={entry.operation.operationId} doc={doc} entry={entry} />
+            ))}
+          </section>
+        ))}
+
+        <section aria-labelledby="schemas" className={styles.group}>
+          <h2 id="schemas" className={styles.groupTitle}>
+            Schemas
+          </h2>
+          {schemaNames.map((name) => {
+            const schema = doc.components.schemas[name] as JsonSchema;
+            return (
+              <Panel
+                key={name}
+                id={`schema-${name}`}
+                headingId={`schema-${name}-title`}
+                headingLevel={3}
+                className={styles.schema}
+                title={<span className={styles.schemaTitle}>{name}</span>}
+              >
+                {typeof schema.description === 'string' && (
+                  <p className={styles.description}>
+                    <Text>{schema.description}</Text>
+                  </p>
+                )}
+                <SchemaView schema={schema} caption={`Fields of ${name}`} />
+              </Panel>
+            );
+          })}
+        </section>
+      </main>
+    </div>
+  );
+}

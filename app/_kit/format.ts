@@ -1,0 +1,110 @@
+/** Every number, amount, time and id formatter of the UI. A missing value is shown as `—` unless said otherwise. */
+
+type Numeric = number | string | null | undefined;
+
+const DASH = '—';
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 2 });
+const usdCompact = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  notation: 'compact',
+  maximumFractionDigits: 1,
+});
+const utcDateTime = new Intl.DateTimeFormat('en-GB', {
+  year: 'numeric',
+  month: 'short',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  timeZone: 'UTC',
+});
+const localDateTime = new Intl.DateTimeFormat('en-GB', {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+const localTime = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const bucketHour = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+const bucketDay = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', timeZone: 'UTC' });
+
+const finite = (value: Numeric): number | null => {
+  if (value === null || value === undefined || value === '') return null;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : null;
+};
+
+/** `$1,234.56`; `missing` when the value is absent or not a number. */
+export function formatUsd(value: Numeric, missing = DASH): string {
+  const n = finite(value);
+  return n === null ? missing : usd.format(n);
+}
+export const formatUsdCompact = (value: number) => usdCompact.format(value);
+export const formatPercent = (ratio: number | null | undefined, digits = 1) =>
+  ratio == null ? DASH : `${(ratio * 100).toFixed(digits)}%`;
+export const formatCount = (value: number) => value.toLocaleString('en-US');
+export const formatBps = (bps: number) => `${(bps / 100).toFixed(2).replace(/\.?0+$/, '')}%`;
+
+/** Operator time: UTC, said so (leave `zone` empty where a column header already says it). */
+export const formatDateTime = (value: Date | string | null | undefined, zone = ' UTC') =>
+  value == null ? DASH : `${utcDateTime.format(new Date(value))}${zone}`;
+
+/** A swapper's time: their own time zone; a value that is not a date is shown as it came. */
+export function formatLocalDateTime(iso: string | null | undefined): string {
+  if (!iso) return DASH;
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : localDateTime.format(date);
+}
+export const formatLocalTime = (value: number | Date) => localTime.format(value);
+
+export const formatBucket = (value: Date | string, bucket: 'hour' | 'day') =>
+  (bucket === 'hour' ? bucketHour : bucketDay).format(new Date(value));
+
+/** A measured duration: `350 ms`, `4.2 s`, `3 min 12 s`, `1.5 h`. */
+export function formatDuration(seconds: number | null | undefined): string {
+  if (seconds == null) return DASH;
+  if (seconds < 1) return `${Math.round(seconds * 1000)} ms`;
+  if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+  return `${(seconds / 3600).toFixed(1)} h`;
+}
+
+/** An estimate, rounded the way people say it: `~40 s`, `~12 min`, `~2 h 5 min`. */
+export function formatEstimate(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds <= 0) return DASH;
+  if (seconds < 60) return `~${Math.round(seconds)} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `~${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest ? `~${hours} h ${rest} min` : `~${hours} h`;
+}
+
+/** `m:ss` for a countdown. */
+export function formatCountdown(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
+}
+
+export function formatRelative(value: Date | string | null | undefined, now = Date.now()): string {
+  if (value == null) return DASH;
+  const diff = new Date(value).getTime() - now;
+  const abs = Math.abs(diff);
+  const unit =
+    abs < 60_000
+      ? `${Math.round(abs / 1000)} s`
+      : abs < 3_600_000
+        ? `${Math.round(abs / 60_000)} min`
+        : abs < 86_400_000
+          ? `${Math.round(abs / 3_600_000)} h`
+          : `${Math.round(abs / 86_400_000)} d`;
+  return diff >= 0 ? `in ${unit}` : `${unit} ago`;
+}
+
+/** `0x1234…cdef`: enough of a long value to recognise it. */
+export function truncateMiddle(value: string, head = 10, tail = 8): string {
+  return value.length <= head + tail + 1 ? value : `${value.slice(0, head)}…${value.slice(-tail)}`;
+}
