@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import { TRANSACTION_SORT_FIELDS, type transactionSearchInput } from '@/server/dashboard/schemas';
-import { TX_STATUSES } from '@/server/schemas/transactions';
+import { TRANSACTION_SORT_FIELDS, TX_STATUSES, type transactionSearchInput } from '@/server/schemas/transactions';
 
 export type SearchInput = z.input<typeof transactionSearchInput>;
 export const PER_PAGE = 25;
