@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { TX_STATUSES, type TxStatus } from '../transactions/statuses';
 import { booleanParam, listParam, paginationQuery, searchParam } from './common';
 import { referralCodeSchema } from './swap';
 
-export const TX_STATUSES = ['SUCCESS', 'PENDING', 'FAILED', 'REFUND'] as const;
 export const MAX_HISTORY_ADDRESSES = 20;
 
 export const transactionIdParam = z.string('must be a string').trim().min(1, 'must not be empty').max(64, 'too long');
@@ -65,7 +65,7 @@ export interface HistoryFilter {
   search?: string;
   referralCode?: string;
   transactionId?: string;
-  statuses?: (typeof TX_STATUSES)[number][];
+  statuses?: TxStatus[];
   finalizedOnly?: boolean;
 }
 

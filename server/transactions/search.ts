@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import { transactions } from '../../drizzle/schema';
+import { walletLookupKeys } from '../catalog/addresses';
 import type { AppContext } from '../context';
 import type { Paginated } from '../schemas/common';
 import type { TransactionSearchInput } from '../schemas/transactions';
@@ -9,28 +10,25 @@ type TransactionRow = typeof transactions.$inferSelect;
 
 export const usd = (value: string | null) => (value === null ? null : Number(value));
 
-/** EVM wallets are stored lowercased, the rest verbatim; try both forms of anything else. */
-const walletKeys = (term: string) =>
-  /^0x[0-9a-fA-F]{40}$/.test(term) ? [term.toLowerCase()] : [...new Set([term, term.toLowerCase()])];
+/** A transaction named by its id, its lock id, any of its three hashes, or a wallet on either side. */
+export function identifiedBy(term: string): SQL {
+  const key = hashKey(term) ?? term;
+  const wallets = walletLookupKeys(term);
+  return or(
+    eq(transactions.id, term),
+    eq(transactions.lockId, term),
+    eq(transactions.hashKey, key),
+    eq(transactions.inboundHashKey, key),
+    eq(transactions.outboundHashKey, key),
+    inArray(transactions.walletKey, wallets),
+    inArray(transactions.recipientWalletKey, wallets),
+  ) as SQL;
+}
 
 function searchWhere(input: TransactionSearchInput): SQL | undefined {
   const where: SQL[] = [];
   const term = input.query?.trim();
-  if (term) {
-    const key = hashKey(term) ?? term;
-    const wallets = walletKeys(term);
-    where.push(
-      or(
-        eq(transactions.id, term),
-        eq(transactions.lockId, term),
-        eq(transactions.hashKey, key),
-        eq(transactions.inboundHashKey, key),
-        eq(transactions.outboundHashKey, key),
-        inArray(transactions.walletKey, wallets),
-        inArray(transactions.recipientWalletKey, wallets),
-      ) as SQL,
-    );
-  }
+  if (term) where.push(identifiedBy(term));
   if (input.statuses?.length) where.push(inArray(transactions.status, input.statuses));
   if (input.provider) where.push(eq(transactions.provider, input.provider.toUpperCase()));
   if (input.chain)
