@@ -160,7 +160,7 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
       recipientWalletAddress: lock.recipient,
       walletKey: walletKey(src.chainType, lock.depositor),
       recipientWalletKey: walletKey(dst.chainType, lock.recipient),
-      quotedFeeUsd: fee.usd,
+      quotedFeeUsd: fee.usd === null ? null : String(fee.usd),
       feeDetails: fee.details,
       referralCode: referral?.code ?? null,
       referralOwnerId: referral?.ownerId ?? null,
