@@ -3,8 +3,7 @@ import { isValidWalletAddress } from '../catalog/address-validation';
 import { parseAmount } from '../catalog/amounts';
 import { type CatalogChain, type CatalogSnapshot, getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
-import { type FieldProblem, validationError } from '../errors';
-import { problemsFromZod } from '../http/input';
+import { type FieldProblem, problemsFromZod, validationError } from '../errors';
 import type { RouteAsset } from '../providers/types';
 import { swapFieldCode } from '../schemas/swap';
 

@@ -1,8 +1,12 @@
 import { type ConnectionOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
-import type { TrackingScheduler } from '../context';
 import { JOBS, type JobData, type JobName, type QueueName, SCHEDULE_IDS, SCHEDULES, trackingJobId } from './jobs';
+
+export interface TrackingScheduler {
+  schedule(transactionId: string, delayMs: number): Promise<void>;
+  close(): Promise<void>;
+}
 
 /** Hash-tagged so every key of a queue lands on one Redis Cluster slot. */
 export const bullPrefix = (redisPrefix: string) => `{${redisPrefix}}`;
