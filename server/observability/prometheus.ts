@@ -1,7 +1,16 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../context';
-import { createQueue } from '../tracking/queues';
-import { queueDepth, registry, trackingLag, transactionsGauge } from './registry';
+import { QUEUES } from '../tracking/jobs';
+import { sharedQueue } from '../tracking/queues';
+import { providerHealth } from './provider-health';
+import {
+  providerCircuitOpen,
+  providerQuoteErrorRatio,
+  queueDepth,
+  registry,
+  trackingLag,
+  transactionsGauge,
+} from './registry';
 
 /** Reads the gauges that come from Postgres and Redis at scrape time. */
 async function collect(ctx: AppContext) {
@@ -13,16 +22,18 @@ async function collect(ctx: AppContext) {
   transactionsGauge.set({ state: 'pending' }, row?.pending ?? 0);
   transactionsGauge.set({ state: 'stale' }, row?.stale ?? 0);
   trackingLag.set(row?.lag ?? 0);
-  for (const name of ['tracking', 'maintenance'] as const) {
-    const queue = createQueue(name, ctx.redis, ctx.config.redisPrefix);
+  for (const name of QUEUES) {
     try {
-      const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
+      const counts = await sharedQueue(ctx, name).getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
       for (const [state, count] of Object.entries(counts)) queueDepth.set({ queue: name, state }, count);
     } catch {
       // Redis down: the gauges keep their last values and the scrape still answers.
-    } finally {
-      await queue.close().catch(() => {});
     }
+  }
+  for (const provider of await providerHealth(ctx)) {
+    if (!provider.enabled) continue;
+    providerCircuitOpen.set({ provider: provider.provider }, provider.breaker === 'closed' ? 0 : 1);
+    if (provider.errorRate !== null) providerQuoteErrorRatio.set({ provider: provider.provider }, provider.errorRate);
   }
 }
 

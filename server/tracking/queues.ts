@@ -22,6 +22,27 @@ export function createQueue(name: QueueName, connection: Redis | ConnectionOptio
   return queue;
 }
 
+const sharedQueues = new WeakMap<Redis, Map<string, Queue>>();
+
+/**
+ * A queue handle on a process's own Redis connection, made on first use and kept: the dashboard and
+ * the metrics scrape read counts and schedulers through it without opening a queue per request.
+ */
+export function sharedQueue(ctx: { redis: Redis; config: Pick<Config, 'redisPrefix'> }, name: QueueName): Queue {
+  let queues = sharedQueues.get(ctx.redis);
+  if (!queues) {
+    queues = new Map();
+    sharedQueues.set(ctx.redis, queues);
+  }
+  const key = `${ctx.config.redisPrefix}:${name}`;
+  let queue = queues.get(key);
+  if (!queue) {
+    queue = createQueue(name, ctx.redis, ctx.config.redisPrefix);
+    queues.set(key, queue);
+  }
+  return queue;
+}
+
 export async function enqueue<N extends JobName>(
   queue: Queue,
   name: N,
