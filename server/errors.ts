@@ -59,7 +59,7 @@ export class AppError extends Error {
   }
 }
 
-/** Architecture §4: the single code, the shared code, or VALIDATION_ERROR for a mix. */
+/** The single code, the shared code, or VALIDATION_ERROR for a mix: one envelope code must describe them all. */
 export function validationError(problems: FieldProblem[]): AppError {
   const codes = new Set(problems.map((p) => p.code));
   const [only] = codes;

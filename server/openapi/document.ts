@@ -307,7 +307,7 @@ const PARAM_DOCS: Record<string, string> = {
 
 /**
  * Statuses a code is also answered with besides its ERROR_STATUS entry: a refused or vanished
- * provider route is 409, and an oversized body is 413 VALIDATION_ERROR (architecture §4).
+ * provider route is 409, and an oversized body is 413 VALIDATION_ERROR.
  */
 const ALSO_ANSWERED_AS: Partial<Record<ErrorCode, number[]>> = {
   PROVIDER_UNAVAILABLE: [409],

@@ -41,7 +41,7 @@ interface PairFields {
 
 /**
  * Validates a quote or lock body in one pass: schema problems and catalog, amount, address and
- * pair rules are all collected, so the client sees every problem at once (architecture §4).
+ * pair rules are all collected, so the client sees every problem at once instead of fixing one per request.
  */
 export async function validateSwapBody<S extends z.ZodType<PairFields>>(
   ctx: AppContext,
