@@ -648,7 +648,7 @@ export interface components {
                 /** @description Public transaction ID for status and track */
                 id: string;
                 /** @enum {string} */
-                status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";
+                status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
             };
         } & {
             [key: string]: unknown;
@@ -695,7 +695,7 @@ export interface components {
             outboundHash: string;
             provider: string;
             /** @enum {string} */
-            status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";
+            status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
             srcAmount: string;
             dstAmount: string;
             walletAddress: string;
@@ -730,7 +730,7 @@ export interface components {
                 inboundHash: string;
                 provider: string;
                 /** @enum {string} */
-                status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";
+                status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
             };
             final: boolean;
             /** @description True when the provider is being polled for this transaction */
@@ -749,7 +749,7 @@ export interface components {
             outboundHash: string;
             provider: string;
             /** @enum {string} */
-            status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";
+            status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
             srcAmount: string;
             dstAmount: string;
             walletAddress: string;
@@ -900,7 +900,7 @@ export interface components {
                 transaction: {
                     id: string;
                     /** @enum {string} */
-                    status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";
+                    status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
                 };
             };
         } & {
@@ -2135,7 +2135,7 @@ export interface operations {
                 /** @description Public transaction ID. */
                 transactionId?: string;
                 /** @description Only these statuses; repeat the parameter or separate with commas. */
-                statuses?: ("SUCCESS" | "PENDING" | "FAILED" | "REFUND")[];
+                statuses?: ("PENDING" | "SUCCESS" | "FAILED" | "REFUND")[];
                 /** @description When true (or 1), only SUCCESS, FAILED and REFUND. */
                 finalizedOnly?: "0" | "1" | "true" | "false";
             };
@@ -3136,7 +3136,7 @@ export interface operations {
                 /** @description Search by transaction ID, lock ID, hash, wallet, provider, asset symbol or referral code. */
                 search?: string;
                 /** @description Only these statuses; repeat the parameter or separate with commas. */
-                statuses?: ("SUCCESS" | "PENDING" | "FAILED" | "REFUND")[];
+                statuses?: ("PENDING" | "SUCCESS" | "FAILED" | "REFUND")[];
                 /** @description When true (or 1), only SUCCESS, FAILED and REFUND. */
                 finalizedOnly?: "0" | "1" | "true" | "false";
             };

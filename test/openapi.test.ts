@@ -14,7 +14,7 @@ import { startTestApp, type TestApp } from './support/app';
 import { expectV1Headers } from './support/assertions';
 import { assertDocumentedResponse } from './support/contract';
 
-const doc = buildOpenApiDocument();
+const doc = buildOpenApiDocument(API_ROUTES);
 const V1_HEADERS = [
   'X-API-Version',
   'X-Request-Id',

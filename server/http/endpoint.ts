@@ -3,16 +3,15 @@ import type { AppContext } from '../context';
 import { AppError, toAppError } from '../errors';
 import { newRequestId } from '../ids';
 import { logContext } from '../log';
-import { httpDuration, httpRequests } from '../observability/prometheus';
+import { httpDuration, httpRequests } from '../observability/registry';
 import { clientHash, clientIdentity } from '../ratelimit/client';
 import { recordRateLimitHit } from '../ratelimit/hits';
-import { type RateDecision, rateLimitHeaders } from '../ratelimit/limiter';
+import { type RateDecision, type RouteClass, rateLimitHeaders } from '../ratelimit/limiter';
 import { withDeadline } from '../routing/deadline';
 import { fingerprint, IDEMPOTENCY_HEADER, isReplayable, validateIdempotencyKey } from './idempotency';
 import { type FieldCoder, parseQuery, parseWith, readJsonBody } from './input';
 import { API_VERSION, type EndpointResult, jsonResponse, legacyErrorBody, v1ErrorBody } from './respond';
 
-export type RouteClass = 'catalog' | 'quote' | 'execute' | 'transactions';
 export type ApiInterface = 'v1' | 'legacy';
 
 export interface RequestContext {

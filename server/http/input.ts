@@ -1,17 +1,5 @@
 import type { z } from 'zod';
-import { AppError, type ErrorCode, type FieldProblem, validationError } from '../errors';
-
-/** Zod issues become field problems; a refinement may carry its spec code in `params.code`. */
-export function problemsFromZod(error: z.ZodError): FieldProblem[] {
-  return error.issues.map((issue) => {
-    const params = (issue as { params?: { code?: ErrorCode } }).params;
-    const field = issue.path.map(String).join('.');
-    let message = issue.message;
-    if (issue.code === 'invalid_type' && /received undefined/.test(message)) message = 'Required';
-    if (issue.code === 'unrecognized_keys') message = `Unknown field(s): ${issue.keys.join(', ')}`;
-    return { code: params?.code ?? 'VALIDATION_ERROR', field, message };
-  });
-}
+import { AppError, type ErrorCode, problemsFromZod, validationError } from '../errors';
 
 export type FieldCoder = (field: string, value: unknown) => ErrorCode;
 

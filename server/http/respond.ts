@@ -40,7 +40,7 @@ export function v1ErrorBody(error: AppError, requestId: string) {
   };
 }
 
-/** Architecture §4: the legacy interface answers `{ error: { code, message } }`. */
+/** The legacy interface answers `{ error: { code, message } }`, the shape its existing clients parse. */
 export function legacyErrorBody(error: AppError) {
   return { error: { code: error.code, message: error.message } };
 }

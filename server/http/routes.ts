@@ -35,7 +35,7 @@ export const API_ROUTES: Record<string, { api: ApiInterface; methods: Partial<Re
   '/api/v1/transaction/track': { api: 'v1', methods: { POST: trackV1 } },
   '/api/v1/transaction/history': { api: 'v1', methods: { GET: historyV1 } },
   '/api/v1/referral': { api: 'v1', methods: { GET: referralV1 } },
-  '/api/v1/openapi.json': { api: 'v1', methods: { GET: openApiV1 } },
+  '/api/v1/openapi.json': { api: 'v1', methods: { GET: openApiV1(() => API_ROUTES) } },
   '/api/swap/chains': { api: 'legacy', methods: { GET: listChainsLegacy } },
   '/api/swap/assets': { api: 'legacy', methods: { GET: listAssetsLegacy } },
   '/api/swap/sources': { api: 'legacy', methods: { GET: listSourcesLegacy } },

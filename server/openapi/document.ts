@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../errors';
 import type { ApiInterface, Endpoint } from '../http/endpoint';
-import { API_ROUTES } from '../http/routes';
 import { assetSchema, chainSchema, sourceSchema } from '../schemas/catalog';
 import * as responses from '../schemas/responses';
 import {
@@ -308,7 +307,7 @@ const PARAM_DOCS: Record<string, string> = {
 
 /**
  * Statuses a code is also answered with besides its ERROR_STATUS entry: a refused or vanished
- * provider route is 409, and an oversized body is 413 VALIDATION_ERROR (architecture §4).
+ * provider route is 409, and an oversized body is 413 VALIDATION_ERROR.
  */
 const ALSO_ANSWERED_AS: Partial<Record<ErrorCode, number[]>> = {
   PROVIDER_UNAVAILABLE: [409],
@@ -561,9 +560,9 @@ function healthPaths(): OpenApiDocument['paths'] {
   };
 }
 
-function build(): OpenApiDocument {
+function build(routes: ApiRouteTable): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
-  for (const [path, route] of Object.entries(API_ROUTES)) {
+  for (const [path, route] of Object.entries(routes)) {
     const item: Partial<Record<HttpMethod, OpenApiOperation>> = {};
     for (const [method, target] of Object.entries(route.methods)) {
       if (target)
@@ -597,10 +596,17 @@ function build(): OpenApiDocument {
   };
 }
 
-let cached: OpenApiDocument | undefined;
+/** Every public path, its interface and its endpoints by method, as `http/routes.ts` lists them. */
+export type ApiRouteTable = Record<string, { api: ApiInterface; methods: Partial<Record<string, Endpoint>> }>;
 
-/** The OpenAPI 3.1 document of both interfaces, built once from API_ROUTES and the zod schemas. */
-export function buildOpenApiDocument(): OpenApiDocument {
-  cached ??= build();
-  return cached;
+const built = new WeakMap<ApiRouteTable, OpenApiDocument>();
+
+/** The OpenAPI 3.1 document of both interfaces, built once per route table from it and the zod schemas. */
+export function buildOpenApiDocument(routes: ApiRouteTable): OpenApiDocument {
+  let document = built.get(routes);
+  if (!document) {
+    document = build(routes);
+    built.set(routes, document);
+  }
+  return document;
 }

@@ -1,7 +1,9 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config';
-import type { RouteClass } from '../http/endpoint';
+
+/** The rate-limit budget a public endpoint draws on. */
+export type RouteClass = keyof Config['rateLimits']['perClient'];
 
 export interface RateDecision {
   allowed: boolean;

@@ -68,7 +68,7 @@ export function candidateProviders(ctx: AppContext, pair: SwapPair, activeSource
 
 /**
  * Fan-out to every candidate in parallel, each under its own deadline. No route anywhere is an empty
- * list; every candidate failing is 503 (architecture §4). An identical request answered a moment
+ * list (a valid answer); every candidate failing is 503, as the failure is ours to retry. An identical request answered a moment
  * ago is served from the shared cache; a client past its share of a provider's upstream budget
  * gets the other providers, or 429 when it is past its share of all of them.
  */

@@ -76,7 +76,7 @@ function hashPatch(tx: TransactionRow, parsed: Parsed): Partial<typeof transacti
 
 /**
  * Records a client-reported source hash and polls at once. Provider metadata from the client is
- * never read: tracking uses only the context stored at execute (spec §4.8 rule 1). A hash that is not
+ * never read: tracking uses only the context stored at execute, which a client cannot forge. A hash that is not
  * taken is kept on the timeline only; the answer's `hash` says which one the swap is tracked by.
  */
 export async function trackTransaction(ctx: AppContext, body: TrackBody): Promise<TrackResult> {
