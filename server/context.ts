@@ -5,6 +5,7 @@ import { createIdempotencyStore, type IdempotencyStore } from './http/idempotenc
 import { createLogger, type Logger } from './log';
 import { createProviderMetrics } from './metrics/provider-metrics';
 import { createProviderRegistry, type ProviderRegistry } from './providers/registry';
+import { flushRateLimitHits } from './ratelimit/hits';
 import { createRateLimiter, type RateLimiter } from './ratelimit/limiter';
 import { createWebRedis } from './redis';
 import { createQueue, createTrackingScheduler } from './tracking/queues';
@@ -62,6 +63,7 @@ export function createAppContext(config: Config): AppContext {
     async close() {
       await metrics.stop();
       await tracking.close().catch(() => {});
+      await flushRateLimitHits(redis).catch(() => {});
       redis.disconnect();
       await handle.close();
     },

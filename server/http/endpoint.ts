@@ -5,7 +5,7 @@ import { newRequestId } from '../ids';
 import { logContext } from '../log';
 import { httpDuration, httpRequests } from '../observability/prometheus';
 import { clientHash, clientIdentity } from '../ratelimit/client';
-import { recordRateLimitHit } from '../ratelimit/hits';
+import { countRateLimitHit } from '../ratelimit/hits';
 import { type RateDecision, rateLimitHeaders } from '../ratelimit/limiter';
 import { withDeadline } from '../routing/deadline';
 import { fingerprint, IDEMPOTENCY_HEADER, isReplayable, validateIdempotencyKey } from './idempotency';
@@ -134,7 +134,7 @@ async function applyRateLimit(
     const decision = await app.rateLimiter.consume(target.routeClass, client);
     if (!decision.allowed) {
       const hashed = clientHash(client, app.config.rateLimits.hashKey);
-      recordRateLimitHit(app.redis, app.config.redisPrefix, target.routeClass, hashed).catch(() => {});
+      countRateLimitHit(app.redis, app.config.redisPrefix, target.routeClass, hashed);
     }
     return decision;
   } catch (error) {
