@@ -158,6 +158,8 @@ async function referralFor(ctx: AppContext, lock: LockRow, request: ExecuteReque
   return lock.referralCode && lock.referralOwnerId ? { code: lock.referralCode, ownerId: lock.referralOwnerId } : null;
 }
 
+const DIVISION_BY_ZERO = '22012';
+
 /** The transaction, its first event and the lock marked used: all or nothing. */
 async function record(ctx: AppContext, execution: Execution, request: ExecuteRequest) {
   const { lock, adapter, src, dst, route, transactionId, result } = execution;
@@ -167,57 +169,67 @@ async function record(ctx: AppContext, execution: Execution, request: ExecuteReq
   const trackable = adapter.canTrack(result.trackingContext, '');
   const srcUsd = usdValue(BigInt(lock.amountBase), src.decimals, src.priceUsd) ?? (route.src.usd || null);
 
-  await ctx.db.transaction(async (tx) => {
-    await tx.insert(transactions).values({
-      id: transactionId,
-      lockId: lock.id,
-      provider: lock.provider,
-      status: 'PENDING',
-      hash: result.providerResult.txHash ?? '',
-      inboundHash: result.providerResult.txHash ?? '',
-      hashKey: hashKey(result.providerResult.txHash),
-      inboundHashKey: hashKey(result.providerResult.txHash),
-      srcChain: src.chain,
-      dstChain: dst.chain,
-      srcAsset: snapshot(src),
-      dstAsset: snapshot(dst),
-      srcAmount: lock.amount,
-      dstAmount: formatAmount(dstAmountBase, dst.decimals),
-      srcAmountBase: lock.amountBase,
-      dstAmountBase: dstAmountBase.toString(),
-      amountUsd: srcUsd,
-      walletAddress: lock.depositor,
-      recipientWalletAddress: lock.recipient,
-      walletKey: walletKey(src.chainType, lock.depositor),
-      recipientWalletKey: walletKey(dst.chainType, lock.recipient),
-      quotedFeeUsd: fee.usd,
-      feeDetails: fee.details,
-      referralCode: referral?.code ?? null,
-      referralOwnerId: referral?.ownerId ?? null,
-      quote: route as unknown as Record<string, unknown>,
-      providerResult: result.providerResult as unknown as Record<string, unknown>,
-      trackingContext: result.trackingContext,
-      nextPollAt: trackable ? new Date() : null,
-    });
-    await tx.insert(transactionEvents).values({
-      transactionId,
-      type: 'created',
-      toStatus: 'PENDING',
-      message: `Executed lock ${lock.id} through ${lock.provider}`,
-      data: {
-        lockId: lock.id,
-        referralCode: referral?.code ?? null,
-        execution: result.providerResult.execution,
-        trackable,
-      },
-    });
-    const [used] = await tx
-      .update(locks)
-      .set({ state: 'used', usedAt: sql`now()`, transactionId, updatedAt: sql`now()` })
-      .where(and(eq(locks.id, lock.id), eq(locks.state, 'executing')))
-      .returning({ id: locks.id });
-    if (!used) throw new AppError('QUOTE_EXPIRED', 'This lock was executed concurrently', { field: 'lockId' });
+  const createTransaction = ctx.db.insert(transactions).values({
+    id: transactionId,
+    lockId: lock.id,
+    provider: lock.provider,
+    status: 'PENDING',
+    hash: result.providerResult.txHash ?? '',
+    inboundHash: result.providerResult.txHash ?? '',
+    hashKey: hashKey(result.providerResult.txHash),
+    inboundHashKey: hashKey(result.providerResult.txHash),
+    srcChain: src.chain,
+    dstChain: dst.chain,
+    srcAsset: snapshot(src),
+    dstAsset: snapshot(dst),
+    srcAmount: lock.amount,
+    dstAmount: formatAmount(dstAmountBase, dst.decimals),
+    srcAmountBase: lock.amountBase,
+    dstAmountBase: dstAmountBase.toString(),
+    amountUsd: srcUsd,
+    walletAddress: lock.depositor,
+    recipientWalletAddress: lock.recipient,
+    walletKey: walletKey(src.chainType, lock.depositor),
+    recipientWalletKey: walletKey(dst.chainType, lock.recipient),
+    quotedFeeUsd: fee.usd,
+    feeDetails: fee.details,
+    referralCode: referral?.code ?? null,
+    referralOwnerId: referral?.ownerId ?? null,
+    quote: route as unknown as Record<string, unknown>,
+    providerResult: result.providerResult as unknown as Record<string, unknown>,
+    trackingContext: result.trackingContext,
+    nextPollAt: trackable ? new Date() : null,
   });
+  const noteCreation = ctx.db.insert(transactionEvents).values({
+    transactionId,
+    type: 'created',
+    toStatus: 'PENDING',
+    message: `Executed lock ${lock.id} through ${lock.provider}`,
+    data: {
+      lockId: lock.id,
+      referralCode: referral?.code ?? null,
+      execution: result.providerResult.execution,
+      trackable,
+    },
+  });
+  const useLock = ctx.db
+    .update(locks)
+    .set({ state: 'used', usedAt: sql`now()`, transactionId, updatedAt: sql`now()` })
+    .where(and(eq(locks.id, lock.id), eq(locks.state, 'executing')))
+    .returning({ id: locks.id });
+  // One statement, so one round trip and all or nothing: when the lock is no longer ours the
+  // division by zero aborts it, inserts included.
+  await ctx.db
+    .execute(
+      sql`with used as (${useLock.getSQL()}), created as (${createTransaction.getSQL()}), noted as (${noteCreation.getSQL()})
+        select 1 / count(*) as claimed from used`,
+    )
+    .catch((error) => {
+      if ((error as { code?: string }).code === DIVISION_BY_ZERO) {
+        throw new AppError('QUOTE_EXPIRED', 'This lock was executed concurrently', { field: 'lockId' });
+      }
+      throw error;
+    });
   return { fee, dstAmountBase, trackable };
 }
 
