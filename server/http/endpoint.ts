@@ -43,6 +43,8 @@ export interface RequestContext {
   request: ApiRequest;
   url: URL;
   requestId: string;
+  /** `performance.now()` when the request arrived: deadlines that bound the answer count from here. */
+  receivedAt: number;
   /** The JSON object body, read once under the size limit (empty for endpoints without a body). */
   body: Record<string, unknown>;
 }
@@ -157,7 +159,9 @@ export async function serveApi(
 ): Promise<ApiResponse> {
   const requestId = newRequestId();
   const started = performance.now();
-  const response = await logContext.run({ requestId }, () => serveWithId({ api, app, request, target, requestId }));
+  const response = await logContext.run({ requestId }, () =>
+    serveWithId({ api, app, request, target, requestId, receivedAt: started }),
+  );
   const ms = performance.now() - started;
   const labels = { route, method: request.method };
   httpRequests.inc({ ...labels, status: String(response.status) });
@@ -177,6 +181,7 @@ interface Exchange {
   request: ApiRequest;
   target: Endpoint;
   requestId: string;
+  receivedAt: number;
   headers: Record<string, string>;
   url?: URL;
   idempotency?: { scope: string; key: string; print: string };
@@ -250,7 +255,7 @@ async function beginIdempotency(
 const run = (x: Exchange, url: URL, body: Record<string, unknown>) =>
   withDeadline(
     x.app.config.requestDeadlineMs,
-    () => x.target.run({ app: x.app, request: x.request, url, requestId: x.requestId, body }),
+    () => x.target.run({ app: x.app, request: x.request, url, requestId: x.requestId, receivedAt: x.receivedAt, body }),
     () => new AppError('SERVICE_UNAVAILABLE', 'The request took too long; retry shortly'),
   );
 
