@@ -474,8 +474,8 @@ export interface components {
         };
         /** @description Fee object with the display fields (quote, lock, execute). */
         Fee: {
-            /** @description Estimated fee in USD */
-            usd: string | null;
+            /** @description Estimated fee in USD; null when it cannot be priced */
+            usd: number | null;
             formatted: string | null;
             currency: string | null;
             details: components["schemas"]["FeeItem"][];
@@ -484,7 +484,8 @@ export interface components {
         };
         FeeBreakdown: {
             total: {
-                usd: string | null;
+                /** @description Estimated fee in USD; null when it cannot be priced */
+                usd: number | null;
                 formatted: string | null;
                 currency: string | null;
             } & {
@@ -673,6 +674,7 @@ export interface components {
         };
         /** @description Fee object with the recorded fields (status, history). */
         RecordedFee: {
+            /** @description Estimated fee in USD; null when it cannot be priced */
             usd: number | null;
             formatted: string | null;
             amount: string | null;
@@ -685,9 +687,12 @@ export interface components {
         };
         Transaction: {
             id: string;
+            /** @description The source hash the swap is tracked by; empty until known */
             hash: string;
+            /** @description The inbound (deposit) hash; empty until known */
             inboundHash: string;
-            outboundHash: string | null;
+            /** @description The destination-chain hash; empty until known */
+            outboundHash: string;
             provider: string;
             /** @enum {string} */
             status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";
@@ -719,7 +724,9 @@ export interface components {
         TrackResult: {
             transaction: {
                 id: string;
+                /** @description The source hash the swap is tracked by; empty until known */
                 hash: string;
+                /** @description The inbound (deposit) hash; empty until known */
                 inboundHash: string;
                 provider: string;
                 /** @enum {string} */
@@ -734,9 +741,12 @@ export interface components {
         };
         HistoryItem: {
             id: string;
+            /** @description The source hash the swap is tracked by; empty until known */
             hash: string;
+            /** @description The inbound (deposit) hash; empty until known */
             inboundHash: string;
-            outboundHash: string | null;
+            /** @description The destination-chain hash; empty until known */
+            outboundHash: string;
             provider: string;
             /** @enum {string} */
             status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";

@@ -191,7 +191,7 @@ async function record(ctx: AppContext, execution: Execution, request: ExecuteReq
     recipientWalletAddress: lock.recipient,
     walletKey: walletKey(src.chainType, lock.depositor),
     recipientWalletKey: walletKey(dst.chainType, lock.recipient),
-    quotedFeeUsd: fee.usd,
+    quotedFeeUsd: fee.usd === null ? null : String(fee.usd),
     feeDetails: fee.details,
     referralCode: referral?.code ?? null,
     referralOwnerId: referral?.ownerId ?? null,

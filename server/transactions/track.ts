@@ -85,9 +85,9 @@ export async function trackTransaction(ctx: AppContext, body: TrackBody): Promis
     transaction: { id: tx.id, hash: tx.hash, inboundHash: tx.inboundHash, provider: tx.provider, status: tx.status },
     final: isFinal(tx.status),
   });
+  const parsed = body.txHash === undefined ? undefined : await parseReportedHash(ctx, tx, body.txHash);
   if (isFinal(tx.status)) return { ...summary(), tracking: false };
 
-  const parsed = body.txHash === undefined ? undefined : await parseReportedHash(ctx, tx, body.txHash);
   const adapter = ctx.providers.get(tx.provider);
   const decision = parsed ? await decide(ctx, adapter, tx, parsed.hash) : undefined;
 
