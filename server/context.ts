@@ -3,7 +3,7 @@ import { type Config, loadConfig } from './config';
 import { createDb, type DbHandle } from './db';
 import { createIdempotencyStore, type IdempotencyStore } from './http/idempotency';
 import { createLogger, type Logger } from './log';
-import { createProviderMetrics } from './metrics/provider-metrics';
+import { createProviderMetrics } from './observability/provider-metrics';
 import { createProviderRegistry, type ProviderRegistry } from './providers/registry';
 import { createRateLimiter, type RateLimiter } from './ratelimit/limiter';
 import { createWebRedis } from './redis';

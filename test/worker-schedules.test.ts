@@ -3,8 +3,8 @@ import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MaintenanceJobName, SCHEDULE_IDS, SCHEDULES } from '../server/tracking/jobs';
 import { createQueue } from '../server/tracking/queues';
-import { callerFor, signedInUser } from './dashboard/support';
 import { startTestApp, type TestApp } from './support/app';
+import { callerFor, signedInUser } from './support/dashboard';
 import { spawnEntry, waitUntil } from './support/processes';
 
 /** Shortened intervals for the real worker process; every wait below is bounded by a few of them. */

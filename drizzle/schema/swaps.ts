@@ -12,9 +12,10 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
+import { TX_STATUSES } from '../../server/transactions/statuses';
 
 export const lockState = pgEnum('lock_state', ['locked', 'executing', 'used']);
-export const transactionStatus = pgEnum('transaction_status', ['PENDING', 'SUCCESS', 'FAILED', 'REFUND']);
+export const transactionStatus = pgEnum('transaction_status', TX_STATUSES);
 export const apiInterface = pgEnum('api_interface', ['v1', 'legacy']);
 
 const timestamps = {

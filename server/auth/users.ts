@@ -1,10 +1,10 @@
-import { eq } from 'drizzle-orm';
-import { authUsers } from '../../drizzle/schema';
+import { asc, eq } from 'drizzle-orm';
+import { authSessions, authUsers } from '../../drizzle/schema';
 import type { AppContext } from '../context';
-import type { CreateUserInput } from '../dashboard/schemas';
-import { AppError } from '../errors';
+import { AppError, notFound } from '../errors';
+import type { CreateUserInput, SetUserRoleInput } from '../schemas/users';
 import { getAuth } from './auth';
-import type { Role } from './roles';
+import type { Role, Viewer } from './roles';
 
 const emailTaken = (email: string) =>
   new AppError('VALIDATION_ERROR', `A user with the email ${email} already exists`, {
@@ -55,4 +55,42 @@ export async function ensureAdmin(
   }
   const created = await createUserWithRole(app, { email, name: input.name, password: input.password, role: 'admin' });
   return { id: created.id, outcome: 'created' };
+}
+
+export async function listUsers(ctx: AppContext) {
+  const rows = await ctx.db
+    .select({
+      id: authUsers.id,
+      name: authUsers.name,
+      email: authUsers.email,
+      role: authUsers.role,
+      banned: authUsers.banned,
+      createdAt: authUsers.createdAt,
+    })
+    .from(authUsers)
+    .orderBy(asc(authUsers.email));
+  return rows;
+}
+
+/**
+ * Changes a user's role and signs them out everywhere, so a demotion takes effect at once.
+ * An admin cannot demote themselves: that is how the last admin locks everyone out.
+ */
+export async function setUserRole(ctx: AppContext, actor: Viewer, input: SetUserRoleInput) {
+  if (input.userId === actor.userId && input.role !== 'admin') {
+    throw new AppError('VALIDATION_ERROR', 'You cannot remove your own admin role; ask another admin', {
+      field: 'role',
+      retryable: false,
+    });
+  }
+  return ctx.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(authUsers)
+      .set({ role: input.role, updatedAt: new Date() })
+      .where(eq(authUsers.id, input.userId))
+      .returning({ id: authUsers.id, email: authUsers.email, role: authUsers.role });
+    if (!updated) throw notFound('User', 'userId');
+    await tx.delete(authSessions).where(eq(authSessions.userId, input.userId));
+    return updated;
+  });
 }

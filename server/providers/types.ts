@@ -1,8 +1,8 @@
 import type { ProviderKey } from '../config';
+import type { TxStatus } from '../transactions/statuses';
 
-export type { ProviderKey };
+export type { ProviderKey, TxStatus };
 export type ChainType = 'EVM' | 'UTXO' | 'COSMOS' | 'OTHER';
-export type TxStatus = 'PENDING' | 'SUCCESS' | 'FAILED' | 'REFUND';
 
 /** A catalog asset with everything an adapter needs to name it upstream. */
 export interface RouteAsset {

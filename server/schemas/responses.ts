@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../errors';
+import { TX_STATUSES } from '../transactions/statuses';
 import { assetSchema, chainSchema, sourceSchema } from './catalog';
-import { TX_STATUSES } from './transactions';
 
 /**
  * Response bodies of both interfaces (spec §2, §4, §7). Every documented field is required with its

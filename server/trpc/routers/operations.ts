@@ -1,4 +1,4 @@
-import { operationsOverview } from '../../dashboard/operations';
+import { operationsOverview } from '../../observability/operations';
 import { adminProcedure, router } from '../init';
 
 export const operationsRouter = router({

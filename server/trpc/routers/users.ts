@@ -1,6 +1,5 @@
-import { createUserWithRole } from '../../auth/users';
-import { createUserInput, setUserRoleInput } from '../../dashboard/schemas';
-import { listUsers, setUserRole } from '../../dashboard/users';
+import { createUserWithRole, listUsers, setUserRole } from '../../auth/users';
+import { createUserInput, setUserRoleInput } from '../../schemas/users';
 import { adminProcedure, router } from '../init';
 
 export const usersRouter = router({

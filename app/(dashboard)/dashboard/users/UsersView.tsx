@@ -13,7 +13,7 @@ import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { EmptyState } from '@/app/_kit/states';
 import text from '@/app/_kit/text.module.css';
 import { ROLES, type Role } from '@/server/auth/roles';
-import { createUserInput } from '@/server/dashboard/schemas';
+import { createUserInput } from '@/server/schemas/users';
 import { describeError } from '../../_components/query-error';
 import { QueryState } from '../../_components/states';
 import { type RouterOutputs, useTRPC } from '../../_trpc/client';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app';
-import { BTC_TO_ETH, USDC_ETH_TO_ARB, WALLETS } from '../support/fixtures';
-import { executeSwap, randomHex } from '../support/flows';
-import { insertTransactions } from '../support/seed-transactions';
-import { type Caller, callerFor, signedInUser } from './support';
+import { startTestApp, type TestApp } from './support/app';
+import { type Caller, callerFor, signedInUser } from './support/dashboard';
+import { BTC_TO_ETH, USDC_ETH_TO_ARB, WALLETS } from './support/fixtures';
+import { executeSwap, randomHex } from './support/flows';
+import { insertTransactions } from './support/seed-transactions';
 
 let t: TestApp;
 let support: Caller;

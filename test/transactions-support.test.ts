@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REDACTED, redactSecrets } from '../../server/dashboard/redact';
-import { startTestApp, type TestApp } from '../support/app';
-import { ETH_TO_BTC, USDC_ETH_TO_ARB, WALLETS } from '../support/fixtures';
-import { executeSwap, randomHex } from '../support/flows';
-import { registerReferralCodes } from '../support/seed-transactions';
-import { type Caller, callerFor, outcomeOf, signedInUser } from './support';
+import { REDACTED, redactSecrets } from '../server/transactions/redact';
+import { startTestApp, type TestApp } from './support/app';
+import { type Caller, callerFor, outcomeOf, signedInUser } from './support/dashboard';
+import { ETH_TO_BTC, USDC_ETH_TO_ARB, WALLETS } from './support/fixtures';
+import { executeSwap, randomHex } from './support/flows';
+import { registerReferralCodes } from './support/seed-transactions';
 
 let t: TestApp;
 let support: Caller;

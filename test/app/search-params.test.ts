@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { searchInputFromParams } from '../../app/(dashboard)/dashboard/transactions/search-params';
-import { transactionSearchInput } from '../../server/dashboard/schemas';
+import { transactionSearchInput } from '../../server/schemas/transactions';
 
 const from = (query: string) => {
   const params = new URLSearchParams(query);

@@ -1,11 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../server/auth/roles';
-import { appRouter } from '../../server/trpc/routers/_app';
-import { startTestApp, type TestApp } from '../support/app';
-import { ETH_TO_BTC } from '../support/fixtures';
-import { executeSwap } from '../support/flows';
-import { type Caller, callerFor, outcomeOf, PASSWORD, type SignedInUser, signedInUser, uniqueEmail } from './support';
+import type { Role } from '../server/auth/roles';
+import { appRouter } from '../server/trpc/routers/_app';
+import { startTestApp, type TestApp } from './support/app';
+import {
+  type Caller,
+  callerFor,
+  outcomeOf,
+  PASSWORD,
+  type SignedInUser,
+  signedInUser,
+  uniqueEmail,
+} from './support/dashboard';
+import { ETH_TO_BTC } from './support/fixtures';
+import { executeSwap } from './support/flows';
 
 let t: TestApp;
 let users: Record<Role, SignedInUser>;

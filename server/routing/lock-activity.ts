@@ -1,8 +1,7 @@
 import { desc } from 'drizzle-orm';
 import { locks } from '../../drizzle/schema';
 import type { AppContext } from '../context';
-import { rangeWindow, toDate } from './ranges';
-import type { Range } from './schemas';
+import { type Range, rangeWindow, toDate } from '../schemas/ranges';
 
 type LockRow = typeof locks.$inferSelect;
 

@@ -1,6 +1,5 @@
 import type { AppContext } from '../context';
-import { rangeWindow, toDate } from './ranges';
-import type { Range } from './schemas';
+import { type Range, rangeWindow, toDate } from '../schemas/ranges';
 
 /** 429s per bucket and route class, the clients that hit the limits most, and the limits in force. */
 export async function rateLimitActivity(ctx: AppContext, { range }: { range: Range }) {

@@ -5,7 +5,7 @@ import { PROVIDER_KEYS } from '../config';
 import type { AppContext } from '../context';
 import { JOBS, QUEUES, type QueueName, SCHEDULE_IDS, SCHEDULES } from '../tracking/jobs';
 import { createQueue } from '../tracking/queues';
-import { presentTransactionSummary } from './transactions';
+import { presentTransactionSummary } from '../transactions/search';
 
 const JOB_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'failed', 'completed'] as const;
 

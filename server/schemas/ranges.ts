@@ -1,4 +1,10 @@
-import type { Range } from './schemas';
+import { z } from 'zod';
+
+/** Chart ranges for the dashboard's activity views. Pure: client components import these too. */
+
+export const RANGES = ['24h', '7d', '30d'] as const;
+export type Range = (typeof RANGES)[number];
+export const rangeInput = z.object({ range: z.enum(RANGES).default('7d') });
 
 /** How far back a chart looks and how wide each of its buckets is (a Postgres interval unit). */
 export const RANGE_WINDOWS: Record<Range, { hours: number; bucket: 'hour' | 'day' }> = {

@@ -1,7 +1,7 @@
 import { providerCalls } from '../../drizzle/schema';
 import type { ProviderMetrics } from '../context';
 import type { Database } from '../db';
-import { providerDuration, providerErrors } from '../observability/prometheus';
+import { providerDuration, providerErrors } from './prometheus';
 
 type CallRow = typeof providerCalls.$inferInsert;
 

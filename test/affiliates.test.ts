@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app';
-import { ETH_TO_BTC } from '../support/fixtures';
-import { executeSwap } from '../support/flows';
-import { type Caller, callerFor, outcomeOf, type SignedInUser, signedInUser } from './support';
+import { startTestApp, type TestApp } from './support/app';
+import { type Caller, callerFor, outcomeOf, type SignedInUser, signedInUser } from './support/dashboard';
+import { ETH_TO_BTC } from './support/fixtures';
+import { executeSwap } from './support/flows';
 
 let t: TestApp;
 let alice: SignedInUser;

@@ -2,14 +2,14 @@ import { Writable } from 'node:stream';
 import { inspect } from 'node:util';
 import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { handleAuthRequestFor } from '../../server/auth/handler';
-import { parseConfig } from '../../server/config';
-import { type AppContext, createAppContext } from '../../server/context';
-import { createLogger } from '../../server/log';
-import { handleTrpcRequest } from '../../server/trpc/handler';
-import { createDashboardContext } from '../../server/trpc/init';
-import { startTestApp, type TestApp } from '../support/app';
-import { signedInUser } from './support';
+import { handleAuthRequestFor } from '../server/auth/handler';
+import { parseConfig } from '../server/config';
+import { type AppContext, createAppContext } from '../server/context';
+import { createLogger } from '../server/log';
+import { handleTrpcRequest } from '../server/trpc/handler';
+import { createDashboardContext } from '../server/trpc/init';
+import { startTestApp, type TestApp } from './support/app';
+import { signedInUser } from './support/dashboard';
 
 const BASE = 'http://127.0.0.1:3000';
 
