@@ -71,6 +71,9 @@ const MATRIX: { path: string; allowed: Role[]; call: (c: Caller) => Promise<unkn
     allowed: ['admin'],
     call: (c) => c.users.setRole({ userId: spareUserId, role: 'affiliate' }),
   },
+  { path: 'users.deactivate', allowed: ['admin'], call: (c) => c.users.deactivate({ userId: spareUserId }) },
+  { path: 'users.reactivate', allowed: ['admin'], call: (c) => c.users.reactivate({ userId: spareUserId }) },
+  { path: 'users.resetPassword', allowed: ['admin'], call: (c) => c.users.resetPassword({ userId: spareUserId }) },
 ];
 
 describe('every tRPC procedure checks the role on the server', () => {
