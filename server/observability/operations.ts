@@ -54,7 +54,7 @@ async function providerHealth(ctx: AppContext) {
 const dashboardQueues = new WeakMap<AppContext, Map<QueueName, Queue>>();
 
 /** Read-only queue handles on the web connection, made once per context. */
-function queueFor(ctx: AppContext, name: QueueName): Queue {
+export function queueFor(ctx: AppContext, name: QueueName): Queue {
   let queues = dashboardQueues.get(ctx);
   if (!queues) {
     queues = new Map();
