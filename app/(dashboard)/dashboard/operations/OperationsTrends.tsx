@@ -37,56 +37,47 @@ export function OperationsTrends() {
   );
 }
 
+type ProviderPoint = Trends['providers'][number]['points'][number];
+
 function TrendCharts({ data }: { data: Trends }) {
   const providers = data.providers.map((p) => ({ name: p.provider, points: p.points }));
   const queues = data.queues.map((q) => ({ name: q.queue, points: q.points }));
-  const providerSeries = providers.map((p) => ({ key: p.name, label: p.name }));
   const note = `per ${data.bucket}, UTC`;
-  const noQuotes = (
-    <EmptyState title="No quotes in this range">Provider latency and errors appear once quotes are served.</EmptyState>
+  const providerChart = (
+    title: string,
+    value: (point: ProviderPoint) => number | null,
+    valueFormatter: (value: number) => string,
+    summary: string,
+    panelNote = note,
+  ) => (
+    <Panel title={title} note={panelNote}>
+      {providers.length === 0 ? (
+        <EmptyState title="No quotes in this range">
+          Provider latency and errors appear once quotes are served.
+        </EmptyState>
+      ) : (
+        <TimeSeriesChart
+          data={byBucket(providers, value)}
+          bucket={data.bucket}
+          series={providers.map((p) => ({ key: p.name, label: p.name }))}
+          valueFormatter={valueFormatter}
+          summary={summary}
+        />
+      )}
+    </Panel>
   );
   const hasQueueSamples = queues.some((q) => q.points.some((p) => p.waiting !== null));
   return (
     <div className={layout.grid2}>
-      <Panel title="Quote latency, p50" note={note}>
-        {providers.length === 0 ? (
-          noQuotes
-        ) : (
-          <TimeSeriesChart
-            data={byBucket(providers, (p) => p.p50Ms)}
-            bucket={data.bucket}
-            series={providerSeries}
-            valueFormatter={ms}
-            summary="Median quote latency per provider over time."
-          />
-        )}
-      </Panel>
-      <Panel title="Quote latency, p95" note={note}>
-        {providers.length === 0 ? (
-          noQuotes
-        ) : (
-          <TimeSeriesChart
-            data={byBucket(providers, (p) => p.p95Ms)}
-            bucket={data.bucket}
-            series={providerSeries}
-            valueFormatter={ms}
-            summary="95th percentile quote latency per provider over time."
-          />
-        )}
-      </Panel>
-      <Panel title="Quote error rate" note={`${note}; "no route" is not an error`}>
-        {providers.length === 0 ? (
-          noQuotes
-        ) : (
-          <TimeSeriesChart
-            data={byBucket(providers, (p) => (p.errorRate === null ? null : Math.round(p.errorRate * 1000) / 10))}
-            bucket={data.bucket}
-            series={providerSeries}
-            valueFormatter={percent}
-            summary="Share of quote calls per provider that failed, over time."
-          />
-        )}
-      </Panel>
+      {providerChart('Quote latency, p50', (p) => p.p50Ms, ms, 'Median quote latency per provider over time.')}
+      {providerChart('Quote latency, p95', (p) => p.p95Ms, ms, '95th percentile quote latency per provider over time.')}
+      {providerChart(
+        'Quote error rate',
+        (p) => (p.errorRate === null ? null : Math.round(p.errorRate * 1000) / 10),
+        percent,
+        'Share of quote calls per provider that failed, over time.',
+        `${note}; "no route" is not an error`,
+      )}
       <Panel title="Queue depth" note={`peak jobs waiting per ${data.bucket}, sampled every minute`}>
         {hasQueueSamples ? (
           <TimeSeriesChart
