@@ -64,7 +64,7 @@ export function Filters({
                 type="search"
                 className={controlClass({ mono: true })}
                 defaultValue={initial('q')}
-                placeholder="tx_…, lk_…, 0x…, bc1…"
+                placeholder="tx_…, lk_…, hash or its first 8+ characters, bc1…"
                 autoComplete="off"
                 spellCheck={false}
               />
