@@ -36,9 +36,9 @@ export function createApiServer(app: AppContext): Server {
       const path = new URL(request.url).pathname;
       const response =
         path === '/api/health'
-          ? await handleHealth(app, 'live')
+          ? await handleHealth(app, 'live', request)
           : path === '/api/health/ready'
-            ? await handleHealth(app, 'ready')
+            ? await handleHealth(app, 'ready', request)
             : path === '/api/metrics'
               ? await handleMetrics(app, request)
               : await handleApiRequest(app, request);

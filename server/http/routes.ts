@@ -90,8 +90,20 @@ export async function handleApiRequest(app: AppContext, request: Request, path?:
   return serve(api, app, request, target, pathname);
 }
 
-/** Liveness answers from the process alone; readiness also asks Postgres and Redis. */
-export async function handleHealth(app: AppContext, probe: 'live' | 'ready'): Promise<Response> {
+/**
+ * Liveness answers from the process alone; readiness also asks Postgres and Redis. Probes answer GET
+ * and HEAD; any other method gets 405 in the unversioned envelope, as every other listed path does.
+ */
+export async function handleHealth(app: AppContext, probe: 'live' | 'ready', request?: Request): Promise<Response> {
+  const method = request?.method ?? 'GET';
+  if (request && method !== 'GET' && method !== 'HEAD') {
+    const allow = 'GET, HEAD';
+    if (method === 'OPTIONS') return preflight('legacy', allow);
+    const error = new AppError('METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${allow}`, {
+      headers: { allow },
+    });
+    return serve('legacy', app, request, failing('catalog', error));
+  }
   if (probe === 'live') return jsonResponse(200, { status: 'ok' }, {});
   const readiness = await checkReadiness(app);
   return jsonResponse(readiness.ok ? 200 : 503, { status: readiness.ok ? 'ready' : 'unavailable', ...readiness }, {});
