@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { expectAccessible } from '../support/helpers';
+import { expect, test } from '../support/test';
 
 // scripts/e2e-server.sh creates this admin with scripts/create-admin.ts.
 const ADMIN = { email: 'admin@e2e.switchyard.test', password: 'e2e-admin-password-not-secret' };

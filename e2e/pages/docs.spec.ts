@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test';
 
 test('the API reference lists both interfaces and sends a live request', async ({ page }, testInfo) => {
   await page.goto('/docs');

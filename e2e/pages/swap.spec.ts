@@ -1,6 +1,7 @@
-import { type APIRequestContext, expect, test } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { ADDR, WALLETS } from '../../test/support/fixtures';
 import { executeFirstRoute, expectAccessible, fillEthToBtc, registerReferralCode, shot } from '../support/helpers';
+import { expect, test } from '../support/test';
 
 // scripts/e2e-server.sh starts the simulators from SIMULATOR_BASE_PORT in PROVIDER_KEYS order: CHAINFLIP is third.
 const CHAINFLIP_SIMULATOR = `http://127.0.0.1:${Number(process.env.SIMULATOR_BASE_PORT ?? 4810) + 2}`;

@@ -4,11 +4,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '@/app/_kit/Button';
 import { CodeBlock } from '@/app/_kit/CodeBlock';
 import { Detail, DetailList } from '@/app/_kit/DetailList';
-import { formatDateTime, formatRelative, formatUsd } from '@/app/_kit/format';
+import { formatDateTime, formatUsd } from '@/app/_kit/format';
 import { Hash } from '@/app/_kit/Hash';
 import layout from '@/app/_kit/layout.module.css';
 import { FormStatus } from '@/app/_kit/Notice';
 import { PageHeader, Panel } from '@/app/_kit/Panel';
+import { RelativeTime } from '@/app/_kit/RelativeTime';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { SwapSummary } from '@/app/_kit/SwapSummary';
 import { EmptyState, ErrorState, LoadingState } from '@/app/_kit/states';
@@ -147,7 +148,7 @@ function DetailPanels({
               <Detail label="Next poll">
                 {tracking.nextPollAt ? (
                   <>
-                    {formatRelative(tracking.nextPollAt)}{' '}
+                    <RelativeTime value={tracking.nextPollAt} />{' '}
                     <span className={text.muted}>({formatDateTime(tracking.nextPollAt)})</span>
                   </>
                 ) : tracking.pollable ? (
@@ -157,7 +158,7 @@ function DetailPanels({
                 )}
               </Detail>
               <Detail label="Last polled">
-                {tracking.lastPolledAt ? formatRelative(tracking.lastPolledAt) : 'never'}
+                {tracking.lastPolledAt ? <RelativeTime value={tracking.lastPolledAt} /> : 'never'}
               </Detail>
               <Detail label="Attempts">
                 {tracking.pollAttempts} polls, {tracking.pollErrors} consecutive errors
