@@ -1,3 +1,5 @@
+import { formatUnits } from 'viem';
+
 /** Every number, amount, time and id formatter of the UI. A missing value is shown as `—` unless said otherwise. */
 
 type Numeric = number | string | null | undefined;
@@ -47,6 +49,37 @@ export const formatPercent = (ratio: number | null | undefined, digits = 1) =>
   ratio == null ? DASH : `${(ratio * 100).toFixed(digits)}%`;
 export const formatCount = (value: number) => value.toLocaleString('en-US');
 export const formatBps = (bps: number) => `${(bps / 100).toFixed(2).replace(/\.?0+$/, '')}%`;
+
+/** An amount given in an asset's smallest units, in whole units with its symbol: `2,500 USDC`. */
+export function formatTokenAmount(
+  baseUnits: string | null | undefined,
+  asset: { decimals: number; symbol: string } | undefined,
+) {
+  if (!baseUnits || !/^\d+$/.test(baseUnits)) return DASH;
+  if (!asset) return `${formatCount(Number(baseUnits))} (smallest units)`;
+  const [whole = '0', fraction = ''] = formatUnits(BigInt(baseUnits), asset.decimals).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${fraction ? `${grouped}.${fraction}` : grouped} ${asset.symbol}`;
+}
+
+/**
+ * A decimal amount cut to `significant` digits (at least the whole part), rounded down so a minimum
+ * is never overstated: `0.01234567891` → `0.012345`, `1234.5678` → `1,234.56`.
+ */
+export function formatAmountDown(amount: string, significant = 6): string {
+  if (!/^\d+(\.\d+)?$/.test(amount)) return amount;
+  const [whole = '0', fraction = ''] = amount.split('.');
+  const wholeDigits = whole.replace(/^0+/, '').length;
+  const keep =
+    wholeDigits >= significant
+      ? 0
+      : wholeDigits > 0
+        ? significant - wholeDigits
+        : (fraction.match(/^0*/)?.[0].length ?? 0) + significant;
+  const cut = fraction.slice(0, keep).replace(/0+$/, '');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return cut ? `${grouped}.${cut}` : grouped;
+}
 
 /** Operator time: UTC, said so (leave `zone` empty where a column header already says it). */
 export const formatDateTime = (value: Date | string | null | undefined, zone = ' UTC') =>

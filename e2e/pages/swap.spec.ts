@@ -45,7 +45,7 @@ test('swap through a deposit channel, attributed to the referral code, then foll
     await expect(page.getByTestId('referral')).toHaveText(`Referred by ${REFERRAL}`);
 
     await fillEthToBtc(page, '0.5');
-    await expect(page.getByLabel('Slippage tolerance (bps)')).toHaveValue('100');
+    await expect(page.getByLabel('Slippage tolerance (%)')).toHaveValue('1');
     await page.getByRole('button', { name: 'Get routes' }).click();
 
     const routes = page.locator('li[data-provider]');
@@ -143,10 +143,11 @@ test('wallet calldata with an approval, and a deposit address with a memo', asyn
   await page.getByLabel('Destination wallet').fill(WALLETS.evm2);
   await executeFirstRoute(page, ['RELAY', 'LIFI']);
   await expect(page.getByRole('heading', { name: 'Sign in your wallet' })).toBeVisible();
+  await page.getByText('Technical details').click();
   await expect(page.getByRole('heading', { name: 'Approve the token' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Send the transaction' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Copy calldata' })).toBeVisible();
-  await expect(page.getByText('Chain ID')).toBeVisible();
+  await expect(page.getByText('(chain ID 1)')).toBeVisible();
   await shot(page, testInfo, 'swap-evm-calldata');
   await expectAccessible(page);
 
@@ -168,15 +169,15 @@ test('wallet calldata with an approval, and a deposit address with a memo', asyn
 test('API validation errors are shown next to their fields', async ({ page }, testInfo) => {
   await page.goto('/');
   await fillEthToBtc(page, 'abc');
-  await page.getByLabel('Slippage tolerance (bps)').fill('20000');
+  await page.getByLabel('Slippage tolerance (%)').fill('200');
   await page.getByRole('button', { name: 'Get routes' }).click();
 
   const amount = page.getByLabel('Amount', { exact: true });
   await expect(amount).toHaveAttribute('aria-invalid', 'true');
-  await expect(amount).toHaveAccessibleDescription(/amount must be a positive decimal string/);
+  await expect(amount).toHaveAccessibleDescription(/Enter the amount as a plain number/);
   await expect(amount).toBeFocused();
-  const slippage = page.getByLabel('Slippage tolerance (bps)');
-  await expect(slippage).toHaveAccessibleDescription(/must be at most 10000/);
+  const slippage = page.getByLabel('Slippage tolerance (%)');
+  await expect(slippage).toHaveAccessibleDescription(/from 0% to 100%/);
   await expect(page.getByRole('heading', { name: 'Routes' })).toBeVisible();
   await shot(page, testInfo, 'swap-validation');
   await expectAccessible(page);
@@ -188,7 +189,7 @@ test('API validation errors are shown next to their fields', async ({ page }, te
   await expect(amount).not.toHaveAttribute('aria-invalid', 'true');
 
   // Locking needs both wallets: the page says so next to the empty one instead of sending a doomed request.
-  await slippage.fill('100');
+  await slippage.fill('1');
   await page.getByLabel('Destination wallet').fill('');
   await page.getByRole('button', { name: 'Get routes' }).click();
   await page.locator('li[data-provider]').first().getByRole('button', { name: 'Lock this route' }).click();
@@ -237,9 +238,10 @@ test('empty, error and expired-lock states', async ({ page }, testInfo) => {
   });
   await page.getByRole('button', { name: 'Get routes' }).click();
   await page.locator('li[data-provider]').first().getByRole('button', { name: 'Lock this route' }).click();
-  const expired = page.getByRole('button', { name: 'Lock expired — get a new quote' });
-  await expect(expired).toBeVisible({ timeout: 5_000 });
-  await expect(expired).toBeDisabled();
+  // After expiry there is one way on: get new routes.
+  await expect(page.getByText('Lock expired', { exact: true })).toBeVisible({ timeout: 5_000 });
+  await expect(page.getByRole('button', { name: 'Execute' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Back to routes' })).toHaveCount(0);
   await shot(page, testInfo, 'swap-lock-expired');
   await page.getByRole('button', { name: 'Get new routes' }).click();
   await expect(page.locator('li[data-provider]').first()).toBeVisible();

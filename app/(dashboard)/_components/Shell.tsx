@@ -16,6 +16,10 @@ const NAV: (NavItem & { gate: 'support' | 'admin' | 'affiliate' })[] = [
   { href: '/dashboard/users', label: 'Users', icon: '☺', group: 'Admin', gate: 'admin' },
 ];
 
+/** The gate of the nav entry a dashboard path belongs to; null for paths no entry covers. */
+export const gateForPath = (path: string) =>
+  NAV.find((item) => path === item.href || path.startsWith(`${item.href}/`))?.gate ?? null;
+
 const SUBTITLE: Record<Viewer['role'], string> = {
   admin: 'Operations',
   support: 'Support',

@@ -1,12 +1,14 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
+import { forbidden } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { Brand } from '@/app/_kit/Brand';
 import { Panel } from '@/app/_kit/Panel';
 import { ErrorState } from '@/app/_kit/states';
+import { passesGate } from '@/server/auth/roles';
 import { AppError } from '@/server/errors';
 import { RENDER_ID_HEADER, reportUnavailableRender } from '@/server/http/unavailable-pages';
-import { Shell } from '../_components/Shell';
+import { gateForPath, Shell } from '../_components/Shell';
 import styles from '../_components/shell.module.css';
 import { currentPath, requireViewer } from '../_lib/viewer';
 import { TRPCReactProvider } from '../_trpc/client';
@@ -21,6 +23,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     return null;
   });
   if (!viewer) return <Unavailable path={path} />;
+  // Checked here, before the pages' loading boundary starts streaming, so the answer can still be 403.
+  const gate = gateForPath(path);
+  if (gate && !passesGate(viewer.role, gate)) forbidden();
   return (
     <TRPCReactProvider>
       <Shell viewer={viewer}>{children}</Shell>

@@ -1,6 +1,6 @@
 import { VisuallyHidden } from '@/app/_kit/a11y';
 import { Button } from '@/app/_kit/Button';
-import { formatEstimate, formatUsd } from '@/app/_kit/format';
+import { formatAmountDown, formatEstimate, formatUsd } from '@/app/_kit/format';
 import type { Route } from '../_lib/api';
 import styles from './routes.module.css';
 
@@ -13,6 +13,31 @@ interface RouteListProps {
   disabled: boolean;
 }
 
+/** THORChain offers the same pair two ways; say which is which. */
+function modeLabel(route: Route): { label: string; hint: string } | null {
+  if (route.provider !== 'THORCHAIN') return null;
+  return /:streaming$/.test(route.routeId) || route.steps.some((step) => /streaming/i.test(step.name))
+    ? { label: 'Streaming', hint: 'Split into small swaps over time: a better price, slower.' }
+    : { label: 'Rapid', hint: 'One swap in the next block: faster, more price impact on large amounts.' };
+}
+
+/** The route's total fee in USD: the API's own total, else the sum of its items when each has a USD value. */
+function totalFeeUsd(route: Route): string {
+  if (route.fee.usd != null && route.fee.usd !== '') return formatUsd(route.fee.usd);
+  const items = route.feeBreakdown?.items ?? route.fee.details ?? [];
+  if (!items.length) return formatUsd(0);
+  return items.every((item) => item.amountUsd != null)
+    ? formatUsd(items.reduce((sum, item) => sum + Number(item.amountUsd), 0))
+    : 'USD value unknown';
+}
+
+/** Each fee in its own token: `0.0012 ETH network · 0.5 USDC provider`. */
+const feeTokens = (route: Route) =>
+  (route.feeBreakdown?.items ?? route.fee.details ?? [])
+    .filter((item) => Number(item.amount) > 0)
+    .map((item) => `${formatAmountDown(item.amount, 4)} ${item.currency} ${item.label.toLowerCase()}`)
+    .join(' · ');
+
 /** Routes as the API ranks them (best first); each can be locked. */
 export function RouteList({ routes, providerName, onChoose, lockingRouteId, disabled }: RouteListProps) {
   return (
@@ -22,6 +47,8 @@ export function RouteList({ routes, providerName, onChoose, lockingRouteId, disa
         const headingId = `route-${index}-name`;
         const usd = formatUsd(route.dst.usd, '');
         const locking = lockingRouteId === route.routeId;
+        const mode = modeLabel(route);
+        const tokens = feeTokens(route);
         return (
           <li
             key={`${route.provider}:${route.routeId}`}
@@ -34,6 +61,11 @@ export function RouteList({ routes, providerName, onChoose, lockingRouteId, disa
                 {name}
               </h3>
               {index === 0 && <span className={styles.tag}>Best rate</span>}
+              {mode && (
+                <span className={styles.mode} title={mode.hint}>
+                  {mode.label}
+                </span>
+              )}
             </div>
             <p className={styles.receive}>
               <VisuallyHidden>You receive </VisuallyHidden>
@@ -42,8 +74,11 @@ export function RouteList({ routes, providerName, onChoose, lockingRouteId, disa
             </p>
             <dl className={styles.stats}>
               <div className={styles.stat}>
-                <dt>Fee</dt>
-                <dd>{formatUsd(route.fee.usd, route.fee.formatted ?? '—')}</dd>
+                <dt>Total fees</dt>
+                <dd>
+                  {totalFeeUsd(route)}
+                  {tokens && <span className={styles.feeTokens}>{tokens}</span>}
+                </dd>
               </div>
               <div className={styles.stat}>
                 <dt>Time</dt>
@@ -52,12 +87,13 @@ export function RouteList({ routes, providerName, onChoose, lockingRouteId, disa
               {route.minimumReceived && (
                 <div className={styles.stat}>
                   <dt>Min. received</dt>
-                  <dd>
-                    {route.minimumReceived} {route.dst.currency}
+                  <dd title={`${route.minimumReceived} ${route.dst.currency}`}>
+                    {formatAmountDown(route.minimumReceived)} {route.dst.currency}
                   </dd>
                 </div>
               )}
             </dl>
+            {mode && <p className={styles.modeHint}>{mode.hint}</p>}
             <div className={styles.foot}>
               {route.steps.length > 0 ? (
                 <ol className={styles.steps} aria-label={`Steps via ${name}`}>
