@@ -62,14 +62,14 @@ export class ApiError extends Error {
   }
 
   /** One message per top-level request field (`exclude.0` counts as `exclude`); the first wins. */
-  fieldMessages(describe: (problem: FieldProblem) => string = (p) => p.message): Record<string, string> {
+  fieldMessages(toText: (problem: FieldProblem) => string = (p) => p.message): Record<string, string> {
     const byField: Record<string, string> = {};
     const problems = this.problems.length
       ? this.problems
       : [{ code: this.code, field: this.field, message: this.message }];
     for (const problem of problems) {
       const field = problem.field.split('.')[0] ?? '';
-      if (field && !(field in byField)) byField[field] = describe({ ...problem, field });
+      if (field && !(field in byField)) byField[field] = toText({ ...problem, field });
     }
     return byField;
   }
