@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '@/app/_kit/Button';
 import { CodeBlock } from '@/app/_kit/CodeBlock';
 import { Detail, DetailList } from '@/app/_kit/DetailList';
-import { formatDateTime, formatUsd } from '@/app/_kit/format';
+import { formatCountOf, formatDateTime, formatUsd } from '@/app/_kit/format';
 import { Hash } from '@/app/_kit/Hash';
 import layout from '@/app/_kit/layout.module.css';
 import { FormStatus } from '@/app/_kit/Notice';
@@ -114,7 +114,7 @@ function DetailPanels({
               ) : (
                 <span className={text.muted}>not reported by the provider yet</span>
               )}
-              {tx.fee.recordedUsd != null ? (
+              {tx.fee.recordedUsd != null && tx.fee.recordedCurrency?.toUpperCase() !== 'USD' ? (
                 <span className={text.muted}> ({formatUsd(tx.fee.recordedUsd)})</span>
               ) : null}
             </Detail>
@@ -161,7 +161,8 @@ function DetailPanels({
                 {tracking.lastPolledAt ? <RelativeTime value={tracking.lastPolledAt} /> : 'never'}
               </Detail>
               <Detail label="Attempts">
-                {tracking.pollAttempts} polls, {tracking.pollErrors} consecutive errors
+                {formatCountOf(tracking.pollAttempts, 'poll')},{' '}
+                {formatCountOf(tracking.pollErrors, 'consecutive error')}
               </Detail>
               <Detail label="Last poll error">
                 {tracking.lastPollError ?? <span className={text.muted}>none</span>}
@@ -176,7 +177,7 @@ function DetailPanels({
           </Panel>
         </div>
       </div>
-      <Panel title="Timeline" note={`${events.length} events, oldest first`}>
+      <Panel title="Timeline" note={`${formatCountOf(events.length, 'event')}, oldest first`}>
         {events.length === 0 ? <EmptyState title="No events yet" /> : <Timeline events={events} />}
       </Panel>
       <div className={layout.grid2}>
