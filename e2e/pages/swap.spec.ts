@@ -55,7 +55,15 @@ test('swap through a deposit channel, attributed to the referral code, then foll
     const chainflip = page.locator('li[data-provider="CHAINFLIP"]').first();
     await expect(chainflip.getByRole('heading', { name: 'Chainflip' })).toBeVisible();
     await expect(chainflip).toContainText('BTC');
-    await expect(chainflip).toContainText('Fee');
+    // Every route: the total fee in USD beside each fee in its own token.
+    for (const route of await routes.all()) await expect(route).toContainText(/Total fees≈ \$[\d,.]+/);
+    await expect(chainflip).toContainText('ETH deposit');
+    // THORChain's two ways to swap are told apart; minimums are rounded for reading.
+    const thorchain = page.locator('li[data-provider="THORCHAIN"]');
+    await expect(thorchain.getByText('Streaming', { exact: true })).toBeVisible();
+    await expect(thorchain.getByText('Rapid', { exact: true })).toBeVisible();
+    for (const minimum of await page.locator('li[data-provider] dd[title]').allInnerTexts())
+      expect(minimum.replace(/[^\d]/g, '').replace(/^0+/, '').length).toBeLessThanOrEqual(8);
     await expect(chainflip).toContainText('Time');
     await expect(page.getByRole('heading', { name: 'Routes' })).toBeFocused();
     await shot(page, testInfo, 'swap-routes');
@@ -143,7 +151,7 @@ test('wallet calldata with an approval, and a deposit address with a memo', asyn
   await page.getByLabel('Destination wallet').fill(WALLETS.evm2);
   await executeFirstRoute(page, ['RELAY', 'LIFI']);
   await expect(page.getByRole('heading', { name: 'Sign in your wallet' })).toBeVisible();
-  await page.getByText('Technical details').click();
+  await page.locator('summary', { hasText: 'Technical details' }).click();
   await expect(page.getByRole('heading', { name: 'Approve the token' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Send the transaction' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Copy calldata' })).toBeVisible();
@@ -271,4 +279,33 @@ test('an unknown transaction shows the not-found state; a failing API shows the 
   await expect(page.getByRole('alert').filter({ hasText: 'Could not load this swap.' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
   await shot(page, testInfo, 'tx-error');
+});
+
+test('editing the form after a lock gives the lock up', async ({ page }) => {
+  await page.goto('/');
+  await fillEthToBtc(page, '0.5');
+  await page.getByRole('button', { name: 'Get routes' }).click();
+  await page.locator('li[data-provider]').first().getByRole('button', { name: 'Lock this route' }).click();
+  await expect(page.getByRole('heading', { name: 'Quote locked' })).toBeVisible();
+  await page.getByLabel('Amount', { exact: true }).fill('0.75');
+  await expect(page.getByRole('heading', { name: 'Quote locked' })).toHaveCount(0);
+  await expect(page.getByText('You changed the swap since these routes were fetched.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Execute' })).toHaveCount(0);
+});
+
+test('a rate-limited request counts down to when it can be tried again', async ({ page }) => {
+  await page.route('**/api/v1/quote', (route) =>
+    route.fulfill({
+      status: 429,
+      headers: { 'retry-after': '30' },
+      json: { error: { code: 'RATE_LIMITED', message: 'Too many quote requests' } },
+    }),
+  );
+  await page.goto('/');
+  await fillEthToBtc(page, '0.5');
+  await page.getByRole('button', { name: 'Get routes' }).click();
+  const countdown = page.getByTestId('retry-countdown');
+  await expect(countdown).toHaveText(/You can try again in 0:(30|29|28)\./);
+  await expect(countdown).not.toHaveText(/0:30/, { timeout: 3_000 });
+  await expect(page.getByRole('alert')).not.toContainText('quote requests');
 });

@@ -141,7 +141,7 @@ test('without a browser wallet the page says so and keeps the technical details'
   await page.getByLabel('Destination wallet').fill(WALLETS.evm2);
   await executeFirstRoute(page, ['RELAY', 'LIFI']);
   await expect(page.getByText('No browser wallet found.')).toBeVisible();
-  await page.getByText('Technical details').click();
+  await page.locator('summary', { hasText: 'Technical details' }).click();
   await expect(page.getByRole('button', { name: 'Copy calldata' })).toBeVisible();
   await expect(page.getByText('2,500 USDC').first()).toBeVisible();
 });

@@ -21,14 +21,30 @@ function modeLabel(route: Route): { label: string; hint: string } | null {
     : { label: 'Rapid', hint: 'One swap in the next block: faster, more price impact on large amounts.' };
 }
 
-/** The route's total fee in USD: the API's own total, else the sum of its items when each has a USD value. */
-function totalFeeUsd(route: Route): string {
-  if (route.fee.usd != null && route.fee.usd !== '') return formatUsd(route.fee.usd);
-  const items = route.feeBreakdown?.items ?? route.fee.details ?? [];
-  if (!items.length) return formatUsd(0);
-  return items.every((item) => item.amountUsd != null)
-    ? formatUsd(items.reduce((sum, item) => sum + Number(item.amountUsd), 0))
-    : 'USD value unknown';
+const DOLLAR_STABLECOINS = new Set(['USDC', 'USDT', 'DAI', 'USDC.E']);
+
+/** USD per unit of a fee's token, from what the route itself says its two sides are worth. */
+function unitPriceUsd(route: Route, currency: string): number | null {
+  if (DOLLAR_STABLECOINS.has(currency.toUpperCase())) return 1;
+  const side = [route.src, route.dst].find((s) => s.currency === currency);
+  const price = side ? Number(side.usd) / Number(side.amount) : Number.NaN;
+  return Number.isFinite(price) && price > 0 ? price : null;
+}
+
+/**
+ * The route's total fee in USD: the API's own total, else the sum of its items, each valued by the
+ * API or at the route's own prices; `null` when an item has no price at all.
+ */
+function totalFeeUsd(route: Route): number | null {
+  if (route.fee.usd != null && route.fee.usd !== '') return Number(route.fee.usd);
+  let total = 0;
+  for (const item of route.feeBreakdown?.items ?? route.fee.details ?? []) {
+    const price = item.amountUsd != null ? null : unitPriceUsd(route, item.currency);
+    const usd = item.amountUsd ?? (price === null ? null : Number(item.amount) * price);
+    if (usd === null || !Number.isFinite(usd)) return null;
+    total += usd;
+  }
+  return total;
 }
 
 /** Each fee in its own token: `0.0012 ETH network · 0.5 USDC provider`. */
@@ -49,6 +65,7 @@ export function RouteList({ routes, providerName, onChoose, lockingRouteId, disa
         const locking = lockingRouteId === route.routeId;
         const mode = modeLabel(route);
         const tokens = feeTokens(route);
+        const feeUsd = totalFeeUsd(route);
         return (
           <li
             key={`${route.provider}:${route.routeId}`}
@@ -76,7 +93,7 @@ export function RouteList({ routes, providerName, onChoose, lockingRouteId, disa
               <div className={styles.stat}>
                 <dt>Total fees</dt>
                 <dd>
-                  {totalFeeUsd(route)}
+                  {feeUsd === null ? 'USD value unknown' : `≈ ${formatUsd(feeUsd)}`}
                   {tokens && <span className={styles.feeTokens}>{tokens}</span>}
                 </dd>
               </div>
