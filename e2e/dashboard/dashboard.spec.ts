@@ -187,6 +187,11 @@ test('an affiliate signs up, creates a link, and sees the swap it brought in', a
   const totals = page.getByRole('region', { name: 'Totals' });
   await expect(totals.getByText('Referred swaps')).toBeVisible();
   await expect(totals.getByText('100.0%')).toBeVisible();
+  // What users paid the providers and what the affiliate earns are told apart.
+  await expect(totals.getByText('Provider fees paid')).toBeVisible();
+  await expect(totals.getByText('Commission earned')).toBeVisible();
+  await expect(totals.getByText(/No referral fee is configured/)).toBeVisible();
+  await expect(page.getByRole('link', { name: /Switchyard\s*Partners/ })).toBeVisible();
   const recent = page.getByRole('region', { name: 'Recent referred swaps' });
   await expect(recent.getByRole('cell', { name: CODE })).toBeVisible();
   await expect(recent.getByText('SUCCESS')).toBeVisible();
