@@ -58,7 +58,8 @@ export function TryIt({
   // Ids from an earlier step's answer go into this form's matching parameters and body fields.
   useEffect(() => {
     const names = Object.keys(carried) as (keyof Carried)[];
-    if (!names.length) return;
+    // The unversioned interface names its ids differently (quoteId) and takes no routeId.
+    if (!names.length || !path.startsWith('/api/v1/')) return;
     const params = parameters.filter((p) => names.includes(p.name as keyof Carried)).map((p) => p.name);
     setValues((current) => ({
       ...current,
@@ -69,7 +70,7 @@ export function TryIt({
       ? names.filter((name) => fillBody(bodyExample, { [name]: '\u0000' }) !== bodyExample)
       : [];
     setFilled([...new Set([...params, ...inBody])]);
-  }, [carried, parameters, bodyExample]);
+  }, [carried, parameters, bodyExample, path]);
 
   async function send(event: FormEvent) {
     event.preventDefault();
