@@ -66,10 +66,7 @@ export function TryIt({
       ...Object.fromEntries(params.map((name) => [name, carried[name as keyof Carried] ?? ''])),
     }));
     setBody((current) => fillBody(current, carried));
-    const inBody = bodyExample
-      ? names.filter((name) => fillBody(bodyExample, { [name]: '\u0000' }) !== bodyExample)
-      : [];
-    setFilled([...new Set([...params, ...inBody])]);
+    setFilled([...new Set([...params, ...carriedFieldsIn(bodyExample, carried)])]);
   }, [carried, parameters, bodyExample, path]);
 
   async function send(event: FormEvent) {
