@@ -131,7 +131,7 @@ const REQUEST_COMPONENTS: Record<string, z.ZodType> = {
 };
 
 const WALLET = '0x8617E340B3D01FA5F11F306F4090FD50E238070D';
-const QUOTE_EXAMPLE = {
+export const QUOTE_EXAMPLE = {
   srcChain: 'ethereum',
   srcAddress: '0x0000000000000000000000000000000000000000',
   dstChain: 'bitcoin',

@@ -5,7 +5,7 @@ import { type FormEvent, useMemo, useState } from 'react';
 import { Button } from '@/app/_kit/Button';
 import { columnsOf, DataTable } from '@/app/_kit/DataTable';
 import { controlClass, Field } from '@/app/_kit/Field';
-import { formatDateTime } from '@/app/_kit/format';
+import { formatCountOf, formatDateTime } from '@/app/_kit/format';
 import layout from '@/app/_kit/layout.module.css';
 import { FormStatus, Notice } from '@/app/_kit/Notice';
 import { Panel } from '@/app/_kit/Panel';
@@ -94,10 +94,7 @@ export function UsersView({ currentUserId }: { currentUserId: string }) {
   return (
     <div className={layout.stack}>
       <CreateUser />
-      <Panel
-        title="All users"
-        note={users.data ? `${users.data.length} ${users.data.length === 1 ? 'user' : 'users'}` : undefined}
-      >
+      <Panel title="All users" note={users.data ? formatCountOf(users.data.length, 'user') : undefined}>
         <div aria-live="polite">
           {notice ? <FormStatus tone={notice.ok ? 'success' : 'error'}>{notice.text}</FormStatus> : null}
           {account.issued ? (

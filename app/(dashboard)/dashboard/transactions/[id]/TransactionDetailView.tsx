@@ -4,11 +4,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '@/app/_kit/Button';
 import { CodeBlock } from '@/app/_kit/CodeBlock';
 import { Detail, DetailList } from '@/app/_kit/DetailList';
-import { formatDateTime, formatRelative, formatUsd } from '@/app/_kit/format';
+import { formatCountOf, formatDateTime, formatUsd } from '@/app/_kit/format';
 import { Hash } from '@/app/_kit/Hash';
 import layout from '@/app/_kit/layout.module.css';
 import { FormStatus, Notice } from '@/app/_kit/Notice';
 import { PageHeader, Panel } from '@/app/_kit/Panel';
+import { RelativeTime } from '@/app/_kit/RelativeTime';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { SwapSummary } from '@/app/_kit/SwapSummary';
 import { EmptyState, ErrorState, LoadingState } from '@/app/_kit/states';
@@ -131,7 +132,7 @@ function DetailPanels({
               ) : (
                 <span className={text.muted}>not reported by the provider yet</span>
               )}
-              {tx.fee.recordedUsd != null ? (
+              {tx.fee.recordedUsd != null && tx.fee.recordedCurrency?.toUpperCase() !== 'USD' ? (
                 <span className={text.muted}> ({formatUsd(tx.fee.recordedUsd)})</span>
               ) : null}
             </Detail>
@@ -165,7 +166,7 @@ function DetailPanels({
               <Detail label="Next poll">
                 {tracking.nextPollAt ? (
                   <>
-                    {formatRelative(tracking.nextPollAt)}{' '}
+                    <RelativeTime value={tracking.nextPollAt} />{' '}
                     <span className={text.muted}>({formatDateTime(tracking.nextPollAt)})</span>
                   </>
                 ) : tracking.pollable ? (
@@ -175,10 +176,11 @@ function DetailPanels({
                 )}
               </Detail>
               <Detail label="Last polled">
-                {tracking.lastPolledAt ? formatRelative(tracking.lastPolledAt) : 'never'}
+                {tracking.lastPolledAt ? <RelativeTime value={tracking.lastPolledAt} /> : 'never'}
               </Detail>
               <Detail label="Attempts">
-                {tracking.pollAttempts} polls, {tracking.pollErrors} consecutive errors
+                {formatCountOf(tracking.pollAttempts, 'poll')},{' '}
+                {formatCountOf(tracking.pollErrors, 'consecutive error')}
               </Detail>
               <Detail label="Last poll error">
                 {tracking.lastPollError ?? <span className={text.muted}>none</span>}
@@ -193,7 +195,7 @@ function DetailPanels({
           </Panel>
         </div>
       </div>
-      <Panel title="Timeline" note={`${events.length} events, oldest first`}>
+      <Panel title="Timeline" note={`${formatCountOf(events.length, 'event')}, oldest first`}>
         {events.length === 0 ? <EmptyState title="No events yet" /> : <Timeline events={events} />}
       </Panel>
       <div className={layout.grid2}>
