@@ -8,6 +8,7 @@ import { createProviderRegistry, type ProviderRegistry } from './providers/regis
 import { createRateLimiter, type RateLimiter } from './ratelimit/limiter';
 import { createWebRedis } from './redis';
 import { createQueue, createTrackingScheduler } from './tracking/queues';
+import { type ChangeFeed, createChangeFeed } from './transactions/changes';
 
 /** Everything a domain function may need, built once per process and passed down. */
 export interface AppContext {
@@ -23,6 +24,8 @@ export interface AppContext {
   idempotency?: IdempotencyStore;
   /** Schedules status polling; absent in processes that do not track. */
   tracking?: TrackingScheduler;
+  /** Transaction changes from every process; subscribes only once something watches. */
+  changes: ChangeFeed;
   close(): Promise<void>;
 }
 
@@ -48,6 +51,7 @@ export function createAppContext(config: Config): AppContext {
   const tracking = createTrackingScheduler(createQueue('tracking', redis, config.redisPrefix));
   const log = createLogger(config.logLevel);
   const metrics = createProviderMetrics(handle.db, (error) => log.warn({ err: error }, 'provider metrics not written'));
+  const changes = createChangeFeed(config.redisUrl, config.redisPrefix, log, config.dependencyTimeoutMs);
   return {
     config,
     db: handle.db,
@@ -56,10 +60,12 @@ export function createAppContext(config: Config): AppContext {
     log,
     providers: createProviderRegistry(config, redis),
     tracking,
+    changes,
     metrics,
     rateLimiter: createRateLimiter(config, redis),
     idempotency: createIdempotencyStore(redis, config.redisPrefix, config.idempotencyTtlSeconds),
     async close() {
+      changes.close();
       await metrics.stop();
       await tracking.close().catch(() => {});
       redis.disconnect();

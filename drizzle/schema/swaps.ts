@@ -79,6 +79,8 @@ export const transactions = pgTable(
       .references(() => locks.id),
     provider: text('provider').notNull(),
     status: transactionStatus('status').notNull().default('PENDING'),
+    /** Where the swap stands in the SUBSTATUSES vocabulary; null until something reports progress. */
+    substatus: text('substatus'),
     hash: text('hash').notNull().default(''),
     inboundHash: text('inbound_hash').notNull().default(''),
     outboundHash: text('outbound_hash'),

@@ -10,7 +10,14 @@ import { type RateDecision, rateLimitHeaders } from '../ratelimit/limiter';
 import { withDeadline } from '../routing/deadline';
 import { fingerprint, IDEMPOTENCY_HEADER, isReplayable, validateIdempotencyKey } from './idempotency';
 import { type FieldCoder, parseQuery, parseWith, readJsonBody } from './input';
-import { API_VERSION, type EndpointResult, jsonResponse, legacyErrorBody, v1ErrorBody } from './respond';
+import {
+  API_VERSION,
+  type EndpointResult,
+  eventStreamResponse,
+  jsonResponse,
+  legacyErrorBody,
+  v1ErrorBody,
+} from './respond';
 
 export type RouteClass = 'catalog' | 'quote' | 'execute' | 'transactions';
 export type ApiInterface = 'v1' | 'legacy';
@@ -34,6 +41,8 @@ export interface EndpointDefinition<
   body?: B;
   /** The success body: documents the response (OpenAPI) and types what `handle` returns. */
   response?: R;
+  /** For a Server-Sent Events endpoint: the data of each event (documents the stream). */
+  events?: z.ZodType;
   /** Spec codes for body fields that fail their schema (see `swapFieldCode`). */
   bodyCodes?: FieldCoder;
   /**
@@ -60,6 +69,7 @@ export interface Endpoint {
   query?: z.ZodType;
   body?: z.ZodType;
   response?: z.ZodType;
+  events?: z.ZodType;
   run(ctx: RequestContext): Promise<EndpointResult>;
 }
 
@@ -76,6 +86,7 @@ export function endpoint<
     query: definition.query,
     body: definition.body,
     response: definition.response,
+    events: definition.events,
     async run(ctx) {
       const query = definition.query ? parseQuery(definition.query, ctx.url) : undefined;
       const body =
@@ -198,6 +209,7 @@ async function serveWithId(
       () => target.run({ app, request, url, requestId, body }),
       () => new AppError('SERVICE_UNAVAILABLE', 'The request took too long; retry shortly'),
     );
+    if (result.events) return eventStreamResponse(result.events, { ...headers, ...result.headers });
     const status = result.status ?? 200;
     if (idempotency) {
       const { scope, key, print } = idempotency;

@@ -5,7 +5,7 @@ import { handleMetrics } from '../observability/prometheus';
 import { CLIENT_IP_HEADER, signedClientAddress } from '../ratelimit/client';
 import { handleApiRequest, handleHealth } from './routes';
 
-function toRequest(req: IncomingMessage, origin: string): Request {
+function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Request {
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const v of value) headers.append(key, v);
@@ -18,12 +18,21 @@ function toRequest(req: IncomingMessage, origin: string): Request {
     headers,
     body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
     duplex: 'half',
+    signal,
   } as RequestInit);
 }
 
 async function send(res: ServerResponse, response: Response) {
   res.statusCode = response.status;
   for (const [key, value] of response.headers) res.setHeader(key, value);
+  if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    // Piped, so a slow client holds the stream back instead of filling memory; a gone one cancels it.
+    const events = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
+    res.once('close', () => events.destroy());
+    events.on('error', () => res.destroy());
+    events.pipe(res);
+    return;
+  }
   res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
 }
 
@@ -32,7 +41,9 @@ export function createApiServer(app: AppContext): Server {
   return createServer(async (req, res) => {
     const origin = `http://${req.headers.host ?? 'localhost'}`;
     try {
-      const request = toRequest(req, origin);
+      const gone = new AbortController();
+      res.once('close', () => gone.abort());
+      const request = toRequest(req, origin, gone.signal);
       const path = new URL(request.url).pathname;
       const response =
         path === '/api/health'

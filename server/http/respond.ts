@@ -6,6 +6,8 @@ export interface EndpointResult {
   status?: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** A Server-Sent Events body, sent instead of `body`. */
+  events?: ReadableStream<Uint8Array>;
 }
 
 const BASE_HEADERS = {
@@ -21,6 +23,20 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   return new Response(status === 204 ? null : JSON.stringify(body), {
     status,
     headers: { ...BASE_HEADERS, ...headers },
+  });
+}
+
+/** `no-transform` keeps compressing proxies (and Next's compression) from buffering the events. */
+export function eventStreamResponse(events: ReadableStream<Uint8Array>, headers: Record<string, string>): Response {
+  return new Response(events, {
+    status: 200,
+    headers: {
+      ...BASE_HEADERS,
+      ...headers,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+    },
   });
 }
 

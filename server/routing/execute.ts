@@ -11,6 +11,7 @@ import { AppError, notFound } from '../errors';
 import { newTransactionId, PUBLIC_ID_PATTERN } from '../ids';
 import { isProviderError, ProviderError, providerAppError } from '../providers/errors';
 import type { ExecPayload, ExecutionResult, ProviderKey, ProviderResult, RouteAsset } from '../providers/types';
+import { publishTransactionChange } from '../transactions/changes';
 import { hashKey } from '../transactions/keys';
 import { withDeadline } from './deadline';
 import { amountDisplay, type PublicFee, type PublicRoute, presentFee } from './present';
@@ -135,6 +136,8 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
         : null
       : await resolveReferral(ctx, request.referralCode);
   const trackable = adapter.canTrack(result.trackingContext, '');
+  // The provider sent the source transaction itself: what is left is waiting for it to confirm.
+  const submitted = !!result.providerResult.txHash;
   const srcUsd = usdValue(BigInt(lock.amountBase), src.decimals, src.priceUsd) ?? (route.src.usd || null);
 
   await ctx.db.transaction(async (tx) => {
@@ -143,6 +146,7 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
       lockId: lock.id,
       provider: lock.provider,
       status: 'PENDING',
+      substatus: submitted ? 'WAITING_SOURCE_CONFIRMATIONS' : null,
       hash: result.providerResult.txHash ?? '',
       inboundHash: result.providerResult.txHash ?? '',
       hashKey: hashKey(result.providerResult.txHash),
@@ -179,6 +183,7 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
         referralCode: referral?.code ?? null,
         execution: result.providerResult.execution,
         trackable,
+        ...(submitted ? { substatus: 'WAITING_SOURCE_CONFIRMATIONS' } : {}),
       },
     });
     const [used] = await tx
@@ -189,6 +194,7 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
     if (!used) throw new AppError('QUOTE_EXPIRED', 'This lock was executed concurrently', { field: 'lockId' });
   });
 
+  await publishTransactionChange(ctx, transactionId);
   if (trackable) await ctx.tracking?.schedule(transactionId, 0).catch(() => {});
 
   return {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../errors';
+import { SUBSTATUSES } from '../providers/types';
+import { TIMELINE_SOURCES, TIMELINE_TYPES } from '../transactions/timeline';
 import { assetSchema, chainSchema, sourceSchema } from './catalog';
 import { TX_STATUSES } from './transactions';
 
@@ -207,6 +209,22 @@ export const recordedFeeSchema = z
 
 export type RecordedFeeDetails = z.output<typeof recordedFeeSchema>['details'];
 
+export const substatusSchema = z
+  .enum(SUBSTATUSES)
+  .nullable()
+  .describe('Why the swap is where it is (see the README mapping); null until anything reported progress');
+
+export const explorerUrlsSchema = z
+  .object({
+    inbound: z.string().optional().describe('The source (inbound) transaction on its chain explorer'),
+    outbound: z
+      .string()
+      .optional()
+      .describe('The payout on the destination chain explorer; a refund on the source chain explorer'),
+    provider: z.string().optional().describe("The provider's own tracker page"),
+  })
+  .describe('Links present only once their transaction (or tracker id) is known');
+
 const transactionShape = {
   id: z.string(),
   hash: z.string(),
@@ -214,6 +232,7 @@ const transactionShape = {
   outboundHash: z.string().nullable(),
   provider: z.string(),
   status: z.enum(TX_STATUSES),
+  substatus: substatusSchema,
   srcAmount: z.string(),
   dstAmount: z.string(),
   walletAddress: z.string(),
@@ -223,18 +242,18 @@ const transactionShape = {
   fee: recordedFeeSchema,
   srcAsset: transactionAssetSchema,
   dstAsset: transactionAssetSchema,
+  explorerUrls: explorerUrlsSchema,
 };
 
 export const transactionSchema = z.object(transactionShape);
 const { updatedAt: _updatedAt, ...historyShape } = transactionShape;
 export const historyItemSchema = z.object({ ...historyShape, amountUsd: z.number() });
 
-export const statusV1Response = z.object({
-  data: z.object({
-    transaction: transactionSchema,
-    final: z.boolean().describe('True for SUCCESS, FAILED and REFUND'),
-  }),
+export const transactionStatusSchema = z.object({
+  transaction: transactionSchema,
+  final: z.boolean().describe('True for SUCCESS, FAILED and REFUND'),
 });
+export const statusV1Response = z.object({ data: transactionStatusSchema });
 
 export const trackResultSchema = z.object({
   transaction: z.object({
@@ -250,6 +269,19 @@ export const trackResultSchema = z.object({
 export const trackV1Response = z.object({ data: trackResultSchema });
 
 export const historyV1Response = v1List(historyItemSchema);
+
+export const timelineEventSchema = z.object({
+  id: z.number().int().describe('Increases with time; unique per event'),
+  at: timestamp,
+  source: z.enum(TIMELINE_SOURCES).describe('What recorded the step'),
+  type: z.enum(TIMELINE_TYPES).describe('What happened'),
+  status: z.enum(TX_STATUSES).describe('The status after this step'),
+  substatus: substatusSchema,
+  hash: z.string().describe('The hash the swap was tracked by after this step; empty when none'),
+  inboundHash: z.string(),
+  outboundHash: z.string().nullable(),
+});
+export const eventsV1Response = z.object({ data: z.array(timelineEventSchema).describe('Oldest first') });
 
 // ---- Legacy interface (spec §4.11)
 

@@ -1,8 +1,17 @@
+import { clientHash, clientIdentity } from '../../ratelimit/client';
 import { toV1List } from '../../schemas/common';
-import { historyV1Response, statusV1Response, trackV1Response } from '../../schemas/responses';
+import {
+  eventsV1Response,
+  historyV1Response,
+  statusV1Response,
+  trackV1Response,
+  transactionStatusSchema,
+} from '../../schemas/responses';
 import { historyQueryV1, statusQuery, trackBody } from '../../schemas/transactions';
 import { listHistory } from '../../transactions/history';
 import { getTransactionStatus } from '../../transactions/status';
+import { openTransactionStream } from '../../transactions/stream';
+import { getTransactionTimeline } from '../../transactions/timeline';
 import { trackTransaction } from '../../transactions/track';
 import { endpoint } from '../endpoint';
 
@@ -26,5 +35,27 @@ export const historyV1 = endpoint({
   response: historyV1Response,
   handle: async ({ query }, { app }) => ({
     body: toV1List(await listHistory(app, { ...query, search: query.query })),
+  }),
+});
+
+export const eventsV1 = endpoint({
+  routeClass: 'transactions',
+  query: statusQuery,
+  response: eventsV1Response,
+  handle: async ({ query }, { app }) => ({ body: { data: await getTransactionTimeline(app, query) } }),
+});
+
+export const streamV1 = endpoint({
+  routeClass: 'transactions',
+  query: statusQuery,
+  events: transactionStatusSchema,
+  handle: async ({ query }, { app, request }) => ({
+    body: null,
+    events: await openTransactionStream(app, {
+      query,
+      lastEventId: request.headers.get('last-event-id'),
+      clientKey: clientHash(clientIdentity(request, app.config), app.config.rateLimits.hashKey),
+      signal: request.signal,
+    }),
   }),
 });
