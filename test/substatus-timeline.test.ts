@@ -128,3 +128,26 @@ describe('GET /api/v1/transaction/events', () => {
     expect(tooLong.status).toBe(400);
   });
 });
+
+describe('GET /api/v1/transaction/execution', () => {
+  it('gives the execute answer back, outstanding until a deposit hash is known', async () => {
+    t.sims.THORCHAIN.configure({ settleAfterPolls: 10_000 });
+    const executed = await executeSwap(t, BTC_TO_ETH, 'THORCHAIN');
+    const id = executed.transaction.id;
+    const before = await t.json(`/api/v1/transaction/execution?transactionId=${id}`);
+    expect(before.status).toBe(200);
+    expect(before.body.data).toEqual({ outstanding: true, execution: executed });
+    expect(executed.exec.meta).toMatchObject({ executionMode: 'deposit-address' });
+    expect(executed.exec.meta.depositMemo).toBeTruthy();
+
+    await t.post('/api/v1/transaction/track', { transactionId: id, txHash: randomHex() });
+    const after = await t.json(`/api/v1/transaction/execution?transactionId=${id}`);
+    expect(after.body.data).toEqual({ outstanding: false, execution: executed });
+  });
+
+  it('answers 404 for an unknown transaction', async () => {
+    const unknown = await t.json('/api/v1/transaction/execution?transactionId=tx_doesnotexist');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toMatchObject({ code: 'NOT_FOUND' });
+  });
+});

@@ -106,6 +106,8 @@ const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
   TransactionStatus: responses.transactionStatusSchema,
   TransactionStatusResponse: responses.statusV1Response,
   TimelineEvent: responses.timelineEventSchema,
+  TransactionExecution: responses.transactionExecutionSchema,
+  TransactionExecutionResponse: responses.executionV1Response,
   TransactionEventsResponse: responses.eventsV1Response,
   TrackResult: responses.trackResultSchema,
   TrackResponse: responses.trackV1Response,
@@ -231,6 +233,16 @@ const OPERATIONS: Record<string, OperationDoc> = {
     description:
       'The steps recorded for one transaction, oldest first: who recorded each (`execute`, `poll`, `track`, ' +
       '`sweep` or `support`) and the status, substatus and hashes it left. Same lookup as status.',
+    raises: ['NOT_FOUND'],
+    params: TRANSACTION_LOOKUP_PARAMS,
+  },
+  'GET /api/v1/transaction/execution': {
+    operationId: 'transactionExecution',
+    summary: 'What the swapper still has to do',
+    description:
+      'The execute answer again (deposit address, memo, amount and expiry, or the wallet call), with ' +
+      '`outstanding` true while the swap is pending and no source transaction is known. Report the hash ' +
+      'with track once sent. Same lookup as status.',
     raises: ['NOT_FOUND'],
     params: TRANSACTION_LOOKUP_PARAMS,
   },

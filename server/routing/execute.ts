@@ -140,6 +140,28 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
   const submitted = !!result.providerResult.txHash;
   const srcUsd = usdValue(BigInt(lock.amountBase), src.decimals, src.priceUsd) ?? (route.src.usd || null);
 
+  const answer: ExecuteResult = {
+    provider: lock.provider,
+    lockId: lock.id,
+    providerResult: result.providerResult,
+    quote: {
+      src: route.src,
+      dst: result.dstAmountBase === undefined ? { ...route.dst } : amountDisplay(dstAmountBase, dst, undefined),
+      ...(result.dstMinAmountBase !== undefined
+        ? { minimumReceived: formatAmount(result.dstMinAmountBase, dst.decimals) }
+        : route.minimumReceived !== undefined
+          ? { minimumReceived: route.minimumReceived }
+          : {}),
+      steps: route.steps,
+      fee,
+      feeBreakdown: { total: { usd: fee.usd, formatted: fee.formatted, currency: fee.currency }, items: fee.details },
+      estimatedTime: route.estimatedTime,
+    },
+    fee,
+    ...(result.exec ? { exec: result.exec } : {}),
+    transaction: { id: transactionId, status: 'PENDING' },
+  };
+
   await ctx.db.transaction(async (tx) => {
     await tx.insert(transactions).values({
       id: transactionId,
@@ -170,6 +192,7 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
       referralOwnerId: referral?.ownerId ?? null,
       quote: route as unknown as Record<string, unknown>,
       providerResult: result.providerResult as unknown as Record<string, unknown>,
+      execution: answer as unknown as Record<string, unknown>,
       trackingContext: result.trackingContext,
       nextPollAt: trackable ? new Date() : null,
     });
@@ -197,25 +220,5 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
   await publishTransactionChange(ctx, transactionId);
   if (trackable) await ctx.tracking?.schedule(transactionId, 0).catch(() => {});
 
-  return {
-    provider: lock.provider,
-    lockId: lock.id,
-    providerResult: result.providerResult,
-    quote: {
-      src: route.src,
-      dst: result.dstAmountBase === undefined ? { ...route.dst } : amountDisplay(dstAmountBase, dst, undefined),
-      ...(result.dstMinAmountBase !== undefined
-        ? { minimumReceived: formatAmount(result.dstMinAmountBase, dst.decimals) }
-        : route.minimumReceived !== undefined
-          ? { minimumReceived: route.minimumReceived }
-          : {}),
-      steps: route.steps,
-      fee,
-      feeBreakdown: { total: { usd: fee.usd, formatted: fee.formatted, currency: fee.currency }, items: fee.details },
-      estimatedTime: route.estimatedTime,
-    },
-    fee,
-    ...(result.exec ? { exec: result.exec } : {}),
-    transaction: { id: transactionId, status: 'PENDING' },
-  };
+  return answer;
 }

@@ -281,6 +281,14 @@ export const timelineEventSchema = z.object({
   inboundHash: z.string(),
   outboundHash: z.string().nullable(),
 });
+export const transactionExecutionSchema = z.object({
+  outstanding: z.boolean().describe('True while the swap is pending and no source transaction is known yet'),
+  execution: executeResultSchema
+    .nullable()
+    .describe('What execute answered: deposit details or the wallet call; null for swaps executed before it was kept'),
+});
+export const executionV1Response = z.object({ data: transactionExecutionSchema });
+
 export const eventsV1Response = z.object({ data: z.array(timelineEventSchema).describe('Oldest first') });
 
 // ---- Legacy interface (spec §4.11)

@@ -2,12 +2,14 @@ import { clientHash, clientIdentity } from '../../ratelimit/client';
 import { toV1List } from '../../schemas/common';
 import {
   eventsV1Response,
+  executionV1Response,
   historyV1Response,
   statusV1Response,
   trackV1Response,
   transactionStatusSchema,
 } from '../../schemas/responses';
 import { historyQueryV1, statusQuery, trackBody } from '../../schemas/transactions';
+import { getTransactionExecution } from '../../transactions/execution';
 import { listHistory } from '../../transactions/history';
 import { getTransactionStatus } from '../../transactions/status';
 import { openTransactionStream } from '../../transactions/stream';
@@ -43,6 +45,13 @@ export const eventsV1 = endpoint({
   query: statusQuery,
   response: eventsV1Response,
   handle: async ({ query }, { app }) => ({ body: { data: await getTransactionTimeline(app, query) } }),
+});
+
+export const executionV1 = endpoint({
+  routeClass: 'transactions',
+  query: statusQuery,
+  response: executionV1Response,
+  handle: async ({ query }, { app }) => ({ body: { data: await getTransactionExecution(app, query) } }),
 });
 
 export const streamV1 = endpoint({
