@@ -184,6 +184,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/transaction/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Transaction timeline
+         * @description The steps recorded for one transaction, oldest first: who recorded each (`execute`, `poll`, `track`, `sweep` or `support`) and the status, substatus and hashes it left. Same lookup as status.
+         */
+        get: operations["transactionEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transaction/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Transaction status stream
+         * @description Server-Sent Events instead of polling status: the current state at once, then one `status` event per change, each carrying what status returns in `data`; the stream ends after the event with a final status. Reconnect with the `Last-Event-ID` header to resume (the state you already hold is not sent again); a stream also ends at the server's maximum lifetime, to be resumed the same way. A `: heartbeat` comment comes every 15 s. Errors before the stream starts use the error envelope; too many open streams from one client answer 429 `RATE_LIMITED`.
+         */
+        get: operations["transactionStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transaction/execution": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the swapper still has to do
+         * @description The execute answer again (deposit address, memo, amount and expiry, or the wallet call), with `outstanding` true while the swap is pending and no source transaction is known. Report the hash with track once sent. Same lookup as status.
+         */
+        get: operations["transactionExecution"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/referral": {
         parameters: {
             query?: never;
@@ -569,7 +629,7 @@ export interface components {
         ReferralResponse: {
             data: components["schemas"]["ReferralStatus"];
         };
-        /** @description Wallet execution data (spec §2 exec object); not provider tracking state. */
+        /** @description Wallet execution data; not provider tracking state. */
         Exec: {
             chainId: number | null;
             /** @description Contract, deposit or provider target address of the wallet call */
@@ -696,6 +756,8 @@ export interface components {
             provider: string;
             /** @enum {string} */
             status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
+            /** @description Why the swap is where it is (see the README mapping); null until anything reported progress */
+            substatus: ("WAITING_SOURCE_CONFIRMATIONS" | "SWAPPING" | "WAITING_DESTINATION" | "REFUND_IN_PROGRESS" | "DELAYED" | "COMPLETED" | "PARTIAL" | "REFUNDED" | "EXPIRED" | "FAILED" | "NOT_FOUND_UPSTREAM") | null;
             srcAmount: string;
             dstAmount: string;
             walletAddress: string;
@@ -713,13 +775,68 @@ export interface components {
             fee: components["schemas"]["RecordedFee"];
             srcAsset: components["schemas"]["TransactionAsset"];
             dstAsset: components["schemas"]["TransactionAsset"];
+            /** @description Links present only once their transaction (or tracker id) is known */
+            explorerUrls: {
+                /** @description The source (inbound) transaction on its chain explorer */
+                inbound?: string;
+                /** @description The payout on the destination chain explorer; a refund on the source chain explorer */
+                outbound?: string;
+                /** @description The provider's own tracker page */
+                provider?: string;
+            };
+        };
+        TransactionStatus: {
+            transaction: components["schemas"]["Transaction"];
+            /** @description True for SUCCESS, FAILED and REFUND */
+            final: boolean;
         };
         TransactionStatusResponse: {
-            data: {
-                transaction: components["schemas"]["Transaction"];
-                /** @description True for SUCCESS, FAILED and REFUND */
-                final: boolean;
-            };
+            data: components["schemas"]["TransactionStatus"];
+        };
+        TimelineEvent: {
+            /** @description Increases with time; unique per event */
+            id: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 timestamp
+             */
+            at: string;
+            /**
+             * @description What recorded the step
+             * @enum {string}
+             */
+            source: "execute" | "poll" | "track" | "sweep" | "support";
+            /**
+             * @description What happened
+             * @enum {string}
+             */
+            type: "created" | "track" | "progress" | "hash_updated" | "hash_verified" | "hash_rejected" | "status_changed" | "partial_fill" | "stale" | "manual_poll";
+            /**
+             * @description The status after this step
+             * @enum {string}
+             */
+            status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
+            /** @description Why the swap is where it is (see the README mapping); null until anything reported progress */
+            substatus: ("WAITING_SOURCE_CONFIRMATIONS" | "SWAPPING" | "WAITING_DESTINATION" | "REFUND_IN_PROGRESS" | "DELAYED" | "COMPLETED" | "PARTIAL" | "REFUNDED" | "EXPIRED" | "FAILED" | "NOT_FOUND_UPSTREAM") | null;
+            /** @description The hash the swap was tracked by after this step; empty until known */
+            hash: string;
+            /** @description The inbound (deposit) hash after this step; empty until known */
+            inboundHash: string;
+            /** @description The destination-chain hash after this step; empty until known */
+            outboundHash: string;
+        };
+        TransactionExecution: {
+            /** @description True while the swap is pending and no source transaction is known yet */
+            outstanding: boolean;
+            /** @description What execute answered: deposit details or the wallet call; null for swaps executed before it was kept */
+            execution: components["schemas"]["ExecuteResult"] | null;
+        };
+        TransactionExecutionResponse: {
+            data: components["schemas"]["TransactionExecution"];
+        };
+        TransactionEventsResponse: {
+            /** @description Oldest first */
+            data: components["schemas"]["TimelineEvent"][];
         };
         TrackResult: {
             transaction: {
@@ -750,6 +867,8 @@ export interface components {
             provider: string;
             /** @enum {string} */
             status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
+            /** @description Why the swap is where it is (see the README mapping); null until anything reported progress */
+            substatus: ("WAITING_SOURCE_CONFIRMATIONS" | "SWAPPING" | "WAITING_DESTINATION" | "REFUND_IN_PROGRESS" | "DELAYED" | "COMPLETED" | "PARTIAL" | "REFUNDED" | "EXPIRED" | "FAILED" | "NOT_FOUND_UPSTREAM") | null;
             srcAmount: string;
             dstAmount: string;
             walletAddress: string;
@@ -762,6 +881,15 @@ export interface components {
             fee: components["schemas"]["RecordedFee"];
             srcAsset: components["schemas"]["TransactionAsset"];
             dstAsset: components["schemas"]["TransactionAsset"];
+            /** @description Links present only once their transaction (or tracker id) is known */
+            explorerUrls: {
+                /** @description The source (inbound) transaction on its chain explorer */
+                inbound?: string;
+                /** @description The payout on the destination chain explorer; a refund on the source chain explorer */
+                outbound?: string;
+                /** @description The provider's own tracker page */
+                provider?: string;
+            };
             amountUsd: number;
         };
         HistoryResponse: {
@@ -2190,6 +2318,345 @@ export interface operations {
             };
             /** @description Invalid request. `error.code`: VALIDATION_ERROR. */
             400: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limited. `error.code`: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Internal error. `error.code`: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Service unavailable. `error.code`: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    transactionEvents: {
+        parameters: {
+            query?: {
+                /** @description Public transaction ID. Required when `hash` is omitted. */
+                transactionId?: string;
+                /** @description Matched against hash, inboundHash and outboundHash. Required when `transactionId` is omitted. */
+                hash?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionEventsResponse"];
+                };
+            };
+            /** @description Invalid request. `error.code`: VALIDATION_ERROR. */
+            400: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Not found. `error.code`: NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limited. `error.code`: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Internal error. `error.code`: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Service unavailable. `error.code`: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    transactionStream: {
+        parameters: {
+            query?: {
+                /** @description Public transaction ID. Required when `hash` is omitted. */
+                transactionId?: string;
+                /** @description Matched against hash, inboundHash and outboundHash. Required when `transactionId` is omitted. */
+                hash?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events (text/event-stream); each `data:` is this object */
+            200: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Invalid request. `error.code`: VALIDATION_ERROR. */
+            400: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Not found. `error.code`: NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limited. `error.code`: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Internal error. `error.code`: INTERNAL_ERROR. */
+            500: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Service unavailable. `error.code`: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    transactionExecution: {
+        parameters: {
+            query?: {
+                /** @description Public transaction ID. Required when `hash` is omitted. */
+                transactionId?: string;
+                /** @description Matched against hash, inboundHash and outboundHash. Required when `transactionId` is omitted. */
+                hash?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionExecutionResponse"];
+                };
+            };
+            /** @description Invalid request. `error.code`: VALIDATION_ERROR. */
+            400: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Not found. `error.code`: NOT_FOUND. */
+            404: {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -64,6 +64,9 @@ export const envSchema = z.object({
   RATE_LIMIT_HASH_KEY: z.string().min(16).optional(),
   IDEMPOTENCY_TTL_SECONDS: positiveInt.default(24 * 3600),
   HISTORY_REQUIRE_SCOPE: bool.default(false),
+  STREAM_MAX_PER_CLIENT: positiveInt.default(10),
+  STREAM_MAX_LIFETIME_MS: positiveInt.default(30 * 60_000),
+  STREAM_HEARTBEAT_MS: positiveInt.default(15_000),
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3300),
   TRACKING_CONCURRENCY: positiveInt.default(20),
   WORKER_LOCK_DURATION_MS: positiveInt.default(30_000),
@@ -157,6 +160,8 @@ export interface Config {
   idempotencyTtlSeconds: number;
   /** History answers only when scoped to wallets or one transaction, never the whole ledger. */
   historyRequireScope: boolean;
+  /** Status streams: open at once per client address, how long one lives, and its comment heartbeat. */
+  streams: { maxPerClient: number; maxLifetimeMs: number; heartbeatMs: number };
   worker: {
     healthPort: number;
     trackingConcurrency: number;
@@ -262,6 +267,11 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     },
     idempotencyTtlSeconds: env.IDEMPOTENCY_TTL_SECONDS,
     historyRequireScope: env.HISTORY_REQUIRE_SCOPE,
+    streams: {
+      maxPerClient: env.STREAM_MAX_PER_CLIENT,
+      maxLifetimeMs: env.STREAM_MAX_LIFETIME_MS,
+      heartbeatMs: env.STREAM_HEARTBEAT_MS,
+    },
     worker: {
       healthPort: env.WORKER_HEALTH_PORT,
       trackingConcurrency: env.TRACKING_CONCURRENCY,

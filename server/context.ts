@@ -9,6 +9,7 @@ import { flushRateLimitHits } from './ratelimit/hit-counter';
 import { createRateLimiter, type RateLimiter } from './ratelimit/limiter';
 import { createWebRedis } from './redis';
 import { createQueue, createTrackingScheduler, type TrackingScheduler } from './tracking/queues';
+import { type ChangeFeed, createChangeFeed } from './transactions/changes';
 
 /** Everything a domain function may need, built once per process and passed down. */
 export interface AppContext {
@@ -24,6 +25,8 @@ export interface AppContext {
   idempotency?: IdempotencyStore;
   /** Schedules status polling; absent in processes that do not track. */
   tracking?: TrackingScheduler;
+  /** Transaction changes from every process; subscribes only once something watches. */
+  changes: ChangeFeed;
   close(): Promise<void>;
 }
 
@@ -37,6 +40,7 @@ export function createAppContext(config: Config): AppContext {
   const tracking = createTrackingScheduler(createQueue('tracking', redis, config.redisPrefix));
   const log = createLogger(config.logLevel);
   const metrics = createProviderMetrics(handle.db, (error) => log.warn({ err: error }, 'provider metrics not written'));
+  const changes = createChangeFeed(config.redisUrl, config.redisPrefix, log, config.dependencyTimeoutMs);
   return {
     config,
     db: handle.db,
@@ -45,10 +49,12 @@ export function createAppContext(config: Config): AppContext {
     log,
     providers: createProviderRegistry(config, redis),
     tracking,
+    changes,
     metrics,
     rateLimiter: createRateLimiter(config, redis),
     idempotency: createIdempotencyStore(redis, config.redisPrefix, config.idempotencyTtlSeconds),
     async close() {
+      changes.close();
       await metrics.stop();
       await tracking.close().catch(() => {});
       await flushRateLimitHits(redis).catch(() => {});

@@ -80,6 +80,8 @@ export const transactions = pgTable(
       .references(() => locks.id),
     provider: text('provider').notNull(),
     status: transactionStatus('status').notNull().default('PENDING'),
+    /** Where the swap stands in the SUBSTATUSES vocabulary; null until something reports progress. */
+    substatus: text('substatus'),
     hash: text('hash').notNull().default(''),
     inboundHash: text('inbound_hash').notNull().default(''),
     outboundHash: text('outbound_hash'),
@@ -120,6 +122,8 @@ export const transactions = pgTable(
     referralOwnerId: text('referral_owner_id'),
     quote: jsonb('quote').$type<Record<string, unknown>>().notNull(),
     providerResult: jsonb('provider_result').$type<Record<string, unknown>>().notNull(),
+    /** The execute answer as the swapper got it (deposit details, wallet call), to show again until done. */
+    execution: jsonb('execution').$type<Record<string, unknown>>(),
     /** Server-side provider context for status polling (request id, channel id, deposit address…). */
     trackingContext: jsonb('tracking_context').$type<Record<string, unknown>>().notNull(),
     nextPollAt: timestamp('next_poll_at', { withTimezone: true, mode: 'date' }),

@@ -113,17 +113,17 @@ test('swap through a deposit channel, attributed to the referral code, then foll
     await expect(page.locator('dd', { hasText: 'Chainflip' })).toBeVisible();
     await expect(page.getByText('on Ethereum')).toBeVisible();
     await expect(page.getByText(WALLETS.bitcoin)).toBeVisible();
-    await expect(page.getByText(/Checking every 3 seconds/)).toBeVisible();
+    await expect(page.getByTestId('stream-state')).toHaveText(/^Live: changes appear as they happen/);
     await shot(page, testInfo, 'tx-pending');
     await expectAccessible(page);
 
-    // Let the provider finish: the page picks it up by polling, then stops polling.
+    // Let the provider finish: the stream pushes it to the page, which then stops listening.
     await settleChainflipAfter(request, 3);
     await expect(status.locator('[data-status]')).toHaveText('SUCCESS', { timeout: 20_000 });
-    await expect(page.getByText('Final status — this page no longer refreshes.')).toBeVisible();
+    await expect(page.getByText('Final status — this page no longer updates.')).toBeVisible();
     let polls = 0;
     page.on('request', (r) => {
-      if (r.url().includes('/api/v1/transaction/status')) polls++;
+      if (/\/api\/v1\/transaction\/(status|stream)/.test(r.url())) polls++;
     });
     await page.waitForTimeout(3_500);
     expect(polls).toBe(0);

@@ -16,6 +16,7 @@ import {
   type ApiResponse,
   type EndpointResult,
   etagMatches,
+  eventStreamResponse,
   jsonApiResponse,
   legacyErrorBody,
   toFetchResponse,
@@ -46,6 +47,8 @@ export interface EndpointDefinition<
   body?: B;
   /** The success body: documents the response (OpenAPI) and types what `handle` returns. */
   response?: R;
+  /** For a Server-Sent Events endpoint: the data of each event (documents the stream). */
+  events?: z.ZodType;
   /** Spec codes for body fields that fail their schema (see `swapFieldCode`). */
   bodyCodes?: FieldCoder;
   /**
@@ -72,6 +75,7 @@ export interface Endpoint {
   query?: z.ZodType;
   body?: z.ZodType;
   response?: z.ZodType;
+  events?: z.ZodType;
   run(ctx: RequestContext): Promise<EndpointResult>;
 }
 
@@ -88,6 +92,7 @@ export function endpoint<
     query: definition.query,
     body: definition.body,
     response: definition.response,
+    events: definition.events,
     async run(ctx) {
       const query = definition.query ? parseQuery(definition.query, ctx.url) : undefined;
       const body =
@@ -256,6 +261,7 @@ async function finishIdempotency(x: Exchange, response: { status: number; body: 
 function respond(x: Exchange, result: EndpointResult): ApiResponse {
   const status = result.status ?? 200;
   const headers = { ...x.headers, ...result.headers };
+  if (result.events) return eventStreamResponse(result.events, headers);
   if (result.etag) headers.etag = result.etag;
   if (result.cacheControl) headers['cache-control'] = result.cacheControl;
   if (result.etag && status === 200 && etagMatches(x.request.headers.get('if-none-match'), result.etag)) {

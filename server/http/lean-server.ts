@@ -1,5 +1,6 @@
 import { getAppContext } from '../context';
 import { drainHttpServer, listen, runService } from '../lifecycle';
+import { endTransactionStreams } from '../transactions/stream';
 import { createApiServer } from './node-adapter';
 
 await runService('api', async (config) => {
@@ -8,6 +9,7 @@ await runService('api', async (config) => {
   const port = await listen(server, config.apiPort, config.host, 'API_PORT');
   app.log.info({ port }, `lean API server listening on http://${config.host}:${port}`);
   return async () => {
+    endTransactionStreams();
     await drainHttpServer(server);
     await app.close();
   };

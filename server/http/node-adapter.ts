@@ -28,9 +28,10 @@ function toRequest(req: IncomingMessage, origin: string): Request {
  * node:http's message as the API endpoints read it: headers straight from the parsed message, the
  * peer address from the socket, and a body stream only for methods that carry one.
  */
-function toApiRequest(req: IncomingMessage, origin: string): ApiRequest {
+function toApiRequest(req: IncomingMessage, res: ServerResponse, origin: string): ApiRequest {
   const method = req.method ?? 'GET';
   let body: ReadableStream<Uint8Array> | null | undefined;
+  let gone: AbortController | undefined;
   return {
     method,
     url: origin + (req.url ?? '/'),
@@ -47,6 +48,16 @@ function toApiRequest(req: IncomingMessage, origin: string): ApiRequest {
       }
       return body;
     },
+    // Made on first use: only the long-lived answers (event streams) ask whether the client left.
+    get signal() {
+      if (!gone) {
+        const controller = new AbortController();
+        gone = controller;
+        if (res.closed) controller.abort();
+        else res.once('close', () => controller.abort());
+      }
+      return gone.signal;
+    },
   };
 }
 
@@ -58,14 +69,25 @@ async function sendFetchResponse(res: ServerResponse, response: Response) {
 
 function sendApiResponse(res: ServerResponse, response: ApiResponse) {
   res.writeHead(response.status, response.headers);
+  if (response.events) {
+    // Piped, so a slow client holds the stream back instead of filling memory; a gone one cancels it.
+    const events = Readable.fromWeb(response.events as import('node:stream/web').ReadableStream<Uint8Array>);
+    res.once('close', () => events.destroy());
+    events.on('error', () => res.destroy());
+    events.pipe(res);
+    return;
+  }
   res.end(response.body ?? undefined);
 }
 
 /** Routes outside the API table that answer with a Fetch `Response`, by exact path. */
-const FETCH_ROUTES: Record<string, (app: AppContext, req: IncomingMessage, origin: string) => Promise<Response>> = {
-  '/api/health': (app, req, origin) => handleHealth(app, 'live', toApiRequest(req, origin)),
-  '/api/health/ready': (app, req, origin) => handleHealth(app, 'ready', toApiRequest(req, origin)),
-  '/api/metrics': (app, req, origin) => handleMetrics(app, toRequest(req, origin)),
+const FETCH_ROUTES: Record<
+  string,
+  (app: AppContext, req: IncomingMessage, res: ServerResponse, origin: string) => Promise<Response>
+> = {
+  '/api/health': (app, req, res, origin) => handleHealth(app, 'live', toApiRequest(req, res, origin)),
+  '/api/health/ready': (app, req, res, origin) => handleHealth(app, 'ready', toApiRequest(req, res, origin)),
+  '/api/metrics': (app, req, _res, origin) => handleMetrics(app, toRequest(req, origin)),
 };
 
 /** The same endpoints as Next's route files, on a bare node:http server without Fetch objects in between. */
@@ -77,8 +99,8 @@ export function createApiServer(app: AppContext): Server {
       const query = rawPath.indexOf('?');
       const path = query === -1 ? rawPath : rawPath.slice(0, query);
       const fetchRoute = FETCH_ROUTES[path];
-      if (fetchRoute) await sendFetchResponse(res, await fetchRoute(app, req, origin));
-      else sendApiResponse(res, await dispatchApiRequest(app, toApiRequest(req, origin)));
+      if (fetchRoute) await sendFetchResponse(res, await fetchRoute(app, req, res, origin));
+      else sendApiResponse(res, await dispatchApiRequest(app, toApiRequest(req, res, origin)));
     } catch {
       if (!res.headersSent) res.statusCode = 500;
       res.end();

@@ -8,6 +8,8 @@ export interface ApiRequest {
   readonly url: string;
   readonly headers: { get(name: string): string | null };
   readonly body: ReadableStream<Uint8Array> | null;
+  /** Aborted when the client goes away; long-lived answers (event streams) end with it. */
+  readonly signal: AbortSignal;
   /** The socket's peer address, when the server that read the socket hands it over itself. */
   readonly peerAddress?: string;
 }

@@ -6,6 +6,8 @@ export interface EndpointResult {
   status?: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** A Server-Sent Events body, sent instead of `body`. */
+  events?: ReadableStream<Uint8Array>;
   /** A validator for this representation: conditional requests that match it answer 304 without a body. */
   etag?: string;
   /** How long shared caches may keep this answer; errors and answers without one are `no-store`. */
@@ -20,6 +22,8 @@ export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
   body: string | null;
+  /** A streamed body (Server-Sent Events), sent as it is produced instead of `body`. */
+  events?: ReadableStream<Uint8Array>;
 }
 
 const BASE_HEADERS = {
@@ -40,7 +44,7 @@ export function jsonApiResponse(status: number, body: unknown, headers: Record<s
 }
 
 export const toFetchResponse = (r: ApiResponse): Response =>
-  new Response(r.body, { status: r.status, headers: r.headers });
+  new Response(r.events ?? r.body, { status: r.status, headers: r.headers });
 
 export const jsonResponse = (status: number, body: unknown, headers: Record<string, string>): Response =>
   toFetchResponse(jsonApiResponse(status, body, headers));
@@ -57,6 +61,22 @@ export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
     const candidate = strip(tag);
     return candidate === '*' || candidate === own;
   });
+}
+
+/** `no-transform` keeps compressing proxies (and Next's compression) from buffering the events. */
+export function eventStreamResponse(events: ReadableStream<Uint8Array>, headers: Record<string, string>): ApiResponse {
+  return {
+    status: 200,
+    headers: {
+      ...BASE_HEADERS,
+      ...headers,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+    },
+    body: null,
+    events,
+  };
 }
 
 export function v1ErrorBody(error: AppError, requestId: string) {

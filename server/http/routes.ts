@@ -10,7 +10,7 @@ import { listAssetsV1, listChainsV1, listSourcesV1 } from './v1/catalog';
 import { openApiV1 } from './v1/openapi';
 import { referralV1 } from './v1/referral';
 import { executeV1, lockV1, quoteV1 } from './v1/swap';
-import { historyV1, statusV1, trackV1 } from './v1/transactions';
+import { eventsV1, executionV1, historyV1, statusV1, streamV1, trackV1 } from './v1/transactions';
 
 type Method = 'GET' | 'POST';
 
@@ -34,6 +34,9 @@ export const API_ROUTES: Record<string, { api: ApiInterface; methods: Partial<Re
   '/api/v1/transaction/status': { api: 'v1', methods: { GET: statusV1 } },
   '/api/v1/transaction/track': { api: 'v1', methods: { POST: trackV1 } },
   '/api/v1/transaction/history': { api: 'v1', methods: { GET: historyV1 } },
+  '/api/v1/transaction/events': { api: 'v1', methods: { GET: eventsV1 } },
+  '/api/v1/transaction/stream': { api: 'v1', methods: { GET: streamV1 } },
+  '/api/v1/transaction/execution': { api: 'v1', methods: { GET: executionV1 } },
   '/api/v1/referral': { api: 'v1', methods: { GET: referralV1 } },
   '/api/v1/openapi.json': { api: 'v1', methods: { GET: openApiV1(() => API_ROUTES) } },
   '/api/swap/chains': { api: 'legacy', methods: { GET: listChainsLegacy } },
@@ -53,7 +56,7 @@ function preflight(api: ApiInterface, allow: string): ApiResponse {
   return jsonApiResponse(204, null, {
     ...interfaceHeaders(api, ''),
     'access-control-allow-methods': allow,
-    'access-control-allow-headers': 'Content-Type, Idempotency-Key',
+    'access-control-allow-headers': 'Content-Type, Idempotency-Key, Last-Event-ID',
     'access-control-max-age': '600',
   });
 }

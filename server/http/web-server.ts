@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import next from 'next';
 import { drainHttpServer, listen, runService } from '../lifecycle';
 import { CLIENT_IP_HEADER, signedClientAddress } from '../ratelimit/client';
+import { endTransactionStreams } from '../transactions/stream';
 import { answerUnavailableRenders } from './unavailable-pages';
 
 /**
@@ -25,6 +26,7 @@ await runService('web', async (config) => {
   console.log(`[web] Switchyard on http://${config.host}:${config.port}`);
 
   return async () => {
+    endTransactionStreams();
     await drainHttpServer(server);
     await app.close();
   };

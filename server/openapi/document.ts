@@ -34,7 +34,11 @@ export interface OpenApiParameter {
 export interface OpenApiResponse {
   description: string;
   headers?: Record<string, OpenApiHeader | { $ref: string }>;
-  content?: { 'application/json': { schema: JsonSchema } };
+  content?: {
+    'application/json'?: { schema: JsonSchema };
+    /** `x-event-data`: the JSON each event's `data:` line carries. */
+    'text/event-stream'?: { schema: JsonSchema; 'x-event-data': JsonSchema };
+  };
   /** The `error.code` values this status carries (error responses only). */
   'x-error-codes'?: ErrorCode[];
 }
@@ -98,7 +102,12 @@ const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
   RecordedFeeItem: responses.recordedFeeItemSchema,
   RecordedFee: responses.recordedFeeSchema,
   Transaction: responses.transactionSchema,
+  TransactionStatus: responses.transactionStatusSchema,
   TransactionStatusResponse: responses.statusV1Response,
+  TimelineEvent: responses.timelineEventSchema,
+  TransactionExecution: responses.transactionExecutionSchema,
+  TransactionExecutionResponse: responses.executionV1Response,
+  TransactionEventsResponse: responses.eventsV1Response,
   TrackResult: responses.trackResultSchema,
   TrackResponse: responses.trackV1Response,
   HistoryItem: responses.historyItemSchema,
@@ -159,6 +168,12 @@ const SWAP_INPUT: ErrorCode[] = ['INVALID_AMOUNT', 'INVALID_SLIPPAGE', 'INVALID_
 const LOCK: ErrorCode[] = [...SWAP_INPUT, 'MISSING_PROVIDER', 'PROVIDER_UNAVAILABLE', 'BAD_GATEWAY'];
 const EXECUTE: ErrorCode[] = ['MISSING_LOCK_ID', 'NOT_FOUND', 'QUOTE_EXPIRED', 'PROVIDER_UNAVAILABLE', 'BAD_GATEWAY'];
 
+/** The one-transaction lookup shared by status, events and stream. */
+const TRANSACTION_LOOKUP_PARAMS = {
+  transactionId: 'Public transaction ID. Required when `hash` is omitted.',
+  hash: 'Matched against hash, inboundHash and outboundHash. Required when `transactionId` is omitted.',
+};
+
 const OPERATIONS: Record<string, OperationDoc> = {
   'GET /api/v1/swap/chains': {
     operationId: 'listChains',
@@ -216,10 +231,39 @@ const OPERATIONS: Record<string, OperationDoc> = {
       '`public, max-age=300`, since a hash may still be vouched for on another swap.',
     raises: ['NOT_FOUND'],
     conditional: true,
-    params: {
-      transactionId: 'Public transaction ID. Required when `hash` is omitted.',
-      hash: 'Matched against hash, inboundHash and outboundHash. Required when `transactionId` is omitted.',
-    },
+    params: TRANSACTION_LOOKUP_PARAMS,
+  },
+  'GET /api/v1/transaction/events': {
+    operationId: 'transactionEvents',
+    summary: 'Transaction timeline',
+    description:
+      'The steps recorded for one transaction, oldest first: who recorded each (`execute`, `poll`, `track`, ' +
+      '`sweep` or `support`) and the status, substatus and hashes it left. Same lookup as status.',
+    raises: ['NOT_FOUND'],
+    params: TRANSACTION_LOOKUP_PARAMS,
+  },
+  'GET /api/v1/transaction/execution': {
+    operationId: 'transactionExecution',
+    summary: 'What the swapper still has to do',
+    description:
+      'The execute answer again (deposit address, memo, amount and expiry, or the wallet call), with ' +
+      '`outstanding` true while the swap is pending and no source transaction is known. Report the hash ' +
+      'with track once sent. Same lookup as status.',
+    raises: ['NOT_FOUND'],
+    params: TRANSACTION_LOOKUP_PARAMS,
+  },
+  'GET /api/v1/transaction/stream': {
+    operationId: 'transactionStream',
+    summary: 'Transaction status stream',
+    description:
+      'Server-Sent Events instead of polling status: the current state at once, then one `status` event per ' +
+      'change, each carrying what status returns in `data`; the stream ends after the event with a final status. ' +
+      'Reconnect with the `Last-Event-ID` header to resume (the state you already hold is not sent again); a ' +
+      "stream also ends at the server's maximum lifetime, to be resumed the same way. A `: heartbeat` comment " +
+      'comes every 15 s. Errors before the stream starts use the error envelope; too many open streams from one ' +
+      'client answer 429 `RATE_LIMITED`.',
+    raises: ['NOT_FOUND'],
+    params: TRANSACTION_LOOKUP_PARAMS,
   },
   'POST /api/v1/transaction/track': {
     operationId: 'trackTransaction',
@@ -500,6 +544,16 @@ function responseHeaders(api: ApiInterface | 'health', extra: string[] = []) {
 }
 
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
+const eventStream = (data: JsonSchema) => ({
+  'text/event-stream': {
+    schema: {
+      type: 'string',
+      description:
+        'Server-Sent Events: `id: <event id>`, `event: status`, `data: <JSON, see x-event-data>`, and `: heartbeat` comments.',
+    },
+    'x-event-data': data,
+  },
+});
 
 function operation(
   path: string,
@@ -511,16 +565,18 @@ function operation(
   const key = `${method} ${path}`;
   const doc = OPERATIONS[key];
   if (!doc) throw new Error(`OpenAPI: no operation description for ${key}`);
-  if (!target.response) throw new Error(`OpenAPI: ${key} declares no response schema`);
+  if (!target.response && !target.events) throw new Error(`OpenAPI: ${key} declares no response schema`);
   const replayable = api === 'v1' && target.idempotent;
   const replay = (status: number) => (replayable && [200, 404, 409].includes(status) ? ['Idempotent-Replayed'] : []);
   const errorSchema = ref(api === 'v1' ? 'V1Error' : 'LegacyError');
 
   const caching = doc.conditional ? ['ETag', 'Cache-Control'] : [];
   const result: OpenApiResponse = {
-    description: 'Success',
+    description: target.events ? 'Server-Sent Events (text/event-stream); each `data:` is this object' : 'Success',
     headers: responseHeaders(api, [...replay(200), ...caching]),
-    content: json(ref(nameOf(RESPONSE_COMPONENTS, target.response, `the response of ${key}`))),
+    content: target.events
+      ? eventStream(ref(nameOf(RESPONSE_COMPONENTS, target.events, `the events of ${key}`)))
+      : json(ref(nameOf(RESPONSE_COMPONENTS, target.response, `the response of ${key}`))),
   };
   const responses: Record<string, OpenApiResponse> = { '200': result };
   if (doc.conditional) {

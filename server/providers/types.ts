@@ -142,8 +142,8 @@ export interface StatusInput {
 }
 
 /**
- * One vocabulary for where a swap stands, whatever the provider calls it (stored on timeline events;
- * exposed publicly later). PARTIAL: part was swapped and delivered, the rest refunded.
+ * One vocabulary for where a swap stands, whatever the provider calls it. PARTIAL: part was swapped
+ * and delivered, the rest refunded. FAILED: failed and no refund reported (yet).
  */
 export const SUBSTATUSES = [
   'WAITING_SOURCE_CONFIRMATIONS',
@@ -155,6 +155,7 @@ export const SUBSTATUSES = [
   'PARTIAL',
   'REFUNDED',
   'EXPIRED',
+  'FAILED',
   'NOT_FOUND_UPSTREAM',
 ] as const;
 export type Substatus = (typeof SUBSTATUSES)[number];

@@ -18,6 +18,7 @@ import type {
   ProviderResult,
   RouteAsset,
 } from '../providers/types';
+import { publishTransactionChange } from '../transactions/changes';
 import { hashKey } from '../transactions/keys';
 import { withDeadline } from './deadline';
 import { amountDisplay, type PublicFee, type PublicRoute, presentFee } from './present';
@@ -105,9 +106,14 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
   if (!PUBLIC_ID_PATTERN.test(request.lockId) || !request.lockId.startsWith('lk_')) throw notFound('Lock', 'lockId');
   const lock = await claimLock(ctx, request.lockId);
   const execution = await callProvider(ctx, lock, await getCatalog(ctx));
-  const recorded = await record(ctx, execution, request);
-  if (recorded.trackable) await scheduleTracking(ctx, execution.transactionId);
-  return present(execution, recorded.fee, recorded.dstAmountBase);
+  const terms = agreedTerms(execution);
+  const answer = present(execution, terms);
+  const { trackable } = await record(ctx, execution, request, terms, answer);
+  await Promise.all([
+    publishTransactionChange(ctx, execution.transactionId),
+    trackable && scheduleTracking(ctx, execution.transactionId),
+  ]);
+  return answer;
 }
 
 /** The provider's execute under its deadline; any failure hands the claim back before it is reported. */
@@ -160,13 +166,36 @@ async function referralFor(ctx: AppContext, lock: LockRow, request: ExecuteReque
 
 const DIVISION_BY_ZERO = '22012';
 
-/** The transaction, its first event and the lock marked used: all or nothing. */
-async function record(ctx: AppContext, execution: Execution, request: ExecuteRequest) {
+/** The fee and destination amount the provider's answer settles on, else those of the locked route. */
+function agreedTerms({ result, src, dst, route }: Execution): Terms {
+  return {
+    fee: result.fee ? presentFee(result.fee, [src, dst]) : route.fee,
+    dstAmountBase: result.dstAmountBase ?? parseUnits(route.dst.amount, dst.decimals),
+  };
+}
+
+interface Terms {
+  fee: PublicFee;
+  dstAmountBase: bigint;
+}
+
+/**
+ * The transaction (with the answer kept for the swapper to see again), its first event and the lock
+ * marked used: all or nothing.
+ */
+async function record(
+  ctx: AppContext,
+  execution: Execution,
+  request: ExecuteRequest,
+  terms: Terms,
+  answer: ExecuteResult,
+) {
   const { lock, adapter, src, dst, route, transactionId, result } = execution;
-  const fee = result.fee ? presentFee(result.fee, [src, dst]) : route.fee;
-  const dstAmountBase = result.dstAmountBase ?? parseUnits(route.dst.amount, dst.decimals);
+  const { fee, dstAmountBase } = terms;
   const referral = await referralFor(ctx, lock, request);
   const trackable = adapter.canTrack(result.trackingContext, '');
+  // The provider sent the source transaction itself: what is left is waiting for it to confirm.
+  const submitted = !!result.providerResult.txHash;
   const srcUsd = usdValue(BigInt(lock.amountBase), src.decimals, src.priceUsd) ?? (route.src.usd || null);
 
   const createTransaction = ctx.db.insert(transactions).values({
@@ -174,6 +203,7 @@ async function record(ctx: AppContext, execution: Execution, request: ExecuteReq
     lockId: lock.id,
     provider: lock.provider,
     status: 'PENDING',
+    substatus: submitted ? 'WAITING_SOURCE_CONFIRMATIONS' : null,
     hash: result.providerResult.txHash ?? '',
     inboundHash: result.providerResult.txHash ?? '',
     hashKey: hashKey(result.providerResult.txHash),
@@ -197,6 +227,7 @@ async function record(ctx: AppContext, execution: Execution, request: ExecuteReq
     referralOwnerId: referral?.ownerId ?? null,
     quote: route as unknown as Record<string, unknown>,
     providerResult: result.providerResult as unknown as Record<string, unknown>,
+    execution: answer as unknown as Record<string, unknown>,
     trackingContext: result.trackingContext,
     nextPollAt: trackable ? new Date() : null,
   });
@@ -210,6 +241,7 @@ async function record(ctx: AppContext, execution: Execution, request: ExecuteReq
       referralCode: referral?.code ?? null,
       execution: result.providerResult.execution,
       trackable,
+      ...(submitted ? { substatus: 'WAITING_SOURCE_CONFIRMATIONS' } : {}),
     },
   });
   const useLock = ctx.db
@@ -230,7 +262,7 @@ async function record(ctx: AppContext, execution: Execution, request: ExecuteReq
       }
       throw error;
     });
-  return { fee, dstAmountBase, trackable };
+  return { trackable };
 }
 
 /** The recorded swap is already safe: the sweep finds it by its due poll time when the queue cannot take it. */
@@ -240,7 +272,7 @@ async function scheduleTracking(ctx: AppContext, transactionId: string) {
   });
 }
 
-function present(execution: Execution, fee: PublicFee, dstAmountBase: bigint): ExecuteResult {
+function present(execution: Execution, { fee, dstAmountBase }: Terms): ExecuteResult {
   const { lock, dst, route, transactionId, result } = execution;
   return {
     provider: lock.provider,

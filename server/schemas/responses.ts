@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../errors';
+import { SUBSTATUSES } from '../providers/types';
 import { TX_STATUSES } from '../transactions/statuses';
+import { TIMELINE_SOURCES, TIMELINE_TYPES } from '../transactions/timeline';
 import { assetSchema, chainSchema, sourceSchema } from './catalog';
 
 /**
@@ -213,6 +215,22 @@ export type RecordedFeeDetails = z.output<typeof recordedFeeSchema>['details'];
 /** A hash not known yet is the empty string, never null or absent, in every transaction answer. */
 const hashField = (what: string) => z.string().describe(`${what}; empty until known`);
 
+export const substatusSchema = z
+  .enum(SUBSTATUSES)
+  .nullable()
+  .describe('Why the swap is where it is (see the README mapping); null until anything reported progress');
+
+export const explorerUrlsSchema = z
+  .object({
+    inbound: z.string().optional().describe('The source (inbound) transaction on its chain explorer'),
+    outbound: z
+      .string()
+      .optional()
+      .describe('The payout on the destination chain explorer; a refund on the source chain explorer'),
+    provider: z.string().optional().describe("The provider's own tracker page"),
+  })
+  .describe('Links present only once their transaction (or tracker id) is known');
+
 const transactionShape = {
   id: z.string(),
   hash: hashField('The source hash the swap is tracked by'),
@@ -220,6 +238,7 @@ const transactionShape = {
   outboundHash: hashField('The destination-chain hash'),
   provider: z.string(),
   status: z.enum(TX_STATUSES),
+  substatus: substatusSchema,
   srcAmount: z.string(),
   dstAmount: z.string(),
   walletAddress: z.string(),
@@ -229,18 +248,18 @@ const transactionShape = {
   fee: recordedFeeSchema,
   srcAsset: transactionAssetSchema,
   dstAsset: transactionAssetSchema,
+  explorerUrls: explorerUrlsSchema,
 };
 
 export const transactionSchema = z.object(transactionShape);
 const { updatedAt: _updatedAt, ...historyShape } = transactionShape;
 export const historyItemSchema = z.object({ ...historyShape, amountUsd: z.number() });
 
-export const statusV1Response = z.object({
-  data: z.object({
-    transaction: transactionSchema,
-    final: z.boolean().describe('True for SUCCESS, FAILED and REFUND'),
-  }),
+export const transactionStatusSchema = z.object({
+  transaction: transactionSchema,
+  final: z.boolean().describe('True for SUCCESS, FAILED and REFUND'),
 });
+export const statusV1Response = z.object({ data: transactionStatusSchema });
 
 export const trackResultSchema = z.object({
   transaction: z.object({
@@ -256,6 +275,27 @@ export const trackResultSchema = z.object({
 export const trackV1Response = z.object({ data: trackResultSchema });
 
 export const historyV1Response = v1List(historyItemSchema);
+
+export const timelineEventSchema = z.object({
+  id: z.number().int().describe('Increases with time; unique per event'),
+  at: timestamp,
+  source: z.enum(TIMELINE_SOURCES).describe('What recorded the step'),
+  type: z.enum(TIMELINE_TYPES).describe('What happened'),
+  status: z.enum(TX_STATUSES).describe('The status after this step'),
+  substatus: substatusSchema,
+  hash: hashField('The hash the swap was tracked by after this step'),
+  inboundHash: hashField('The inbound (deposit) hash after this step'),
+  outboundHash: hashField('The destination-chain hash after this step'),
+});
+export const transactionExecutionSchema = z.object({
+  outstanding: z.boolean().describe('True while the swap is pending and no source transaction is known yet'),
+  execution: executeResultSchema
+    .nullable()
+    .describe('What execute answered: deposit details or the wallet call; null for swaps executed before it was kept'),
+});
+export const executionV1Response = z.object({ data: transactionExecutionSchema });
+
+export const eventsV1Response = z.object({ data: z.array(timelineEventSchema).describe('Oldest first') });
 
 // ---- Legacy interface
 

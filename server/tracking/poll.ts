@@ -6,9 +6,10 @@ import type { AppContext } from '../context';
 import { isProviderError, ProviderError } from '../providers/errors';
 import type { ProviderAdapter, RouteAsset, StatusResult, TxStatus } from '../providers/types';
 import { withDeadline } from '../routing/deadline';
+import { publishTransactionChange } from '../transactions/changes';
 import { hashKey } from '../transactions/keys';
 import { transactionById } from '../transactions/lookup';
-import { canTransition, isFinal } from '../transactions/transitions';
+import { canTransition, isFinal, substatusFor } from '../transactions/transitions';
 import { nextPollDelay, REFUND_WATCH_INTERVAL_MS } from './cadence';
 import { claimedHash, claimWithoutLookup, settleHashClaim } from './hash-claims';
 
@@ -142,6 +143,9 @@ function whatCounts(tx: TransactionRow, result: StatusResult, upstream: Record<s
     patch.feeAmountUsd = result.fee.amountUsd === null ? null : String(result.fee.amountUsd);
     if (result.fee.details !== undefined) patch.feeDetails = result.fee.details;
   }
+  const statusHolds = result.status === tx.status || canTransition(tx.status, result.status);
+  const substatus = statusHolds ? substatusFor(result.status, result.substatus) : undefined;
+  if (substatus && substatus !== tx.substatus) patch.substatus = substatus;
   if (canTransition(tx.status, result.status)) {
     patch.status = result.status;
     if (isFinal(result.status)) patch.finalizedAt = new Date();
@@ -235,7 +239,8 @@ async function applyStatus(
   result: StatusResult,
   nextPoll: NextPoll,
 ): Promise<TransactionRow | undefined> {
-  return ctx.db.transaction(async (db) => {
+  let changed = false;
+  const applied = await ctx.db.transaction(async (db) => {
     const [row] = await db.select().from(transactions).where(eq(transactions.id, transactionId)).for('update');
     if (!row) return undefined;
     const claim = await settleHashClaim(db, row, result);
@@ -266,8 +271,11 @@ async function applyStatus(
     patch.nextPollAt = nextPoll({ ...tx, ...patch } as TransactionRow);
     const [updated] = await db.update(transactions).set(patch).where(eq(transactions.id, transactionId)).returning();
     if (events.length) await db.insert(transactionEvents).values(events);
+    changed = events.length > 0 || patch.substatus !== undefined;
     return updated;
   });
+  if (changed) await publishTransactionChange(ctx, transactionId);
+  return applied;
 }
 
 async function recordPollError(

@@ -1,6 +1,7 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { locks, transactionEvents, transactions } from '../../drizzle/schema';
 import type { AppContext } from '../context';
+import { publishTransactionChange } from '../transactions/changes';
 import type { TrackingScheduler } from './queues';
 
 export interface SweepReport {
@@ -39,7 +40,7 @@ export async function sweep(ctx: AppContext, scheduler: TrackingScheduler): Prom
 
   const stale = await ctx.db
     .update(transactions)
-    .set({ stale: true, updatedAt: sql`now()` })
+    .set({ stale: true, substatus: 'DELAYED', updatedAt: sql`now()` })
     .where(
       and(
         eq(transactions.status, 'PENDING'),
@@ -54,9 +55,11 @@ export async function sweep(ctx: AppContext, scheduler: TrackingScheduler): Prom
         transactionId: id,
         type: 'stale',
         message: `Still pending after ${Math.round(worker.staleAfterMs / 60_000)} minutes; flagged for support`,
+        data: { substatus: 'DELAYED' },
       })),
     );
   }
+  for (const { id } of stale) await publishTransactionChange(ctx, id);
 
   const released = await ctx.db
     .update(locks)

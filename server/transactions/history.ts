@@ -2,6 +2,7 @@ import { and, count, desc, eq, ilike, inArray, isNotNull, ne, or, type SQL, sql 
 import { union } from 'drizzle-orm/pg-core';
 import { transactions } from '../../drizzle/schema';
 import { walletLookupKeys } from '../catalog/addresses';
+import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import { containsPattern } from '../db';
 import { AppError } from '../errors';
@@ -87,10 +88,12 @@ export async function listHistory(
   assertScoped(ctx, filter, scopeFields);
   const where = historyWhere(filter);
   const page = { page: filter.page, perPage: filter.perPage };
+  const catalog = await getCatalog(ctx);
+  const present = (row: typeof transactions.$inferSelect) => presentHistoryItem(row, catalog);
   if (filter.addresses?.length) {
     const keys = [...new Set(filter.addresses.flatMap(walletLookupKeys))];
     const { rows, total } = await pageForWallets(ctx, filter, keys, where);
-    return { items: rows.map(presentHistoryItem), total, ...page };
+    return { items: rows.map(present), total, ...page };
   }
   const [rows, [total]] = await Promise.all([
     ctx.db
@@ -102,5 +105,5 @@ export async function listHistory(
       .offset(offsetOf(filter)),
     ctx.db.select({ value: count() }).from(transactions).where(where),
   ]);
-  return { items: rows.map(presentHistoryItem), total: total?.value ?? 0, ...page };
+  return { items: rows.map(present), total: total?.value ?? 0, ...page };
 }

@@ -2,7 +2,10 @@ import { parseUnits } from 'viem';
 import type { transactions } from '../../drizzle/schema';
 import type { AssetSnapshot } from '../../drizzle/schema/swaps';
 import { formatAmount } from '../catalog/amounts';
+import type { CatalogSnapshot } from '../catalog/snapshot';
+import type { Substatus } from '../providers/types';
 import type { RecordedFeeDetails } from '../schemas/responses';
+import { explorerUrlsOf } from './explorer';
 
 type TransactionRow = typeof transactions.$inferSelect;
 
@@ -32,8 +35,8 @@ export function recordedFee(tx: TransactionRow) {
   };
 }
 
-/** A transaction as the status endpoint answers it. */
-export function presentTransaction(tx: TransactionRow) {
+/** A transaction as the status endpoint answers it, with `substatus` and `explorerUrls`; the catalog holds the explorers. */
+export function presentTransaction(tx: TransactionRow, catalog: CatalogSnapshot) {
   return {
     id: tx.id,
     hash: tx.hash,
@@ -41,6 +44,7 @@ export function presentTransaction(tx: TransactionRow) {
     outboundHash: tx.outboundHash ?? '',
     provider: tx.provider,
     status: tx.status,
+    substatus: tx.substatus as Substatus | null,
     srcAmount: tx.srcAmount,
     dstAmount: tx.dstAmount,
     walletAddress: tx.walletAddress,
@@ -50,12 +54,13 @@ export function presentTransaction(tx: TransactionRow) {
     fee: recordedFee(tx),
     srcAsset: publicAsset(tx.srcAsset),
     dstAsset: publicAsset(tx.dstAsset),
+    explorerUrls: explorerUrlsOf(catalog, tx),
   };
 }
 
 /** A transaction as a history page lists it: no updatedAt, plus amountUsd. */
-export function presentHistoryItem(tx: TransactionRow) {
-  const { updatedAt: _updatedAt, ...rest } = presentTransaction(tx);
+export function presentHistoryItem(tx: TransactionRow, catalog: CatalogSnapshot) {
+  const { updatedAt: _updatedAt, ...rest } = presentTransaction(tx, catalog);
   return { ...rest, amountUsd: num(tx.amountUsd) ?? 0 };
 }
 

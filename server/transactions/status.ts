@@ -1,3 +1,5 @@
+import type { transactions } from '../../drizzle/schema';
+import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import type { StatusQuery } from '../schemas/transactions';
 import { findTransaction } from './lookup';
@@ -5,10 +7,20 @@ import { type PublicTransaction, presentTransaction } from './present';
 import { isFinal } from './transitions';
 
 /** Bumped when the status representation changes shape, so validators from before never match. */
-const REPRESENTATION = 'v1';
+const REPRESENTATION = 'v2';
 
 export interface TransactionStatus {
-  data: { transaction: PublicTransaction; final: boolean };
+  transaction: PublicTransaction;
+  final: boolean;
+}
+
+/** The status endpoint's `data` for one row; the stream and webhooks send the same object. */
+export async function presentStatus(ctx: AppContext, tx: typeof transactions.$inferSelect): Promise<TransactionStatus> {
+  return { transaction: presentTransaction(tx, await getCatalog(ctx)), final: isFinal(tx.status) };
+}
+
+export interface VersionedStatus {
+  data: TransactionStatus;
   /** Changes whenever the row does: a validator for the answer. */
   version: string;
   /**
@@ -18,14 +30,14 @@ export interface TransactionStatus {
   settled: boolean;
 }
 
-export async function getTransactionStatus(ctx: AppContext, query: StatusQuery): Promise<TransactionStatus> {
+export async function getTransactionStatus(ctx: AppContext, query: StatusQuery): Promise<VersionedStatus> {
   const tx = await findTransaction(ctx, query);
   const refundWindowOver =
     tx.status === 'FAILED' &&
     tx.finalizedAt !== null &&
     Date.now() - tx.finalizedAt.getTime() > ctx.config.worker.refundWatchMs;
   return {
-    data: { transaction: presentTransaction(tx), final: isFinal(tx.status) },
+    data: await presentStatus(ctx, tx),
     version: `${REPRESENTATION}.${tx.id}.${tx.rowVersion}`,
     settled: tx.status === 'SUCCESS' || tx.status === 'REFUND' || refundWindowOver,
   };

@@ -7,6 +7,7 @@ import type { ProviderAdapter, TxStatus } from '../providers/types';
 import type { TrackBody } from '../schemas/transactions';
 import { claimedHash } from '../tracking/hash-claims';
 import { askProvider } from '../tracking/poll';
+import { publishTransactionChange } from './changes';
 import { hashKey } from './keys';
 import { findTransaction } from './lookup';
 import { isFinal } from './transitions';
@@ -100,6 +101,8 @@ export async function trackTransaction(ctx: AppContext, body: TrackBody): Promis
       updatedAt: new Date(),
       ...(take ? hashPatch(locked, parsed) : {}),
     };
+    // A deposit reported for a swap nothing has reported progress on yet: it waits for its confirmations.
+    if (take && !locked.substatus) patch.substatus = 'WAITING_SOURCE_CONFIRMATIONS';
     const hash = claimedHash({ ...locked, ...patch } as TransactionRow);
     const trackable = !!adapter && adapter.canTrack(locked.trackingContext, hash);
     if (trackable && !isFinal(locked.status)) patch.nextPollAt = new Date();
@@ -118,11 +121,16 @@ export async function trackTransaction(ctx: AppContext, body: TrackBody): Promis
             transactionId: locked.id,
             type: 'track',
             message: parsed ? `Client reported hash ${parsed.hash}` : 'Client asked to refresh tracking',
-            data: { txHash: parsed?.hash ?? null, ...fromBoc },
+            data: {
+              txHash: parsed?.hash ?? null,
+              ...fromBoc,
+              ...(patch.substatus ? { substatus: patch.substatus } : {}),
+            },
           },
     );
     return updated ?? locked;
   });
+  await publishTransactionChange(ctx, tx.id);
 
   const tracking = !!adapter && adapter.canTrack(tx.trackingContext, claimedHash(tx));
   if (tracking) {

@@ -21,6 +21,9 @@ export type Transaction = Schemas['Transaction'];
 export type TxStatus = Transaction['status'];
 export type TxAsset = Schemas['TransactionAsset'];
 export type TrackResult = Schemas['TrackResult'];
+export type TransactionStatus = Schemas['TransactionStatus'];
+export type TimelineEvent = Schemas['TimelineEvent'];
+export type TransactionExecution = Schemas['TransactionExecution'];
 export type ReferralStatus = Schemas['ReferralStatus'];
 /** Slippage goes out as typed, so a bad value comes back as the API's own INVALID_SLIPPAGE message. */
 export type QuoteRequest = Omit<Schemas['QuoteRequest'], 'slippage'> & { slippage?: number | string };
@@ -146,4 +149,14 @@ export const api = {
     ),
   track: (body: { transactionId: string; txHash?: string }) =>
     post<{ data: TrackResult }>('/api/v1/transaction/track', body),
+  events: (transactionId: string, signal?: AbortSignal) =>
+    get<List<TimelineEvent>>(`/api/v1/transaction/events?transactionId=${encodeURIComponent(transactionId)}`, signal),
+  execution: (transactionId: string, signal?: AbortSignal) =>
+    get<{ data: TransactionExecution }>(
+      `/api/v1/transaction/execution?transactionId=${encodeURIComponent(transactionId)}`,
+      signal,
+    ),
+  /** Server-Sent Events of the transaction's status (for `EventSource`, which resumes with Last-Event-ID itself). */
+  statusStreamUrl: (transactionId: string) =>
+    `/api/v1/transaction/stream?transactionId=${encodeURIComponent(transactionId)}`,
 };

@@ -38,7 +38,9 @@ export const entriesOf = (doc: Doc, tag: string): Entry[] =>
     }),
   );
 
-export const schemaOf = (response: OpenApiResponse | undefined) => response?.content?.['application/json'].schema;
+/** The JSON a response carries: its body, or for an event stream the data of each event. */
+export const schemaOf = (response: OpenApiResponse | undefined) =>
+  response?.content?.['application/json']?.schema ?? response?.content?.['text/event-stream']?.['x-event-data'];
 
 export function typeText(schema: JsonSchema): string {
   if (Array.isArray(schema.enum)) return schema.enum.join(' | ');

@@ -1,8 +1,19 @@
+import { clientHash, clientIdentity } from '../../ratelimit/client';
 import { toV1List } from '../../schemas/common';
-import { historyV1Response, statusV1Response, trackV1Response } from '../../schemas/responses';
+import {
+  eventsV1Response,
+  executionV1Response,
+  historyV1Response,
+  statusV1Response,
+  trackV1Response,
+  transactionStatusSchema,
+} from '../../schemas/responses';
 import { historyQueryV1, type StatusQuery, statusQuery, trackBody } from '../../schemas/transactions';
+import { getTransactionExecution } from '../../transactions/execution';
 import { listHistory } from '../../transactions/history';
-import { getTransactionStatus, type TransactionStatus } from '../../transactions/status';
+import { getTransactionStatus, type VersionedStatus } from '../../transactions/status';
+import { openTransactionStream } from '../../transactions/stream';
+import { getTransactionTimeline } from '../../transactions/timeline';
 import { trackTransaction } from '../../transactions/track';
 import { endpoint } from '../endpoint';
 
@@ -21,7 +32,7 @@ export const statusV1 = endpoint({
  * can still move to another swap that the provider later vouches for, so by hash it is kept briefly.
  * Anything that can still change is revalidated with its ETag on every use.
  */
-function statusCaching(status: TransactionStatus, query: StatusQuery): string {
+function statusCaching(status: VersionedStatus, query: StatusQuery): string {
   if (!status.settled) return 'no-cache';
   return query.transactionId ? 'public, max-age=31536000, immutable' : 'public, max-age=300';
 }
@@ -39,5 +50,34 @@ export const historyV1 = endpoint({
   response: historyV1Response,
   handle: async ({ query }, { app }) => ({
     body: toV1List(await listHistory(app, { ...query, search: query.query })),
+  }),
+});
+
+export const eventsV1 = endpoint({
+  routeClass: 'transactions',
+  query: statusQuery,
+  response: eventsV1Response,
+  handle: async ({ query }, { app }) => ({ body: { data: await getTransactionTimeline(app, query) } }),
+});
+
+export const executionV1 = endpoint({
+  routeClass: 'transactions',
+  query: statusQuery,
+  response: executionV1Response,
+  handle: async ({ query }, { app }) => ({ body: { data: await getTransactionExecution(app, query) } }),
+});
+
+export const streamV1 = endpoint({
+  routeClass: 'transactions',
+  query: statusQuery,
+  events: transactionStatusSchema,
+  handle: async ({ query }, { app, request }) => ({
+    body: null,
+    events: await openTransactionStream(app, {
+      query,
+      lastEventId: request.headers.get('last-event-id'),
+      clientKey: clientHash(clientIdentity(request, app.config), app.config.rateLimits.hashKey),
+      signal: request.signal,
+    }),
   }),
 });

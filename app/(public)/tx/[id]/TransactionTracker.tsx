@@ -5,20 +5,22 @@ import { useState } from 'react';
 import { VisuallyHidden } from '@/app/_kit/a11y';
 import { buttonClass } from '@/app/_kit/Button';
 import { Detail, DetailList } from '@/app/_kit/DetailList';
-import { formatLocalDateTime, formatLocalTime, formatUsd } from '@/app/_kit/format';
+import { formatEstimate, formatLocalDateTime, formatLocalTime, formatUsd } from '@/app/_kit/format';
 import { Hash } from '@/app/_kit/Hash';
 import layout from '@/app/_kit/layout.module.css';
-import { Notice } from '@/app/_kit/Notice';
 import { PageHeader, Panel } from '@/app/_kit/Panel';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { SwapSummary } from '@/app/_kit/SwapSummary';
 import { EmptyState, ErrorState, LoadingState } from '@/app/_kit/states';
 import text from '@/app/_kit/text.module.css';
 
-import type { TxAsset } from '../../_lib/api';
+import type { Transaction, TxAsset } from '../../_lib/api';
 import { useCatalog } from '../../_lib/useCatalog';
+import { OutstandingAction, useExecution } from './OutstandingAction';
+import { SUBSTATUS_TEXT } from './substatus';
+import { Timeline } from './Timeline';
 import styles from './tracker.module.css';
-import { POLL_MS, type TrackerState, usePolledStatus } from './usePolledStatus';
+import { type TrackerState, useStatusStream } from './useStatusStream';
 
 const STATUS_TEXT: Record<string, string> = {
   PENDING: 'The swap is in progress. This page updates on its own.',
@@ -29,11 +31,11 @@ const STATUS_TEXT: Record<string, string> = {
 
 const assetLabel = (amount: string, asset: TxAsset) => `${amount} ${asset.symbol ?? ''}`.trim();
 
-function HashDetail({ label, value }: { label: string; value: string | null }) {
+function HashDetail({ label, value, href }: { label: string; value: string | null; href?: string }) {
   return (
     <Detail label={label}>
       {value ? (
-        <Hash value={value} copy={`Copy ${label.toLowerCase()}`} />
+        <Hash value={value} href={href} copy={`Copy ${label.toLowerCase()}`} />
       ) : (
         <span className={text.muted}>Not known yet</span>
       )}
@@ -41,14 +43,34 @@ function HashDetail({ label, value }: { label: string; value: string | null }) {
   );
 }
 
-function Ready({ tx, final, checkedAt, refreshError }: Extract<TrackerState, { kind: 'ready' }>) {
-  const { chainName, providerName } = useCatalog();
+/** How long swaps like this take, and when this one should be done (or how long it took). */
+function timing(tx: Transaction, final: boolean, estimatedSeconds: number | undefined): string | null {
+  if (final) {
+    const took = (Date.parse(tx.updatedAt) - Date.parse(tx.createdAt)) / 1000;
+    return took > 0 ? `Took ${formatEstimate(took).replace('~', 'about ')}` : null;
+  }
+  if (!estimatedSeconds) return null;
+  const due = Date.parse(tx.createdAt) + estimatedSeconds * 1000;
+  return `Usually takes ${formatEstimate(estimatedSeconds)} once the deposit confirms · expected around ${formatLocalTime(due)}`;
+}
+
+function Ready({ tx, final, receivedAt, connected }: Extract<TrackerState, { kind: 'ready' }>) {
+  const { chainName, chainNameById, providerName } = useCatalog();
+  const execution = useExecution(tx.id);
+  const awaitingSwapper = execution?.outstanding === true && tx.status === 'PENDING' && !tx.hash && !tx.inboundHash;
+  const estimate = timing(tx, final, execution?.result?.quote.estimatedTime);
+  const links = tx.explorerUrls;
   return (
     <div className={layout.stack}>
       <Panel title="Status" headingId="status-title">
         <div className={styles.statusLine} role="status" aria-atomic="true">
           <StatusBadge status={tx.status} large />
-          <p className={styles.statusText}>{STATUS_TEXT[tx.status] ?? 'Status reported by the provider.'}</p>
+          <p className={styles.statusText}>
+            {tx.substatus ? <strong className={styles.substatus}>{SUBSTATUS_TEXT[tx.substatus]}. </strong> : null}
+            {awaitingSwapper
+              ? 'Waiting for you: the swap starts once your deposit or wallet transaction arrives.'
+              : (STATUS_TEXT[tx.status] ?? 'Status reported by the provider.')}
+          </p>
         </div>
 
         <SwapSummary
@@ -57,17 +79,38 @@ function Ready({ tx, final, checkedAt, refreshError }: Extract<TrackerState, { k
           receive={{ amount: assetLabel(tx.dstAmount, tx.dstAsset), extra: `on ${chainName(tx.dstAsset.chain)}` }}
         />
 
-        <p className={styles.meta}>
+        {estimate && <p className={styles.meta}>{estimate}</p>}
+        <p className={styles.meta} data-testid="stream-state">
           {final
-            ? 'Final status — this page no longer refreshes.'
-            : `Checking every ${POLL_MS / 1000} seconds · last checked ${formatLocalTime(checkedAt)}`}
+            ? 'Final status — this page no longer updates.'
+            : connected
+              ? `Live: changes appear as they happen · last update ${formatLocalTime(receivedAt)}`
+              : 'Reconnecting to live updates…'}
         </p>
-        {refreshError && (
-          <Notice tone="warning" className={layout.spaced}>
-            Could not refresh the status ({refreshError.message}). Retrying…
-          </Notice>
+        {links.provider && (
+          <p className={styles.meta}>
+            <a href={links.provider} target="_blank" rel="noopener noreferrer">
+              Follow it on {providerName(tx.provider)}&apos;s tracker
+              <VisuallyHidden> (opens in a new tab)</VisuallyHidden>
+            </a>
+          </p>
         )}
       </Panel>
+
+      {awaitingSwapper && (
+        <OutstandingAction
+          transactionId={tx.id}
+          result={execution?.result ?? null}
+          providerName={providerName(tx.provider)}
+          srcAsset={tx.srcAsset}
+          chainName={chainNameById}
+        />
+      )}
+
+      <Timeline
+        transactionId={tx.id}
+        version={`${tx.status}:${tx.substatus}:${tx.hash}:${tx.outboundHash}:${receivedAt}`}
+      />
 
       <Panel title="Details" headingId="details-title">
         <DetailList>
@@ -77,9 +120,13 @@ function Ready({ tx, final, checkedAt, refreshError }: Extract<TrackerState, { k
           </Detail>
           <HashDetail label="Source wallet" value={tx.walletAddress} />
           <HashDetail label="Destination wallet" value={tx.recipientWalletAddress} />
-          <HashDetail label="Hash" value={tx.hash} />
-          <HashDetail label="Inbound hash" value={tx.inboundHash} />
-          <HashDetail label="Outbound hash" value={tx.outboundHash} />
+          <HashDetail
+            label="Hash"
+            value={tx.hash}
+            href={!tx.inboundHash || tx.inboundHash === tx.hash ? links.inbound : undefined}
+          />
+          <HashDetail label="Inbound hash" value={tx.inboundHash} href={tx.inboundHash ? links.inbound : undefined} />
+          <HashDetail label="Outbound hash" value={tx.outboundHash} href={links.outbound} />
           <Detail label="Created">
             <span className={text.value}>{formatLocalDateTime(tx.createdAt)}</span>
           </Detail>
@@ -92,14 +139,14 @@ function Ready({ tx, final, checkedAt, refreshError }: Extract<TrackerState, { k
   );
 }
 
-/** Polls every few seconds until the status is final; a retry remounts the view and starts over. */
+/** Follows the status stream until it is final; a retry remounts the view and starts over. */
 export function TransactionTracker({ transactionId }: { transactionId: string }) {
   const [attempt, setAttempt] = useState(0);
   return <TrackerView key={attempt} transactionId={transactionId} onRetry={() => setAttempt((n) => n + 1)} />;
 }
 
 function TrackerView({ transactionId, onRetry }: { transactionId: string; onRetry: () => void }) {
-  const state = usePolledStatus(transactionId);
+  const state = useStatusStream(transactionId);
 
   if (state.kind === 'not-found') {
     return (

@@ -1,0 +1,86 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+import { formatLocalTime } from '@/app/_kit/format';
+import { Panel } from '@/app/_kit/Panel';
+import { StatusBadge } from '@/app/_kit/StatusBadge';
+import { LoadingState } from '@/app/_kit/states';
+import { api, type TimelineEvent } from '../../_lib/api';
+import { SUBSTATUS_TEXT } from './substatus';
+import styles from './tracker.module.css';
+
+const SOURCE_TEXT: Record<TimelineEvent['source'], string> = {
+  execute: 'Switchyard',
+  poll: 'Provider',
+  track: 'You',
+  sweep: 'Switchyard',
+  support: 'Support',
+};
+
+function stepText(event: TimelineEvent): string {
+  switch (event.type) {
+    case 'created':
+      return 'Swap created';
+    case 'track':
+      return event.hash ? 'Deposit hash reported' : 'Tracking refreshed';
+    case 'hash_updated':
+      return event.outboundHash ? 'Payout transaction sent' : 'Deposit seen on chain';
+    case 'hash_verified':
+      return 'Deposit matched to this swap';
+    case 'hash_rejected':
+      return 'A reported hash did not match this swap';
+    case 'status_changed':
+      return 'Status changed';
+    case 'partial_fill':
+      return 'Partly filled; the rest refunded';
+    case 'stale':
+      return 'Taking longer than usual; support was alerted';
+    case 'manual_poll':
+      return 'Checked by support';
+    default:
+      return event.substatus ? SUBSTATUS_TEXT[event.substatus] : 'Progress reported';
+  }
+}
+
+/** The recorded steps, oldest first; re-read whenever the stream reports a change (`version`). */
+export function Timeline({ transactionId, version }: { transactionId: string; version: string }) {
+  const [events, setEvents] = useState<TimelineEvent[] | null>(null);
+
+  useEffect(() => {
+    if (!version) return;
+    const controller = new AbortController();
+    api
+      .events(transactionId, controller.signal)
+      .then(({ data }) => setEvents(data))
+      .catch(() => {});
+    return () => controller.abort();
+  }, [transactionId, version]);
+
+  return (
+    <Panel title="Timeline" headingId="timeline-title">
+      {events === null ? (
+        <LoadingState label="Loading the steps…" rows={2} />
+      ) : (
+        <ol className={styles.timeline} aria-label="Steps so far, oldest first">
+          {events.map((event) => (
+            <li key={event.id} className={styles.step}>
+              <time className={styles.stepTime} dateTime={event.at}>
+                {formatLocalTime(new Date(event.at))}
+              </time>
+              <span className={styles.stepText}>
+                {stepText(event)}
+                {event.type === 'progress' || !event.substatus ? null : (
+                  <span className={styles.stepSub}> · {SUBSTATUS_TEXT[event.substatus]}</span>
+                )}
+              </span>
+              <span className={styles.stepMeta}>
+                <StatusBadge status={event.status} />{' '}
+                <span className={styles.stepSource}>{SOURCE_TEXT[event.source]}</span>
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </Panel>
+  );
+}

@@ -1,0 +1,80 @@
+import { type APIRequestContext, expect, test } from '@playwright/test';
+import { BTC_TO_ETH } from '../../test/support/fixtures';
+import { expectAccessible, shot } from '../support/helpers';
+
+// scripts/e2e-server.sh starts the simulators from SIMULATOR_BASE_PORT in PROVIDER_KEYS order: THORCHAIN is first.
+const THORCHAIN_SIMULATOR = `http://127.0.0.1:${Number(process.env.SIMULATOR_BASE_PORT ?? 4810)}`;
+
+async function settleThorchainAfter(request: APIRequestContext, polls: number) {
+  const res = await request.put(`${THORCHAIN_SIMULATOR}/__sim/config`, {
+    data: { settleAfterPolls: polls, outcome: 'success' },
+  });
+  expect(res.ok()).toBe(true);
+}
+
+test('/tx/<id> shows the deposit still owed, takes its hash, and follows the stream live to SUCCESS', async ({
+  page,
+  request,
+}, testInfo) => {
+  await settleThorchainAfter(request, 1_000_000);
+  try {
+    const locked = await request.post('/api/v1/quote/lock', { data: { ...BTC_TO_ETH, provider: 'THORCHAIN' } });
+    expect(locked.status(), await locked.text()).toBe(200);
+    const executed = await request.post('/api/v1/quote/execute', {
+      data: { lockId: (await locked.json()).data.lockId },
+    });
+    expect(executed.status(), await executed.text()).toBe(200);
+    const { transaction, exec } = (await executed.json()).data;
+
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+    await page.goto(`/tx/${transaction.id}`);
+    const status = page.getByRole('status').filter({ has: page.locator('[data-status]') });
+    await expect(status.locator('[data-status]')).toHaveText('PENDING');
+    await expect(page.getByTestId('stream-state')).toHaveText(/^Live: changes appear as they happen/);
+
+    // Someone who left the swap page still sees what to send, where, with which memo, until when.
+    const action = page.getByRole('region', { name: 'Send your deposit' });
+    await expect(action).toBeVisible();
+    await expect(action.getByText(exec.meta.depositAddress)).toBeVisible();
+    await expect(action.getByText(exec.meta.depositMemo)).toBeVisible();
+    await expect(action.getByText(`${BTC_TO_ETH.amount} BTC`)).toBeVisible();
+    if (exec.meta.expiresAt) await expect(action.getByText('Quote expires')).toBeVisible();
+    await expect(page.getByText(/Usually takes ~\d+ (s|min)/)).toBeVisible();
+    const timeline = page.getByRole('list', { name: 'Steps so far, oldest first' });
+    await expect(timeline.getByText('Swap created')).toBeVisible();
+    await shot(page, testInfo, 'tx-deposit-owed');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, testInfo, 'tx-deposit-owed-mobile');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await expectAccessible(page);
+
+    // The hash goes to track; the stream brings it back and the owed action disappears.
+    const depositHash = 'ab'.repeat(32);
+    await action.getByLabel('Transaction hash').fill(depositHash);
+    await action.getByRole('button', { name: "I've sent it" }).click();
+    await expect(action).toHaveCount(0);
+    await expect(timeline.getByText('Deposit hash reported')).toBeVisible();
+    await expect(page.getByRole('link', { name: /Follow it on THORChain/ })).toHaveAttribute(
+      'href',
+      `https://track.ninerealms.com/${depositHash}`,
+    );
+
+    await settleThorchainAfter(request, 2);
+    await expect(status.locator('[data-status]')).toHaveText('SUCCESS', { timeout: 20_000 });
+    await expect(page.getByText('Completed.')).toBeVisible();
+    await expect(page.getByText('Final status — this page no longer updates.')).toBeVisible();
+    const outbound = page.locator('dd').filter({ has: page.getByRole('button', { name: 'Copy outbound hash' }) });
+    await expect(outbound.getByRole('link')).toHaveAttribute('href', /^https:\/\/etherscan\.io\/tx\/0x/);
+    await expect(timeline.getByText('Payout transaction sent')).toBeVisible();
+
+    // Pushed, not polled: one stream, never the status endpoint.
+    expect(requests.filter((p) => p === '/api/v1/transaction/status')).toEqual([]);
+    expect(requests.filter((p) => p === '/api/v1/transaction/stream').length).toBeGreaterThanOrEqual(1);
+    await shot(page, testInfo, 'tx-live-success');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, testInfo, 'tx-live-success-mobile');
+  } finally {
+    await settleThorchainAfter(request, 3);
+  }
+});

@@ -1,0 +1,94 @@
+import { Redis } from 'ioredis';
+import type { Logger } from '../log';
+
+/**
+ * Redis pub/sub rather than Postgres LISTEN/NOTIFY: every web process already holds Redis, a
+ * subscriber costs one Redis connection instead of a pinned Postgres connection out of a small pool,
+ * and the lean server and Next share it unchanged. A message is only a wake-up call carrying the
+ * transaction id: a stream re-reads the row from Postgres, so a lost message costs latency, never
+ * a state (streams also re-read at every heartbeat and whenever the subscriber reconnects).
+ */
+const channelOf = (prefix: string) => `${prefix}:transaction-changes`;
+
+/** What publishing needs of the app context (named here, since the context builds the change feed). */
+interface Publisher {
+  redis: Redis;
+  config: { redisPrefix: string };
+  log: Logger;
+}
+
+/**
+ * Tells every process watching the transaction that it changed. Called after the change commits, from
+ * every place that writes one; never throws (a watcher catches up at its next re-read).
+ */
+export async function publishTransactionChange(ctx: Publisher, transactionId: string): Promise<void> {
+  try {
+    await ctx.redis.publish(channelOf(ctx.config.redisPrefix), transactionId);
+  } catch (error) {
+    ctx.log.warn({ err: error, transactionId }, 'transaction change not published; watchers catch up later');
+  }
+}
+
+export type ChangeListener = () => void;
+
+export interface ChangeFeed {
+  /** Calls `listener` on each change to the transaction; resolves once the subscription is live. */
+  watch(transactionId: string, listener: ChangeListener): Promise<() => void>;
+  close(): void;
+}
+
+/** One subscriber connection per process, fanned out to the streams of this process. */
+export function createChangeFeed(redisUrl: string, prefix: string, log: Logger, connectTimeoutMs: number): ChangeFeed {
+  const listeners = new Map<string, Set<ChangeListener>>();
+  let subscriber: Redis | undefined;
+  let subscribed: Promise<unknown> | undefined;
+
+  const notifyAll = () => {
+    for (const listener of [...listeners.values()].flatMap((set) => [...set])) listener();
+  };
+
+  function connect(): Promise<unknown> {
+    if (subscribed) return subscribed;
+    // Commands wait for the connection (and ioredis resubscribes after a reconnect) instead of failing.
+    const redis = new Redis(redisUrl, {
+      maxRetriesPerRequest: null,
+      connectTimeout: connectTimeoutMs,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    });
+    subscriber = redis;
+    redis.on('error', () => {});
+    redis.on('message', (_channel: string, transactionId: string) => {
+      for (const listener of [...(listeners.get(transactionId) ?? [])]) listener();
+    });
+    // Changes published while the connection was down were never delivered: every stream re-reads.
+    redis.on('ready', notifyAll);
+    subscribed = redis.subscribe(channelOf(prefix)).catch((error) => {
+      log.warn({ err: error }, 'change feed not subscribed; streams rely on their heartbeat re-reads');
+    });
+    return subscribed;
+  }
+
+  return {
+    async watch(transactionId, listener) {
+      let set = listeners.get(transactionId);
+      if (!set) {
+        set = new Set();
+        listeners.set(transactionId, set);
+      }
+      set.add(listener);
+      const registered = set;
+      // A Redis that is down does not hold the stream: it starts, and catches up once Redis is back.
+      await Promise.race([connect(), new Promise((resolve) => setTimeout(resolve, connectTimeoutMs).unref())]);
+      return () => {
+        registered.delete(listener);
+        if (registered.size === 0 && listeners.get(transactionId) === registered) listeners.delete(transactionId);
+      };
+    },
+    close() {
+      listeners.clear();
+      subscriber?.disconnect();
+      subscriber = undefined;
+      subscribed = undefined;
+    },
+  };
+}

@@ -1,0 +1,189 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { AppContext } from '../context';
+import { AppError } from '../errors';
+import type { StatusQuery } from '../schemas/transactions';
+import { findTransaction, transactionById } from './lookup';
+import { presentStatus, type TransactionStatus } from './status';
+
+/** How long a client waits before reconnecting after the stream ends without a final status. */
+const RECONNECT_AFTER_MS = 2000;
+
+/**
+ * Open streams of this process, kept on `globalThis` so the process's stop (which Next's route bundle
+ * does not share modules with) can end them all before it drains the HTTP server.
+ */
+const OPEN_STREAMS = Symbol.for('switchyard.transaction-streams');
+type Registry = Set<() => void>;
+const openStreams = (): Registry => {
+  const holder = globalThis as { [OPEN_STREAMS]?: Registry };
+  holder[OPEN_STREAMS] ??= new Set();
+  return holder[OPEN_STREAMS];
+};
+
+/** Ends every open status stream of this process at once: a stop does not wait for clients to leave. */
+export function endTransactionStreams(): void {
+  for (const end of [...openStreams()]) end();
+}
+
+/**
+ * A stream's slot among its client's open streams, counted in Redis so the limit holds across web
+ * processes; a slot a crashed process never released lapses after the maximum lifetime.
+ */
+const ACQUIRE_SLOT = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1`;
+
+async function acquireSlot(ctx: AppContext, clientKey: string): Promise<() => void> {
+  const { maxPerClient, maxLifetimeMs } = ctx.config.streams;
+  const key = `${ctx.config.redisPrefix}:streams:${clientKey}`;
+  const member = randomUUID();
+  const now = Date.now();
+  const lapseMs = maxLifetimeMs + 60_000;
+  let granted: unknown;
+  try {
+    granted = await ctx.redis.eval(ACQUIRE_SLOT, 1, key, now, maxPerClient, now + lapseMs, member, lapseMs);
+  } catch (error) {
+    ctx.log.warn({ err: error }, 'stream limit unavailable; stream allowed');
+    return () => {};
+  }
+  if (granted !== 1) {
+    throw new AppError(
+      'RATE_LIMITED',
+      `Too many open status streams from this client (at most ${maxPerClient}); close one and retry`,
+      { headers: { 'retry-after': '5' } },
+    );
+  }
+  return () => {
+    ctx.redis.zrem(key, member).catch(() => {});
+  };
+}
+
+/** The same status object under the same id in every process: ids are derived from the content. */
+function eventIdOf(status: TransactionStatus): string {
+  const { updatedAt: _updatedAt, ...content } = status.transaction;
+  return createHash('sha256')
+    .update(JSON.stringify({ ...status, transaction: content }))
+    .digest('base64url')
+    .slice(0, 22);
+}
+
+const encoder = new TextEncoder();
+const statusEvent = (id: string, status: TransactionStatus) =>
+  encoder.encode(`id: ${id}\nevent: status\ndata: ${JSON.stringify(status)}\n\n`);
+
+export interface StreamRequest {
+  query: StatusQuery;
+  /** The id of the last event the client saw; its state is not sent again. */
+  lastEventId: string | null;
+  /** The client's hashed address, for the per-client limit. */
+  clientKey: string;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+}
+
+/**
+ * A status stream as Server-Sent Events: the current state at once, one event per change, closed
+ * after the event carrying a final status (or at the maximum lifetime, to be resumed). Unknown
+ * transactions and the per-client limit fail before anything is streamed. The stream is pulled:
+ * while the client reads slowly, changes coalesce into the latest state instead of queueing.
+ */
+export async function openTransactionStream(ctx: AppContext, request: StreamRequest): Promise<ReadableStream> {
+  const { id: transactionId } = await findTransaction(ctx, request.query);
+  const releaseSlot = await acquireSlot(ctx, request.clientKey);
+  const { heartbeatMs, maxLifetimeMs } = ctx.config.streams;
+
+  let dirty = true;
+  let ended = false;
+  let lastSentId = request.lastEventId;
+  let wake: (() => void) | undefined;
+  let heartbeatDue = false;
+  const rouse = () => {
+    wake?.();
+    wake = undefined;
+  };
+  const markDirty = () => {
+    dirty = true;
+    rouse();
+  };
+  // Subscribed before the first read: a change committed after that read always arrives as a wake-up.
+  let unwatch: () => void = () => {};
+  try {
+    unwatch = await ctx.changes.watch(transactionId, markDirty);
+  } catch (error) {
+    releaseSlot();
+    throw error;
+  }
+
+  let output: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    try {
+      output?.close();
+    } catch {
+      // Already closed or cancelled by the client.
+    }
+    unwatch();
+    releaseSlot();
+    clearInterval(heartbeat);
+    clearTimeout(lifetime);
+    request.signal.removeEventListener('abort', end);
+    openStreams().delete(end);
+    rouse();
+  };
+  // A heartbeat also re-reads: a wake-up lost with a Redis outage is caught within one interval.
+  const heartbeat = setInterval(() => {
+    heartbeatDue = true;
+    markDirty();
+  }, heartbeatMs);
+  const lifetime = setTimeout(end, maxLifetimeMs);
+  request.signal.addEventListener('abort', end);
+  openStreams().add(end);
+
+  let greeted = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      output = controller;
+    },
+    async pull(controller) {
+      while (!ended) {
+        if (!greeted) {
+          greeted = true;
+          controller.enqueue(encoder.encode(`retry: ${RECONNECT_AFTER_MS}\n\n`));
+        }
+        if (dirty) {
+          dirty = false;
+          const row = await transactionById(ctx, transactionId).catch((error) => {
+            ctx.log.warn({ err: error, transactionId }, 'stream re-read failed; retrying at the next wake-up');
+            return null;
+          });
+          if (row === undefined) break;
+          if (row) {
+            const status = await presentStatus(ctx, row);
+            if (ended) return;
+            const id = eventIdOf(status);
+            const fresh = id !== lastSentId;
+            if (fresh) controller.enqueue(statusEvent(id, status));
+            lastSentId = id;
+            if (status.final) break;
+            if (fresh) return;
+          }
+        }
+        if (heartbeatDue) {
+          heartbeatDue = false;
+          controller.enqueue(encoder.encode(': heartbeat\n\n'));
+          return;
+        }
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          if (dirty || ended) rouse();
+        });
+      }
+      end();
+    },
+    cancel: end,
+  });
+}

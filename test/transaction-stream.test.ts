@@ -1,0 +1,141 @@
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './support/app';
+import { ETH_TO_BTC } from './support/fixtures';
+import { executeSwap, waitForStatus } from './support/flows';
+import { freePort, httpOk, spawnEntry, waitUntil } from './support/processes';
+import { type EventStreamClient, nextStatus, openEventStream } from './support/sse';
+
+/**
+ * The status stream as integrators use it: this process is one web process, a lean API server is a
+ * second, and the worker runs in a third, so every change crosses processes through Redis.
+ */
+const FAST_TRACKING = {
+  PROVIDER_DEADLINE_MS: '1500',
+  TRACKING_TIME_SCALE: '0.01',
+  TRACKING_MIN_INTERVAL_MS: '100',
+  WORKER_LOCK_DURATION_MS: '2000',
+  SWEEP_INTERVAL_MS: '600000',
+  STREAM_MAX_PER_CLIENT: '3',
+};
+
+let t: TestApp;
+let secondWeb: { child: ChildProcess; baseUrl: string };
+let worker: ChildProcess;
+const streams: EventStreamClient[] = [];
+
+beforeAll(async () => {
+  t = await startTestApp(FAST_TRACKING);
+  const port = await freePort();
+  secondWeb = {
+    child: spawnEntry('server/http/lean-server.ts', { ...t.env, API_PORT: String(port) }),
+    baseUrl: `http://127.0.0.1:${port}`,
+  };
+  worker = spawnEntry('workers/main.ts', { ...t.env, WORKER_HEALTH_PORT: '0' });
+  expect(await waitUntil(httpOk(`${secondWeb.baseUrl}/api/health`), { timeoutMs: 25_000 })).toBe(true);
+}, 60_000);
+
+afterEach(() => {
+  for (const stream of streams.splice(0)) stream.drop();
+  for (const sim of Object.values(t.sims)) sim.reset();
+});
+
+afterAll(async () => {
+  for (const child of [secondWeb?.child, worker]) {
+    if (!child || child.exitCode !== null) continue;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  await t?.stop();
+});
+
+async function stream(baseUrl: string, query: string, headers: Record<string, string> = {}) {
+  const opened = await openEventStream(`${baseUrl}/api/v1/transaction/stream?${query}`, headers);
+  streams.push(opened);
+  return opened;
+}
+
+const dataOf = (event: { data?: string } | undefined) => JSON.parse(event?.data ?? 'null');
+
+describe('GET /api/v1/transaction/stream', () => {
+  it('follows a swap from PENDING to its final status across web processes, then ends', async () => {
+    t.sims.RELAY.configure({ outcome: 'success', settleAfterPolls: 4 });
+    const executed = await executeSwap(t, ETH_TO_BTC, 'RELAY');
+    const id = executed.transaction.id;
+
+    const events = await stream(secondWeb.baseUrl, `transactionId=${id}`);
+    expect(events.response.status).toBe(200);
+    expect(events.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const first = await nextStatus(events);
+    expect(dataOf(first)).toMatchObject({ final: false, transaction: { id, status: 'PENDING' } });
+    const rest = await events.rest();
+
+    const all = [first, ...rest].map((e) => ({ id: e?.id, data: dataOf(e) }));
+    expect(all.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
+    expect(all.slice(0, -1).every((e) => e.data.final === false)).toBe(true);
+    const last = all.at(-1);
+    expect(last?.data).toMatchObject({ final: true, transaction: { status: 'SUCCESS', substatus: 'COMPLETED' } });
+
+    // The same state in the status endpoint of the other process, under the same event id.
+    const status = await t.json(`/api/v1/transaction/status?transactionId=${id}`);
+    expect(status.body.data).toEqual(last?.data);
+    const again = await stream(t.baseUrl, `hash=${status.body.data.transaction.outboundHash}`);
+    const replay = await again.rest();
+    expect(replay.map((e) => e.id)).toEqual([last?.id]);
+  }, 40_000);
+
+  it('resumes with Last-Event-ID after a dropped connection and loses nothing', async () => {
+    t.sims.RELAY.configure({ outcome: 'refund', settleAfterPolls: 3 });
+    const executed = await executeSwap(t, ETH_TO_BTC, 'RELAY');
+    const id = executed.transaction.id;
+    const dropped = await stream(t.baseUrl, `transactionId=${id}`);
+    const seen = await nextStatus(dropped);
+    expect(dataOf(seen).transaction.status).toBe('PENDING');
+    dropped.drop();
+
+    await waitForStatus(t, id, (tx) => tx.status === 'REFUND');
+    const resumed = await stream(secondWeb.baseUrl, `transactionId=${id}`, { 'last-event-id': seen?.id ?? '' });
+    const after = await resumed.rest();
+    expect(after).toHaveLength(1);
+    expect(dataOf(after[0])).toMatchObject({ final: true, transaction: { status: 'REFUND', substatus: 'REFUNDED' } });
+
+    // A client that already holds the final event is told nothing new, and the stream ends.
+    const done = await stream(t.baseUrl, `transactionId=${id}`, { 'last-event-id': after[0]?.id ?? '' });
+    expect(await done.rest()).toEqual([]);
+  }, 40_000);
+
+  it('answers 429 beyond the per-client limit of open streams, and frees a slot when one closes', async () => {
+    t.sims.RELAY.configure({ outcome: 'success', settleAfterPolls: 10_000 });
+    const executed = await executeSwap(t, ETH_TO_BTC, 'RELAY');
+    const query = `transactionId=${executed.transaction.id}`;
+    const open = [
+      await stream(t.baseUrl, query),
+      await stream(secondWeb.baseUrl, query),
+      await stream(t.baseUrl, query),
+    ];
+    for (const s of open) expect(s.response.status).toBe(200);
+
+    const refused = await fetch(`${secondWeb.baseUrl}/api/v1/transaction/stream?${query}`);
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).error).toMatchObject({ code: 'RATE_LIMITED' });
+
+    open[0]?.drop();
+    const slotFreed = async () => {
+      const retry = await fetch(`${t.baseUrl}/api/v1/transaction/stream?${query}`);
+      await retry.body?.cancel();
+      return retry.status === 200;
+    };
+    expect(await waitUntil(slotFreed, { timeoutMs: 5000, intervalMs: 100 })).toBe(true);
+  }, 40_000);
+
+  it('refuses unknown and malformed requests with the v1 error envelope before streaming', async () => {
+    const unknown = await t.json('/api/v1/transaction/stream?transactionId=tx_unknown');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toMatchObject({ code: 'NOT_FOUND', field: 'transactionId' });
+    const missing = await t.json('/api/v1/transaction/stream');
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'transactionId' });
+  });
+});
