@@ -1,12 +1,10 @@
-import { getCatalog } from '../../catalog/snapshot';
-import { clientIdentity } from '../../ratelimit/client';
 import { executeLock } from '../../routing/execute';
 import { lockRoute } from '../../routing/lock';
-import { quoteRoutes } from '../../routing/quote';
 import { validateSwapBody } from '../../routing/validate';
 import { executeLegacyResponse, lockLegacyResponse, quoteLegacyResponse } from '../../schemas/responses';
 import { executeBodyLegacy, lockBodyLegacy, quoteBodyLegacy, swapFieldCode } from '../../schemas/swap';
 import { endpoint } from '../endpoint';
+import { quoteFromRequest } from '../quote-request';
 
 /** Legacy elements: `{provider, quoteId, quote, fee, exec}`; execution data only exists after execute. */
 export const quoteLegacy = endpoint({
@@ -15,9 +13,7 @@ export const quoteLegacy = endpoint({
   response: quoteLegacyResponse,
   bodyValidation: 'domain',
   handle: async ({ rawBody }, { app, request }) => {
-    const { pair } = await validateSwapBody(app, quoteBodyLegacy, rawBody);
-    const client = clientIdentity(request, app.config);
-    const routes = await quoteRoutes(app, pair, (await getCatalog(app)).activeSources, client);
+    const routes = await quoteFromRequest(app, request, quoteBodyLegacy, rawBody);
     return {
       body: routes.map(({ provider, routeId, fee, ...quote }) => ({
         provider,
