@@ -133,7 +133,7 @@ export interface paths {
         };
         /**
          * Transaction status
-         * @description One transaction by `transactionId` or by any of its hashes; one of the two is required. Poll until `final` is true.
+         * @description One transaction by `transactionId` or by any of its hashes; one of the two is required. Poll until `final` is true. Answers carry an `ETag`: poll with `If-None-Match` and an unchanged transaction answers 304 with no body. A pending (or recently failed) transaction is `Cache-Control: no-cache` (revalidate every time); a settled one looked up by `transactionId` never changes and is `public, max-age=31536000, immutable`, so a shared cache or CDN may keep it; by `hash` it is `public, max-age=300`, since a hash may still be vouched for on another swap.
          */
         get: operations["transactionStatus"];
         put?: never;
@@ -474,8 +474,8 @@ export interface components {
         };
         /** @description Fee object with the display fields (quote, lock, execute). */
         Fee: {
-            /** @description Estimated fee in USD */
-            usd: string | null;
+            /** @description Estimated fee in USD; null when it cannot be priced */
+            usd: number | null;
             formatted: string | null;
             currency: string | null;
             details: components["schemas"]["FeeItem"][];
@@ -484,7 +484,8 @@ export interface components {
         };
         FeeBreakdown: {
             total: {
-                usd: string | null;
+                /** @description Estimated fee in USD; null when it cannot be priced */
+                usd: number | null;
                 formatted: string | null;
                 currency: string | null;
             } & {
@@ -673,6 +674,7 @@ export interface components {
         };
         /** @description Fee object with the recorded fields (status, history). */
         RecordedFee: {
+            /** @description Estimated fee in USD; null when it cannot be priced */
             usd: number | null;
             formatted: string | null;
             amount: string | null;
@@ -685,9 +687,12 @@ export interface components {
         };
         Transaction: {
             id: string;
+            /** @description The source hash the swap is tracked by; empty until known */
             hash: string;
+            /** @description The inbound (deposit) hash; empty until known */
             inboundHash: string;
-            outboundHash: string | null;
+            /** @description The destination-chain hash; empty until known */
+            outboundHash: string;
             provider: string;
             /** @enum {string} */
             status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
@@ -719,7 +724,9 @@ export interface components {
         TrackResult: {
             transaction: {
                 id: string;
+                /** @description The source hash the swap is tracked by; empty until known */
                 hash: string;
+                /** @description The inbound (deposit) hash; empty until known */
                 inboundHash: string;
                 provider: string;
                 /** @enum {string} */
@@ -734,9 +741,12 @@ export interface components {
         };
         HistoryItem: {
             id: string;
+            /** @description The source hash the swap is tracked by; empty until known */
             hash: string;
+            /** @description The inbound (deposit) hash; empty until known */
             inboundHash: string;
-            outboundHash: string | null;
+            /** @description The destination-chain hash; empty until known */
+            outboundHash: string;
             provider: string;
             /** @enum {string} */
             status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
@@ -1045,6 +1055,8 @@ export interface components {
     parameters: {
         /** @description Makes retries safe (Stripe semantics). The first response for a key is stored for 24 hours by default and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and the same body: 2xx, 404 and 409 answers are replayed; validation errors and outages are not stored, so a corrected retry runs. The same key with another body answers 422 `IDEMPOTENCY_KEY_REUSED`; a retry while the first request is still running answers 409 `IDEMPOTENCY_IN_PROGRESS`. Keys are scoped to the path and the client. */
         IdempotencyKey: string;
+        /** @description An `ETag` from an earlier answer: while it still matches, the answer is 304 with no body. */
+        IfNoneMatch: string;
     };
     requestBodies: never;
     headers: {
@@ -1064,6 +1076,10 @@ export interface components {
         RateLimit: string;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
+        /** @description Validator of this representation; send it back as `If-None-Match` to get 304 while it holds. */
+        ETag: string;
+        /** @description How long this answer may be reused; `no-store` unless the operation says otherwise. */
+        "Cache-Control": string;
         /** @description Present (`true`) when this is the stored response replayed for a repeated Idempotency-Key. */
         "Idempotent-Replayed": "true";
     };
@@ -1870,7 +1886,10 @@ export interface operations {
                 /** @description Matched against hash, inboundHash and outboundHash. Required when `transactionId` is omitted. */
                 hash?: string;
             };
-            header?: never;
+            header?: {
+                /** @description An `ETag` from an earlier answer: while it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1886,11 +1905,29 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TransactionStatusResponse"];
                 };
+            };
+            /** @description Not modified: the `If-None-Match` validator still holds. */
+            304: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid request. `error.code`: VALIDATION_ERROR. */
             400: {

@@ -89,6 +89,7 @@ const SETTINGS = {
     rateLimitRollupIntervalMs: from('RATE_LIMIT_ROLLUP_INTERVAL_MS', positiveInt.default(60_000)),
     priceRefreshIntervalMs: from('PRICE_REFRESH_INTERVAL_MS', positiveInt.default(10 * 60_000)),
     pruneIntervalMs: from('PRUNE_INTERVAL_MS', positiveInt.default(3600_000)),
+    queueSampleIntervalMs: from('QUEUE_SAMPLE_INTERVAL_MS', positiveInt.default(60_000)),
     sweepGraceMs: from('SWEEP_GRACE_MS', z.coerce.number().int().min(0).default(60_000)),
     staleAfterMs: from('STALE_AFTER_MS', positiveInt.default(6 * 3600_000)),
     refundWatchMs: from(
@@ -108,6 +109,7 @@ const SETTINGS = {
   retention: {
     providerCallsDays: from('PROVIDER_CALLS_RETENTION_DAYS', positiveInt.default(7)),
     rateLimitHitsDays: from('RATE_LIMIT_HITS_RETENTION_DAYS', positiveInt.default(35)),
+    queueDepthSamplesDays: from('QUEUE_DEPTH_SAMPLES_RETENTION_DAYS', positiveInt.default(7)),
   },
   upstreamAllowedHosts: from(
     'UPSTREAM_ALLOWED_HOSTS',

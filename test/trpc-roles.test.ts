@@ -53,6 +53,7 @@ const MATRIX: { path: string; allowed: Role[]; call: (c: Caller) => Promise<unkn
   { path: 'locks.activity', allowed: ['admin'], call: (c) => c.locks.activity({ range: '7d' }) },
   { path: 'rateLimits.activity', allowed: ['admin'], call: (c) => c.rateLimits.activity({ range: '24h' }) },
   { path: 'operations.overview', allowed: ['admin'], call: (c) => c.operations.overview() },
+  { path: 'operations.trends', allowed: ['admin'], call: (c) => c.operations.trends({ range: '24h' }) },
   { path: 'affiliates.overview', allowed: ['affiliate', 'admin'], call: (c) => c.affiliates.overview({}) },
   {
     path: 'affiliates.createCode',
@@ -71,6 +72,9 @@ const MATRIX: { path: string; allowed: Role[]; call: (c: Caller) => Promise<unkn
     allowed: ['admin'],
     call: (c) => c.users.setRole({ userId: spareUserId, role: 'affiliate' }),
   },
+  { path: 'users.deactivate', allowed: ['admin'], call: (c) => c.users.deactivate({ userId: spareUserId }) },
+  { path: 'users.reactivate', allowed: ['admin'], call: (c) => c.users.reactivate({ userId: spareUserId }) },
+  { path: 'users.resetPassword', allowed: ['admin'], call: (c) => c.users.resetPassword({ userId: spareUserId }) },
 ];
 
 describe('every tRPC procedure checks the role on the server', () => {

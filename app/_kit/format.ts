@@ -1,3 +1,5 @@
+import { formatUnits } from 'viem';
+
 /** Every number, amount, time and id formatter of the UI. A missing value is shown as `—` unless said otherwise. */
 
 type Numeric = number | string | null | undefined;
@@ -10,15 +12,6 @@ const usdCompact = new Intl.NumberFormat('en-US', {
   notation: 'compact',
   maximumFractionDigits: 1,
 });
-const utcDateTime = new Intl.DateTimeFormat('en-GB', {
-  year: 'numeric',
-  month: 'short',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  timeZone: 'UTC',
-});
 const localDateTime = new Intl.DateTimeFormat('en-GB', {
   year: 'numeric',
   month: 'short',
@@ -28,7 +21,14 @@ const localDateTime = new Intl.DateTimeFormat('en-GB', {
   second: '2-digit',
 });
 const localTime = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-const bucketHour = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+// With the day: a 24 h range has 25 hourly buckets, and "14:00" alone would read the same at both ends.
+const bucketHour = new Intl.DateTimeFormat('en-GB', {
+  day: '2-digit',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'UTC',
+});
 const bucketDay = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', timeZone: 'UTC' });
 
 const finite = (value: Numeric): number | null => {
@@ -46,11 +46,51 @@ export const formatUsdCompact = (value: number) => usdCompact.format(value);
 export const formatPercent = (ratio: number | null | undefined, digits = 1) =>
   ratio == null ? DASH : `${(ratio * 100).toFixed(digits)}%`;
 export const formatCount = (value: number) => value.toLocaleString('en-US');
+/** `1 user`, `3 users`; `plural` where adding an s is wrong. */
+export const formatCountOf = (count: number, singular: string, plural = `${singular}s`) =>
+  `${formatCount(count)} ${count === 1 ? singular : plural}`;
 export const formatBps = (bps: number) => `${(bps / 100).toFixed(2).replace(/\.?0+$/, '')}%`;
 
-/** Operator time: UTC, said so (leave `zone` empty where a column header already says it). */
-export const formatDateTime = (value: Date | string | null | undefined, zone = ' UTC') =>
-  value == null ? DASH : `${utcDateTime.format(new Date(value))}${zone}`;
+/** An amount given in an asset's smallest units, in whole units with its symbol: `2,500 USDC`. */
+export function formatTokenAmount(
+  baseUnits: string | null | undefined,
+  asset: { decimals: number; symbol: string } | undefined,
+) {
+  if (!baseUnits || !/^\d+$/.test(baseUnits)) return DASH;
+  if (!asset) return `${formatCount(Number(baseUnits))} (smallest units)`;
+  const [whole = '0', fraction = ''] = formatUnits(BigInt(baseUnits), asset.decimals).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${fraction ? `${grouped}.${fraction}` : grouped} ${asset.symbol}`;
+}
+
+/**
+ * A decimal amount cut to `significant` digits (at least the whole part), rounded down so a minimum
+ * is never overstated: `0.01234567891` → `0.012345`, `1234.5678` → `1,234.56`.
+ */
+export function formatAmountDown(amount: string, significant = 6): string {
+  if (!/^\d+(\.\d+)?$/.test(amount)) return amount;
+  const [whole = '0', fraction = ''] = amount.split('.');
+  const wholeDigits = whole.replace(/^0+/, '').length;
+  const keep =
+    wholeDigits >= significant
+      ? 0
+      : wholeDigits > 0
+        ? significant - wholeDigits
+        : (fraction.match(/^0*/)?.[0].length ?? 0) + significant;
+  const cut = fraction.slice(0, keep).replace(/0+$/, '');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return cut ? `${grouped}.${cut}` : grouped;
+}
+
+/**
+ * Operator time, the dashboard's one date format: `2026-01-31 14:05:09 UTC`, the same digits the date
+ * filters take (leave `zone` empty where a column header already says UTC).
+ */
+export function formatDateTime(value: Date | string | null | undefined, zone = ' UTC'): string {
+  if (value == null) return DASH;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? DASH : `${date.toISOString().slice(0, 19).replace('T', ' ')}${zone}`;
+}
 
 /** A swapper's time: their own time zone; a value that is not a date is shown as it came. */
 export function formatLocalDateTime(iso: string | null | undefined): string {

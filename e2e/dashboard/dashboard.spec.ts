@@ -1,13 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  type APIRequestContext,
-  type Browser,
-  expect,
-  type Locator,
-  type Page,
-  type TestInfo,
-  test,
-} from '@playwright/test';
+import type { APIRequestContext, Browser, Locator, Page, TestInfo } from '@playwright/test';
 import { ETH_TO_BTC } from '../../test/support/fixtures';
 import {
   E2E_ADMIN,
@@ -17,6 +9,7 @@ import {
   shot,
   waitForTransactionStatus,
 } from '../support/helpers';
+import { expect, test } from '../support/test';
 
 const ADMIN = E2E_ADMIN;
 const run = randomBytes(3).toString('hex');
@@ -140,7 +133,8 @@ test('support finds a swap by its outbound hash, reads the timeline and polls no
   await shot(page, testInfo, 'transaction-detail');
   await expectAccessible(page);
 
-  await page.goto('/dashboard/operations');
+  const refused = await page.goto('/dashboard/operations');
+  expect(refused?.status()).toBe(403);
   await expect(page.getByText("You don't have access to this page")).toBeVisible();
   const forbidden = await page.request.get('/api/trpc/operations.overview');
   expect(forbidden.status()).toBe(403);
@@ -193,6 +187,11 @@ test('an affiliate signs up, creates a link, and sees the swap it brought in', a
   const totals = page.getByRole('region', { name: 'Totals' });
   await expect(totals.getByText('Referred swaps')).toBeVisible();
   await expect(totals.getByText('100.0%')).toBeVisible();
+  // What users paid the providers and what the affiliate earns are told apart.
+  await expect(totals.getByText('Provider fees paid')).toBeVisible();
+  await expect(totals.getByText('Commission earned')).toBeVisible();
+  await expect(totals.getByText(/No referral fee is configured/)).toBeVisible();
+  await expect(page.getByRole('link', { name: /Switchyard\s*Partners/ })).toBeVisible();
   const recent = page.getByRole('region', { name: 'Recent referred swaps' });
   await expect(recent.getByRole('cell', { name: CODE })).toBeVisible();
   await expect(recent.getByText('SUCCESS')).toBeVisible();

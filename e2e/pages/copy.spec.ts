@@ -1,6 +1,7 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { ETH_TO_BTC, WALLETS } from '../../test/support/fixtures';
 import { expectAccessible, shot } from '../support/helpers';
+import { expect, test } from '../support/test';
 
 /** Replaces the page's clipboard: `copied` records what was written, or every write is refused. */
 async function stubClipboard(page: Page, behaviour: 'works' | 'refuses') {

@@ -1,7 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test';
 
 test('the API reference lists both interfaces and sends a live request', async ({ page }, testInfo) => {
+  // axe over the whole reference with every disclosure open is slow on a loaded machine.
+  test.setTimeout(150_000);
   await page.goto('/docs');
   await expect(page.getByRole('heading', { level: 1, name: 'Switchyard swap routing API' })).toBeVisible();
   await expect(page.getByRole('heading', { level: 2, name: 'Versioned interface (v1)' })).toBeVisible();
@@ -49,4 +51,47 @@ test('the document is served at /api/v1/openapi.json through Next', async ({ req
   const doc = await res.json();
   expect(doc.openapi).toBe('3.1.0');
   expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/quote', '/api/quote']));
+});
+
+test('a getting-started guide and the rate limits lead the reference; no field is typed any', async ({
+  page,
+}, testInfo) => {
+  await page.goto('/docs');
+  const guide = page.getByRole('region', { name: 'Getting started' });
+  for (const step of ['1. Quote', '2. Lock', '3. Execute', '4. Track', '5. Status']) {
+    await expect(guide.getByRole('heading', { level: 3, name: new RegExp(`^${step}`) })).toBeVisible();
+  }
+  await expect(guide.getByText('curl -s -X POST "$SWITCHYARD/api/v1/quote/lock"')).toBeVisible();
+  await expect(guide.getByText("await call<ExecuteResult>('/api/v1/quote/execute'")).toBeVisible();
+  const limits = page.getByRole('region', { name: 'Rate limits' });
+  await expect(limits.getByText(/Quotes \(quote\): \d+ requests/)).toBeVisible();
+  await expect(limits.getByText('Retry-After', { exact: true })).toBeVisible();
+  await guide.screenshot({ path: testInfo.outputPath('docs-guide.png') });
+
+  const types = await page.locator('table td:nth-child(2)').allInnerTexts();
+  expect(types.length).toBeGreaterThan(50);
+  expect(types.filter((type) => /\bany\b/.test(type))).toEqual([]);
+});
+
+test('"Try it" carries the route into lock and the lock id into execute', async ({ page }) => {
+  await page.goto('/docs');
+  const quote = page.locator('section#quote');
+  await quote.locator('summary', { hasText: 'Try it' }).click();
+  await quote.getByRole('button', { name: 'Send POST /api/v1/quote' }).click();
+  await expect(quote.getByTestId('try-status')).toHaveText(/^200\b/);
+  const best = JSON.parse((await quote.getByTestId('try-body').textContent()) ?? '{}').data[0];
+
+  const lock = page.locator('section#lockQuote');
+  await lock.locator('summary', { hasText: 'Try it' }).click();
+  const lockBody = lock.getByLabel('Request body (JSON)');
+  await expect(lockBody).toHaveValue(new RegExp(`"routeId": "${best.routeId}"`));
+  await expect(lockBody).toHaveValue(new RegExp(`"provider": "${best.provider}"`));
+  await lock.getByRole('button', { name: 'Send POST /api/v1/quote/lock' }).click();
+  await expect(lock.getByTestId('try-status')).toHaveText(/^200\b/);
+  const { lockId } = JSON.parse((await lock.getByTestId('try-body').textContent()) ?? '{}').data;
+
+  const execute = page.locator('section#executeQuote');
+  await execute.locator('summary', { hasText: 'Try it' }).click();
+  await expect(execute.getByLabel('Request body (JSON)')).toHaveValue(new RegExp(`"lockId": "${lockId}"`));
+  await expect(execute.getByTestId('try-carried')).toContainText('lockId');
 });

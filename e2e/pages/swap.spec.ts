@@ -1,6 +1,7 @@
-import { type APIRequestContext, expect, test } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { ADDR, WALLETS } from '../../test/support/fixtures';
 import { executeFirstRoute, expectAccessible, fillEthToBtc, registerReferralCode, shot } from '../support/helpers';
+import { expect, test } from '../support/test';
 
 // scripts/e2e-server.sh starts the simulators from SIMULATOR_BASE_PORT in PROVIDER_KEYS order: CHAINFLIP is third.
 const CHAINFLIP_SIMULATOR = `http://127.0.0.1:${Number(process.env.SIMULATOR_BASE_PORT ?? 4810) + 2}`;
@@ -44,7 +45,7 @@ test('swap through a deposit channel, attributed to the referral code, then foll
     await expect(page.getByTestId('referral')).toHaveText(`Referred by ${REFERRAL}`);
 
     await fillEthToBtc(page, '0.5');
-    await expect(page.getByLabel('Slippage tolerance (bps)')).toHaveValue('100');
+    await expect(page.getByLabel('Slippage tolerance (%)')).toHaveValue('1');
     await page.getByRole('button', { name: 'Get routes' }).click();
 
     const routes = page.locator('li[data-provider]');
@@ -54,7 +55,15 @@ test('swap through a deposit channel, attributed to the referral code, then foll
     const chainflip = page.locator('li[data-provider="CHAINFLIP"]').first();
     await expect(chainflip.getByRole('heading', { name: 'Chainflip' })).toBeVisible();
     await expect(chainflip).toContainText('BTC');
-    await expect(chainflip).toContainText('Fee');
+    // Every route: the total fee in USD beside each fee in its own token.
+    for (const route of await routes.all()) await expect(route).toContainText(/Total fees≈ \$[\d,.]+/);
+    await expect(chainflip).toContainText('ETH deposit');
+    // THORChain's two ways to swap are told apart; minimums are rounded for reading.
+    const thorchain = page.locator('li[data-provider="THORCHAIN"]');
+    await expect(thorchain.getByText('Streaming', { exact: true })).toBeVisible();
+    await expect(thorchain.getByText('Rapid', { exact: true })).toBeVisible();
+    for (const minimum of await page.locator('li[data-provider] dd[title]').allInnerTexts())
+      expect(minimum.replace(/[^\d]/g, '').replace(/^0+/, '').length).toBeLessThanOrEqual(8);
     await expect(chainflip).toContainText('Time');
     await expect(page.getByRole('heading', { name: 'Routes' })).toBeFocused();
     await shot(page, testInfo, 'swap-routes');
@@ -142,10 +151,11 @@ test('wallet calldata with an approval, and a deposit address with a memo', asyn
   await page.getByLabel('Destination wallet').fill(WALLETS.evm2);
   await executeFirstRoute(page, ['RELAY', 'LIFI']);
   await expect(page.getByRole('heading', { name: 'Sign in your wallet' })).toBeVisible();
+  await page.locator('summary', { hasText: 'Technical details' }).click();
   await expect(page.getByRole('heading', { name: 'Approve the token' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Send the transaction' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Copy calldata' })).toBeVisible();
-  await expect(page.getByText('Chain ID')).toBeVisible();
+  await expect(page.getByText('(chain ID 1)')).toBeVisible();
   await shot(page, testInfo, 'swap-evm-calldata');
   await expectAccessible(page);
 
@@ -167,15 +177,15 @@ test('wallet calldata with an approval, and a deposit address with a memo', asyn
 test('API validation errors are shown next to their fields', async ({ page }, testInfo) => {
   await page.goto('/');
   await fillEthToBtc(page, 'abc');
-  await page.getByLabel('Slippage tolerance (bps)').fill('20000');
+  await page.getByLabel('Slippage tolerance (%)').fill('200');
   await page.getByRole('button', { name: 'Get routes' }).click();
 
   const amount = page.getByLabel('Amount', { exact: true });
   await expect(amount).toHaveAttribute('aria-invalid', 'true');
-  await expect(amount).toHaveAccessibleDescription(/amount must be a positive decimal string/);
+  await expect(amount).toHaveAccessibleDescription(/Enter the amount as a plain number/);
   await expect(amount).toBeFocused();
-  const slippage = page.getByLabel('Slippage tolerance (bps)');
-  await expect(slippage).toHaveAccessibleDescription(/must be at most 10000/);
+  const slippage = page.getByLabel('Slippage tolerance (%)');
+  await expect(slippage).toHaveAccessibleDescription(/from 0% to 100%/);
   await expect(page.getByRole('heading', { name: 'Routes' })).toBeVisible();
   await shot(page, testInfo, 'swap-validation');
   await expectAccessible(page);
@@ -187,7 +197,7 @@ test('API validation errors are shown next to their fields', async ({ page }, te
   await expect(amount).not.toHaveAttribute('aria-invalid', 'true');
 
   // Locking needs both wallets: the page says so next to the empty one instead of sending a doomed request.
-  await slippage.fill('100');
+  await slippage.fill('1');
   await page.getByLabel('Destination wallet').fill('');
   await page.getByRole('button', { name: 'Get routes' }).click();
   await page.locator('li[data-provider]').first().getByRole('button', { name: 'Lock this route' }).click();
@@ -236,9 +246,10 @@ test('empty, error and expired-lock states', async ({ page }, testInfo) => {
   });
   await page.getByRole('button', { name: 'Get routes' }).click();
   await page.locator('li[data-provider]').first().getByRole('button', { name: 'Lock this route' }).click();
-  const expired = page.getByRole('button', { name: 'Lock expired — get a new quote' });
-  await expect(expired).toBeVisible({ timeout: 5_000 });
-  await expect(expired).toBeDisabled();
+  // After expiry there is one way on: get new routes.
+  await expect(page.getByText('Lock expired', { exact: true })).toBeVisible({ timeout: 5_000 });
+  await expect(page.getByRole('button', { name: 'Execute' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Back to routes' })).toHaveCount(0);
   await shot(page, testInfo, 'swap-lock-expired');
   await page.getByRole('button', { name: 'Get new routes' }).click();
   await expect(page.locator('li[data-provider]').first()).toBeVisible();
@@ -268,4 +279,33 @@ test('an unknown transaction shows the not-found state; a failing API shows the 
   await expect(page.getByRole('alert').filter({ hasText: 'Could not load this swap.' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
   await shot(page, testInfo, 'tx-error');
+});
+
+test('editing the form after a lock gives the lock up', async ({ page }) => {
+  await page.goto('/');
+  await fillEthToBtc(page, '0.5');
+  await page.getByRole('button', { name: 'Get routes' }).click();
+  await page.locator('li[data-provider]').first().getByRole('button', { name: 'Lock this route' }).click();
+  await expect(page.getByRole('heading', { name: 'Quote locked' })).toBeVisible();
+  await page.getByLabel('Amount', { exact: true }).fill('0.75');
+  await expect(page.getByRole('heading', { name: 'Quote locked' })).toHaveCount(0);
+  await expect(page.getByText('You changed the swap since these routes were fetched.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Execute' })).toHaveCount(0);
+});
+
+test('a rate-limited request counts down to when it can be tried again', async ({ page }) => {
+  await page.route('**/api/v1/quote', (route) =>
+    route.fulfill({
+      status: 429,
+      headers: { 'retry-after': '30' },
+      json: { error: { code: 'RATE_LIMITED', message: 'Too many quote requests' } },
+    }),
+  );
+  await page.goto('/');
+  await fillEthToBtc(page, '0.5');
+  await page.getByRole('button', { name: 'Get routes' }).click();
+  const countdown = page.getByTestId('retry-countdown');
+  await expect(countdown).toHaveText(/You can try again in 0:(30|29|28)\./);
+  await expect(countdown).not.toHaveText(/0:30/, { timeout: 3_000 });
+  await expect(page.getByRole('alert')).not.toContainText('quote requests');
 });

@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import { authSessions, authUsers } from '../../drizzle/schema';
 import type { AppContext } from '../context';
 import { AppError, notFound } from '../errors';
-import type { CreateUserInput, SetUserRoleInput } from '../schemas/users';
+import type { CreateUserInput, SetUserRoleInput, UserIdInput } from '../schemas/users';
 import { getAuth } from './auth';
 import type { Role, Viewer } from './roles';
 
@@ -93,4 +94,55 @@ export async function setUserRole(ctx: AppContext, actor: Viewer, input: SetUser
     await tx.delete(authSessions).where(eq(authSessions.userId, input.userId));
     return updated;
   });
+}
+
+/** The admin acting and the request they act with: Better Auth's admin endpoints check that session themselves. */
+export interface AdminAction {
+  actor: Viewer;
+  headers: Headers;
+}
+
+async function otherUser(ctx: AppContext, { actor }: AdminAction, userId: string, verb: string) {
+  if (userId === actor.userId) {
+    throw new AppError('VALIDATION_ERROR', `You cannot ${verb} your own account; ask another admin`, {
+      field: 'userId',
+      retryable: false,
+    });
+  }
+  const [user] = await ctx.db
+    .select({ id: authUsers.id, email: authUsers.email })
+    .from(authUsers)
+    .where(eq(authUsers.id, userId))
+    .limit(1);
+  if (!user) throw notFound('User', 'userId');
+  return user;
+}
+
+/** Deactivates a user: Better Auth refuses their sign-in from now on and ends every session they have. */
+export async function deactivateUser(ctx: AppContext, action: AdminAction, { userId }: UserIdInput) {
+  const user = await otherUser(ctx, action, userId, 'deactivate');
+  await getAuth(ctx).api.banUser({
+    body: { userId, banReason: `Deactivated by ${action.actor.email}` },
+    headers: action.headers,
+  });
+  return { ...user, active: false };
+}
+
+export async function reactivateUser(ctx: AppContext, action: AdminAction, { userId }: UserIdInput) {
+  const user = await otherUser(ctx, action, userId, 'reactivate');
+  await getAuth(ctx).api.unbanUser({ body: { userId }, headers: action.headers });
+  return { ...user, active: true };
+}
+
+/**
+ * An admin-issued password reset: a new random password replaces the old one and every session
+ * ends. The admin hands the password over privately; it is returned once and stored only hashed.
+ */
+export async function resetUserPassword(ctx: AppContext, action: AdminAction, { userId }: UserIdInput) {
+  const user = await otherUser(ctx, action, userId, 'reset the password of');
+  const temporaryPassword = randomBytes(18).toString('base64url');
+  const auth = getAuth(ctx);
+  await auth.api.setUserPassword({ body: { userId, newPassword: temporaryPassword }, headers: action.headers });
+  await auth.api.revokeUserSessions({ body: { userId }, headers: action.headers });
+  return { ...user, temporaryPassword };
 }

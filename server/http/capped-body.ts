@@ -2,7 +2,11 @@
  * Reads a request's or response's whole body, refusing it with `tooLarge()` past `maxBytes`: first
  * by its Content-Length, then by what actually arrives, since a sender may declare less than it sends.
  */
-export async function readCappedBody(message: Request | Response, maxBytes: number, tooLarge: () => Error) {
+export async function readCappedBody(
+  message: { headers: { get(name: string): string | null }; body: ReadableStream<Uint8Array> | null },
+  maxBytes: number,
+  tooLarge: () => Error,
+) {
   const declared = Number(message.headers.get('content-length') ?? '0');
   if (declared > maxBytes) throw tooLarge();
   const chunks: Uint8Array[] = [];

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { AppError, type ErrorCode, problemsFromZod, validationError } from '../errors';
 import { readCappedBody } from './capped-body';
+import type { ApiRequest } from './request';
 
 export type FieldCoder = (field: string, value: unknown) => ErrorCode;
 
@@ -103,7 +104,10 @@ function bodyProblem(message: string, status = 400): AppError {
 }
 
 /** Reads a JSON object body under a byte limit, without trusting Content-Length alone. */
-export async function readJsonBody(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
+export async function readJsonBody(
+  request: Pick<ApiRequest, 'headers' | 'body'>,
+  maxBytes: number,
+): Promise<Record<string, unknown>> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(contentType.trim())) {
     throw bodyProblem('Content-Type must be application/json');

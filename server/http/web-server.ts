@@ -2,11 +2,13 @@ import { createServer } from 'node:http';
 import next from 'next';
 import { drainHttpServer, listen, runService } from '../lifecycle';
 import { CLIENT_IP_HEADER, signedClientAddress } from '../ratelimit/client';
+import { answerUnavailableRenders } from './unavailable-pages';
 
 /**
- * Next behind a thin node:http layer whose only job is to tell the app the real peer address:
- * route handlers cannot see the socket, so it signs the address with this process's key (a
- * client-sent value fails the check; under plain `next start` every client is "unknown").
+ * Next behind a thin node:http layer. It tells the app the real peer address: route handlers cannot
+ * see the socket, so it signs the address with this process's key (a client-sent value fails the
+ * check; under plain `next start` every client is "unknown"). And it lets a page that found a
+ * dependency down answer 503.
  */
 await runService('web', async (config) => {
   const app = next({ dev: false, hostname: config.host, port: config.port });
@@ -15,6 +17,7 @@ await runService('web', async (config) => {
 
   const server = createServer((req, res) => {
     req.headers[CLIENT_IP_HEADER] = signedClientAddress(req.socket.remoteAddress);
+    answerUnavailableRenders(req, res);
     handle(req, res);
   });
   server.keepAliveTimeout = 65_000;

@@ -132,7 +132,7 @@ const REQUEST_COMPONENTS: Record<string, z.ZodType> = {
 };
 
 const WALLET = '0x8617E340B3D01FA5F11F306F4090FD50E238070D';
-const QUOTE_EXAMPLE = {
+export const QUOTE_EXAMPLE = {
   srcChain: 'ethereum',
   srcAddress: '0x0000000000000000000000000000000000000000',
   dstChain: 'bitcoin',
@@ -152,6 +152,8 @@ interface OperationDoc {
   example?: unknown;
   /** Per-endpoint wording of a query parameter. */
   params?: Record<string, string>;
+  /** Answers carry `ETag` and `Cache-Control`, and `If-None-Match` may get 304. */
+  conditional?: boolean;
 }
 
 const SWAP_INPUT: ErrorCode[] = ['INVALID_AMOUNT', 'INVALID_SLIPPAGE', 'INVALID_ADDRESS', 'UNSUPPORTED_PAIR'];
@@ -208,8 +210,13 @@ const OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Transaction status',
     description:
       'One transaction by `transactionId` or by any of its hashes; one of the two is required. ' +
-      'Poll until `final` is true.',
+      'Poll until `final` is true. Answers carry an `ETag`: poll with `If-None-Match` and an unchanged ' +
+      'transaction answers 304 with no body. A pending (or recently failed) transaction is `Cache-Control: ' +
+      'no-cache` (revalidate every time); a settled one looked up by `transactionId` never changes and is ' +
+      '`public, max-age=31536000, immutable`, so a shared cache or CDN may keep it; by `hash` it is ' +
+      '`public, max-age=300`, since a hash may still be vouched for on another swap.',
     raises: ['NOT_FOUND'],
+    conditional: true,
     params: {
       transactionId: 'Public transaction ID. Required when `hash` is omitted.',
       hash: 'Matched against hash, inboundHash and outboundHash. Required when `transactionId` is omitted.',
@@ -349,6 +356,14 @@ const HEADERS: Record<string, OpenApiHeader> = {
     schema: { type: 'string' },
   },
   'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer' } },
+  ETag: {
+    description: 'Validator of this representation; send it back as `If-None-Match` to get 304 while it holds.',
+    schema: { type: 'string' },
+  },
+  'Cache-Control': {
+    description: 'How long this answer may be reused; `no-store` unless the operation says otherwise.',
+    schema: { type: 'string' },
+  },
   'Idempotent-Replayed': {
     description: 'Present (`true`) when this is the stored response replayed for a repeated Idempotency-Key.',
     schema: { type: 'string', const: 'true' },
@@ -366,6 +381,14 @@ const IDEMPOTENCY_KEY: OpenApiParameter = {
     'same key with another body answers 422 `IDEMPOTENCY_KEY_REUSED`; a retry while the first request is still ' +
     'running answers 409 `IDEMPOTENCY_IN_PROGRESS`. Keys are scoped to the path and the client.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+};
+
+const IF_NONE_MATCH: OpenApiParameter = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'An `ETag` from an earlier answer: while it still matches, the answer is 304 with no body.',
+  schema: { type: 'string' },
 };
 
 const TAGS = [
@@ -494,12 +517,19 @@ function operation(
   const replay = (status: number) => (replayable && [200, 404, 409].includes(status) ? ['Idempotent-Replayed'] : []);
   const errorSchema = ref(api === 'v1' ? 'V1Error' : 'LegacyError');
 
+  const caching = doc.conditional ? ['ETag', 'Cache-Control'] : [];
   const result: OpenApiResponse = {
     description: 'Success',
-    headers: responseHeaders(api, replay(200)),
+    headers: responseHeaders(api, [...replay(200), ...caching]),
     content: json(ref(nameOf(RESPONSE_COMPONENTS, target.response, `the response of ${key}`))),
   };
   const responses: Record<string, OpenApiResponse> = { '200': result };
+  if (doc.conditional) {
+    responses['304'] = {
+      description: 'Not modified: the `If-None-Match` validator still holds.',
+      headers: result.headers,
+    };
+  }
   for (const [status, codes] of errorCodesByStatus(target, doc.raises ?? [])) {
     responses[String(status)] = {
       description: `${STATUS_TEXT[status] ?? 'Error'}. \`error.code\`: ${codes.join(', ')}.`,
@@ -512,6 +542,7 @@ function operation(
   const parameters: OpenApiOperation['parameters'] = [
     ...(target.query ? queryParameters(target.query, doc.params ?? {}) : []),
     ...(replayable ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+    ...(doc.conditional ? [{ $ref: '#/components/parameters/IfNoneMatch' }] : []),
   ];
   return {
     operationId: doc.operationId,
@@ -592,7 +623,7 @@ function build(routes: ApiRouteTable): OpenApiDocument {
     components: {
       schemas: { ...componentSchemas(RESPONSE_COMPONENTS, 'output'), ...componentSchemas(REQUEST_COMPONENTS, 'input') },
       headers: HEADERS,
-      parameters: { IdempotencyKey: IDEMPOTENCY_KEY },
+      parameters: { IdempotencyKey: IDEMPOTENCY_KEY, IfNoneMatch: IF_NONE_MATCH },
     },
   };
 }

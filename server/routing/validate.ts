@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { isValidWalletAddress } from '../catalog/address-validation';
-import { parseAmount } from '../catalog/amounts';
+import { amountShapeProblem, parseAmount } from '../catalog/amounts';
 import { type CatalogChain, type CatalogSnapshot, getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import { type FieldProblem, problemsFromZod, validationError } from '../errors';
@@ -89,9 +89,12 @@ export async function validateSwapBody<S extends z.ZodType<PairFields>>(
 
   let amountBase: bigint | undefined;
   if (ok('amount')) {
-    const result = parseAmount(String(raw.amount), src.asset?.decimals ?? 78);
-    if (result.ok) amountBase = result.base;
-    else problems.push({ code: 'INVALID_AMOUNT', field: 'amount', message: AMOUNT_MESSAGES[result.problem] });
+    const amount = String(raw.amount);
+    // Precision and size depend on the source asset; without one only the shape can be judged.
+    const result = src.asset ? parseAmount(amount, src.asset.decimals) : null;
+    const problem = result ? (result.ok ? null : result.problem) : amountShapeProblem(amount);
+    if (result?.ok) amountBase = result.base;
+    if (problem) problems.push({ code: 'INVALID_AMOUNT', field: 'amount', message: AMOUNT_MESSAGES[problem] });
   }
 
   checkWallet(problems, 'depositor', raw.depositor, src.chain, failed);

@@ -51,9 +51,12 @@ export const feeItemSchema = open(
   'One fee line item; providers may add fields.',
 );
 
+/** One type wherever a fee carries USD: quote, lock, execute, status and history. */
+const feeUsd = z.number().nullable().describe('Estimated fee in USD; null when it cannot be priced');
+
 export const feeSchema = open(
   {
-    usd: z.string().nullable().describe('Estimated fee in USD'),
+    usd: feeUsd,
     formatted: z.string().nullable(),
     currency: z.string().nullable(),
     details: z.array(feeItemSchema),
@@ -62,7 +65,7 @@ export const feeSchema = open(
 );
 
 export const feeBreakdownSchema = open({
-  total: open({ usd: z.string().nullable(), formatted: z.string().nullable(), currency: z.string().nullable() }),
+  total: open({ usd: feeUsd, formatted: z.string().nullable(), currency: z.string().nullable() }),
   items: z.array(feeItemSchema),
 });
 
@@ -193,7 +196,7 @@ export const recordedFeeItemSchema = open(
 
 export const recordedFeeSchema = z
   .object({
-    usd: z.number().nullable(),
+    usd: feeUsd,
     formatted: z.string().nullable(),
     amount: z.string().nullable(),
     amountUsd: z.number().nullable(),
@@ -207,11 +210,14 @@ export const recordedFeeSchema = z
 
 export type RecordedFeeDetails = z.output<typeof recordedFeeSchema>['details'];
 
+/** A hash not known yet is the empty string, never null or absent, in every transaction answer. */
+const hashField = (what: string) => z.string().describe(`${what}; empty until known`);
+
 const transactionShape = {
   id: z.string(),
-  hash: z.string(),
-  inboundHash: z.string(),
-  outboundHash: z.string().nullable(),
+  hash: hashField('The source hash the swap is tracked by'),
+  inboundHash: hashField('The inbound (deposit) hash'),
+  outboundHash: hashField('The destination-chain hash'),
   provider: z.string(),
   status: z.enum(TX_STATUSES),
   srcAmount: z.string(),
@@ -239,8 +245,8 @@ export const statusV1Response = z.object({
 export const trackResultSchema = z.object({
   transaction: z.object({
     id: z.string(),
-    hash: z.string(),
-    inboundHash: z.string(),
+    hash: hashField('The source hash the swap is tracked by'),
+    inboundHash: hashField('The inbound (deposit) hash'),
     provider: z.string(),
     status: z.enum(TX_STATUSES),
   }),

@@ -3,7 +3,9 @@ import { ROLES } from '../auth/roles';
 
 export const roleValue = z.enum(ROLES);
 
-export const setUserRoleInput = z.object({ userId: z.string().trim().min(1).max(64), role: roleValue });
+const userId = z.string().trim().min(1).max(64);
+
+export const setUserRoleInput = z.object({ userId, role: roleValue });
 export type SetUserRoleInput = z.output<typeof setUserRoleInput>;
 
 export const createUserInput = z.object({
@@ -13,3 +15,6 @@ export const createUserInput = z.object({
   role: roleValue,
 });
 export type CreateUserInput = z.output<typeof createUserInput>;
+
+export const userIdInput = z.object({ userId });
+export type UserIdInput = z.output<typeof userIdInput>;

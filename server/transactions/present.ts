@@ -38,7 +38,7 @@ export function presentTransaction(tx: TransactionRow) {
     id: tx.id,
     hash: tx.hash,
     inboundHash: tx.inboundHash,
-    outboundHash: tx.outboundHash,
+    outboundHash: tx.outboundHash ?? '',
     provider: tx.provider,
     status: tx.status,
     srcAmount: tx.srcAmount,

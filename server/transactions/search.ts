@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, like, lte, or, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import { transactions } from '../../drizzle/schema';
 import { walletLookupKeys } from '../catalog/addresses';
 import type { AppContext } from '../context';
@@ -10,16 +11,26 @@ type TransactionRow = typeof transactions.$inferSelect;
 
 export const usd = (value: string | null) => (value === null ? null : Number(value));
 
-/** A transaction named by its id, its lock id, any of its three hashes, or a wallet on either side. */
-export function identifiedBy(term: string): SQL {
+/** Shorter hash prefixes match too much to be useful and too many index entries to be cheap. */
+export const MIN_HASH_PREFIX = 8;
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * A transaction named by its id, its lock id, any of its three hashes, or a wallet on either side.
+ * With `hashPrefix`, a hash term of 8 or more characters also matches the hashes it begins.
+ */
+export function identifiedBy(term: string, { hashPrefix = false } = {}): SQL {
   const key = hashKey(term) ?? term;
   const wallets = walletLookupKeys(term);
+  const hashMatch = (column: PgColumn) =>
+    hashPrefix && key.length >= MIN_HASH_PREFIX ? like(column, `${escapeLike(key)}%`) : eq(column, key);
   return or(
     eq(transactions.id, term),
     eq(transactions.lockId, term),
-    eq(transactions.hashKey, key),
-    eq(transactions.inboundHashKey, key),
-    eq(transactions.outboundHashKey, key),
+    hashMatch(transactions.hashKey),
+    hashMatch(transactions.inboundHashKey),
+    hashMatch(transactions.outboundHashKey),
     inArray(transactions.walletKey, wallets),
     inArray(transactions.recipientWalletKey, wallets),
   ) as SQL;
@@ -28,7 +39,7 @@ export function identifiedBy(term: string): SQL {
 function searchWhere(input: TransactionSearchInput): SQL | undefined {
   const where: SQL[] = [];
   const term = input.query?.trim();
-  if (term) where.push(identifiedBy(term));
+  if (term) where.push(identifiedBy(term, { hashPrefix: true }));
   if (input.statuses?.length) where.push(inArray(transactions.status, input.statuses));
   if (input.provider) where.push(eq(transactions.provider, input.provider.toUpperCase()));
   if (input.chain)

@@ -18,7 +18,7 @@ export interface TrackResult {
   tracking: boolean;
 }
 
-type TransactionRow = Awaited<ReturnType<typeof findTransaction>>;
+type TransactionRow = typeof transactions.$inferSelect;
 type Parsed = Extract<ParsedTxHash, { ok: true }>;
 
 /** Whether a reported hash may become the one this transaction is tracked by, and why not. */
@@ -80,14 +80,14 @@ function hashPatch(tx: TransactionRow, parsed: Parsed): Partial<typeof transacti
  * taken is kept on the timeline only; the answer's `hash` says which one the swap is tracked by.
  */
 export async function trackTransaction(ctx: AppContext, body: TrackBody): Promise<TrackResult> {
-  let tx = await findTransaction(ctx, { transactionId: body.transactionId });
+  let tx: TransactionRow = await findTransaction(ctx, { transactionId: body.transactionId });
   const summary = () => ({
     transaction: { id: tx.id, hash: tx.hash, inboundHash: tx.inboundHash, provider: tx.provider, status: tx.status },
     final: isFinal(tx.status),
   });
+  const parsed = body.txHash === undefined ? undefined : await parseReportedHash(ctx, tx, body.txHash);
   if (isFinal(tx.status)) return { ...summary(), tracking: false };
 
-  const parsed = body.txHash === undefined ? undefined : await parseReportedHash(ctx, tx, body.txHash);
   const adapter = ctx.providers.get(tx.provider);
   const decision = parsed ? await decide(ctx, adapter, tx, parsed.hash) : undefined;
 

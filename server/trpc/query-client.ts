@@ -1,4 +1,4 @@
-import { defaultShouldDehydrateQuery, QueryClient } from '@tanstack/react-query';
+import { QueryClient } from '@tanstack/react-query';
 import superjson from 'superjson';
 
 /** Shared by the server prefetch and the browser: superjson carries Dates across the hydration boundary. */
@@ -8,8 +8,6 @@ export function makeQueryClient() {
       queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false },
       dehydrate: {
         serializeData: superjson.serialize,
-        // Streams queries still in flight, so a page can prefetch without awaiting.
-        shouldDehydrateQuery: (query) => defaultShouldDehydrateQuery(query) || query.state.status === 'pending',
       },
       hydrate: { deserializeData: superjson.deserialize },
     },

@@ -16,9 +16,9 @@ const getContext = cache(async () => {
 
 export const trpc = createTRPCOptionsProxy({ ctx: getContext, router: appRouter, queryClient: getQueryClient });
 
-/** Starts a query on the server; its result (or error) streams to the client through HydrateClient. */
-export function prefetch<T extends ReturnType<TRPCQueryOptions<any>>>(queryOptions: T) {
-  void getQueryClient().prefetchQuery(queryOptions);
+/** Runs a query on the server; its result reaches the client through HydrateClient (an error is left for the client to retry). */
+export function prefetch<T extends ReturnType<TRPCQueryOptions<any>>>(queryOptions: T): Promise<void> {
+  return getQueryClient().prefetchQuery(queryOptions);
 }
 
 export function HydrateClient({ children }: { children: ReactNode }) {

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, type ExecuteResult, type LockedQuote, type Route } from '../../app/(public)/_lib/api';
+import { friendlyFieldMessage, friendlyMessage } from '../../app/(public)/_lib/friendly';
 import {
+  formFieldErrors,
   initialSwapState,
   type Quote,
+  quoteRequest,
   type SwapAction,
   type SwapState,
+  slippageValue,
   swapReducer,
 } from '../../app/(public)/_swap/swap-state';
 
@@ -51,7 +55,9 @@ describe('swap page state', () => {
       { type: 'lock-failed', error },
     ]);
     expect(state.stage).toEqual({ step: 'routes', quote, lockError: error });
-    expect(state.announcement).toBe('Could not lock the route: Relay is down');
+    expect(state.announcement).toBe(
+      'Could not lock the route: This provider is not answering right now. Choose another route, or try again in a minute.',
+    );
   });
 
   it('puts field problems next to the fields and returns to the stage they came from', () => {
@@ -83,7 +89,7 @@ describe('swap page state', () => {
       [{ type: 'execute' }, { type: 'execute-failed', error: failure('BAD_GATEWAY', 'down') }],
       locked,
     );
-    expect(failed.announcement).toBe('Execution failed: down');
+    expect(failed.announcement).toBe('Execution failed: Something went wrong on our side. Try again in a moment.');
     expect(run([{ type: 'back-to-routes' }], failed).stage).toEqual({ step: 'routes', quote });
   });
 
@@ -109,5 +115,56 @@ describe('swap page state', () => {
     const state = run([{ type: 'flip' }], start);
     expect(state.form).toMatchObject({ srcChain: 'b', dstChain: 'a', depositor: 'y', recipient: 'x' });
     expect(state.fieldErrors).toEqual({});
+  });
+
+  it('gives up a lock when the form changes, back to the routes it came from', () => {
+    const locked = run([
+      { type: 'quote' },
+      { type: 'quoted', quote },
+      { type: 'lock', routeId: 'r1', providerName: 'Relay' },
+      { type: 'locked', lock, ttlMs: 30_000, deadline: 1 },
+    ]);
+    expect(locked.stage.step).toBe('locked');
+    const edited = run([{ type: 'edit', field: 'amount', value: '2' }], locked);
+    expect(edited.stage).toEqual({ step: 'routes', quote });
+    expect(edited.announcement).toMatch(/locked quote no longer applies/);
+    expect(run([{ type: 'flip' }], locked).stage.step).toBe('routes');
+    expect(run([{ type: 'edit', field: 'amount', value: locked.form.amount }], locked).stage.step).toBe('locked');
+  });
+
+  it('takes slippage as a percentage and sends basis points', () => {
+    expect(initialSwapState.form.slippage).toBe('1');
+    expect(slippageValue('1')).toBe(100);
+    expect(slippageValue('0.5')).toBe(50);
+    expect(slippageValue('0.25%')).toBe(25);
+    expect(slippageValue('')).toBeUndefined();
+    // Anything else goes out as typed, for the API to refuse.
+    expect(slippageValue('abc')).toBe('abc');
+    expect(slippageValue('0.125')).toBe('0.125');
+    expect(quoteRequest({ ...initialSwapState.form, slippage: '2' }).slippage).toBe(200);
+  });
+
+  it("shows people the API's problems without field names or jargon", () => {
+    const error = new ApiError(400, 'VALIDATION_ERROR', 'several problems', '', [
+      {
+        code: 'INVALID_ADDRESS',
+        field: 'depositor',
+        message: 'depositor is not a valid Ethereum address (mixed-case addresses must carry a valid EIP-55 checksum)',
+      },
+      { code: 'INVALID_SLIPPAGE', field: 'slippage', message: 'slippage must be at most 10000' },
+      { code: 'INVALID_AMOUNT', field: 'amount', message: 'amount is too large' },
+    ]);
+    const messages = formFieldErrors(error);
+    expect(Object.keys(messages).sort()).toEqual(['amount', 'depositor', 'slippage']);
+    for (const message of Object.values(messages)) {
+      expect(message).not.toMatch(/depositor|recipient|EIP-55|checksum|catalog|bps|10000/i);
+    }
+    expect(messages.depositor).toMatch(/the wallet you send from/);
+    expect(
+      friendlyFieldMessage('amount', 'INVALID_AMOUNT', 'amount has more decimal places than the asset supports'),
+    ).toMatch(/decimal places/);
+    const limited = new ApiError(429, 'RATE_LIMITED', 'Too many catalog requests', '', [], 'req_1', 12);
+    expect(friendlyMessage(limited)).not.toMatch(/catalog/i);
+    expect(limited.retryAfterSeconds).toBe(12);
   });
 });

@@ -93,6 +93,7 @@ export function TimeSeriesChart({
                   name={s.label}
                   fill={s.colour ?? SERIES_COLOURS[i % SERIES_COLOURS.length]}
                   stackId={stacked ? 'stack' : undefined}
+                  maxBarSize={28}
                   isAnimationActive={false}
                 />
               ))}

@@ -1,18 +1,8 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Panel } from '@/app/_kit/Panel';
-import { EmptyState, ErrorState, LoadingState } from '@/app/_kit/states';
+import { ErrorState, LoadingState } from '@/app/_kit/states';
 import { describeError } from './query-error';
-
-export function Forbidden({ needs }: { needs: string }) {
-  return (
-    <Panel>
-      <EmptyState title="You don't have access to this page">
-        It needs the {needs} role. Ask an admin if you think you should have it.
-      </EmptyState>
-    </Panel>
-  );
-}
 
 /** A query's loading and error states; once its data has arrived, whatever `children` renders from it. */
 export function QueryState<T, E>({

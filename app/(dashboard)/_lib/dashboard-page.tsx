@@ -1,15 +1,17 @@
 import type { TRPCQueryOptions } from '@trpc/tanstack-react-query';
+import { forbidden } from 'next/navigation';
 import type { ReactNode } from 'react';
-import { GATES, type Gate, type Viewer } from '@/server/auth/roles';
+import type { Gate, Viewer } from '@/server/auth/roles';
 import { HydrateClient, prefetch } from '@/server/trpc/server';
-import { Forbidden } from '../_components/states';
 import { viewerFor } from './viewer';
 
 type Query = ReturnType<TRPCQueryOptions<any>>;
 
 /**
- * Every dashboard page: the viewer must pass `gate` (others see the header and why they can't see
- * more), the page's queries start on the server, and the view hydrates with their results.
+ * Every dashboard page: a viewer who does not pass `gate` gets the 403 page; the page's queries
+ * run on the server and the view hydrates with their results. They are awaited so the server
+ * renders the same data the browser hydrates with (a query still pending on the server would
+ * render a loading state the browser no longer has).
  */
 export async function dashboardPage({
   path,
@@ -20,24 +22,17 @@ export async function dashboardPage({
 }: {
   path: string;
   gate: Gate;
-  /** The page's title; a view that titles itself from its data can leave it out where `allowed`. */
-  header: (viewer: Viewer, allowed: boolean) => ReactNode;
+  /** The page's title; a view that titles itself from its data leaves it out. */
+  header?: (viewer: Viewer) => ReactNode;
   queries: (viewer: Viewer) => Query[];
   view: (viewer: Viewer) => ReactNode;
 }) {
   const { viewer, allowed } = await viewerFor(path, gate);
-  if (!allowed) {
-    return (
-      <>
-        {header(viewer, false)}
-        <Forbidden needs={GATES[gate].join(' or ')} />
-      </>
-    );
-  }
-  for (const query of queries(viewer)) prefetch(query);
+  if (!allowed) forbidden();
+  await Promise.all(queries(viewer).map(prefetch));
   return (
     <HydrateClient>
-      {header(viewer, true)}
+      {header?.(viewer)}
       {view(viewer)}
     </HydrateClient>
   );

@@ -26,7 +26,7 @@ export type ReferralStatus = Schemas['ReferralStatus'];
 export type QuoteRequest = Omit<Schemas['QuoteRequest'], 'slippage'> & { slippage?: number | string };
 export type LockRequest = Omit<Schemas['LockRequest'], 'slippage'> & { slippage?: number | string };
 
-interface FieldProblem {
+export interface FieldProblem {
   code: string;
   field: string;
   message: string;
@@ -39,6 +39,8 @@ export class ApiError extends Error {
   readonly field: string;
   readonly problems: FieldProblem[];
   readonly requestId: string | undefined;
+  /** From Retry-After on a 429 or 503. */
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(
     status: number,
@@ -47,6 +49,7 @@ export class ApiError extends Error {
     field = '',
     problems: FieldProblem[] = [],
     requestId?: string,
+    retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -55,17 +58,18 @@ export class ApiError extends Error {
     this.field = field;
     this.problems = problems;
     this.requestId = requestId;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   /** One message per top-level request field (`exclude.0` counts as `exclude`); the first wins. */
-  fieldMessages(): Record<string, string> {
+  fieldMessages(toText: (problem: FieldProblem) => string = (p) => p.message): Record<string, string> {
     const byField: Record<string, string> = {};
     const problems = this.problems.length
       ? this.problems
       : [{ code: this.code, field: this.field, message: this.message }];
     for (const problem of problems) {
       const field = problem.field.split('.')[0] ?? '';
-      if (field && !(field in byField)) byField[field] = problem.message;
+      if (field && !(field in byField)) byField[field] = toText({ ...problem, field });
     }
     return byField;
   }
@@ -75,6 +79,11 @@ export const asApiError = (error: unknown): ApiError =>
   error instanceof ApiError
     ? error
     : new ApiError(0, 'UNKNOWN', error instanceof Error ? error.message : 'Something went wrong');
+
+const retryAfter = (header: string | null) => {
+  const seconds = Number(header);
+  return header && Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+};
 
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
 
@@ -105,6 +114,7 @@ async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
       error?.field ?? '',
       error?.details?.errors ?? [],
       error?.requestId,
+      retryAfter(response.headers.get('retry-after')),
     );
   }
   return body as T;

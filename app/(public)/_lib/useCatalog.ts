@@ -41,7 +41,15 @@ export function useCatalog() {
     },
     [chains],
   );
+  const chainNameById = useCallback(
+    (chainId: number | null) => {
+      const chain =
+        chains.status === 'ready' ? chains.data.find((c) => c.type === 'EVM' && c.chainId === chainId) : null;
+      return chain?.name ?? `chain ${chainId ?? 'unknown'}`;
+    },
+    [chains],
+  );
   const providerName = useCallback((key: string) => providers[key] ?? key, [providers]);
 
-  return { chains, reload: load, chainName, providerName };
+  return { chains, reload: load, chainName, chainNameById, providerName };
 }

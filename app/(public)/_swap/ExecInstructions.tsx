@@ -1,24 +1,27 @@
 import { Detail, DetailList } from '@/app/_kit/DetailList';
-import { formatLocalDateTime } from '@/app/_kit/format';
+import { formatLocalDateTime, formatTokenAmount } from '@/app/_kit/format';
 import { Hash } from '@/app/_kit/Hash';
 import layout from '@/app/_kit/layout.module.css';
 import { Notice } from '@/app/_kit/Notice';
 import text from '@/app/_kit/text.module.css';
-import type { ExecPayload, ExecuteResult } from '../_lib/api';
+import type { Asset, ExecPayload, ExecuteResult } from '../_lib/api';
 import styles from './next-steps.module.css';
 
 /** What the swapper does next, by how the provider executes: sign calldata or messages, or send a deposit. */
 
 export const WALLET_MODES = new Set(['evm-calldata', 'ton-messages', 'solana-instructions']);
 
-function sendAmount(result: ExecuteResult, exec: ExecPayload | undefined): string {
-  const src = result.quote?.src;
-  if (src?.amount && src.currency) return `${src.amount} ${src.currency}`;
-  if (src?.formatted) return src.formatted;
-  return exec ? `${exec.srcAmount} (base units)` : '—';
+/** What the swap spends, in units with its symbol. */
+export function sendAmount(result: ExecuteResult, exec: ExecPayload | undefined, src: Asset | undefined): string {
+  const quoted = result.quote?.src;
+  if (quoted?.amount && quoted.currency) return `${quoted.amount} ${quoted.currency}`;
+  if (quoted?.formatted) return quoted.formatted;
+  return formatTokenAmount(exec?.srcAmount, src);
 }
 
-const baseUnits = (value: string) => <span className={text.value}>{value} (base units)</span>;
+const units = (value: string, asset: Asset | undefined) => (
+  <span className={text.value}>{formatTokenAmount(value, asset)}</span>
+);
 
 function Step({ number, children }: { number?: number; children: string }) {
   return (
@@ -33,10 +36,28 @@ function Step({ number, children }: { number?: number; children: string }) {
   );
 }
 
-export function EvmInstructions({ exec }: { exec: ExecPayload }) {
+/** Tokens the wallet call involves, to show its amounts in units with symbols. */
+export interface ExecAssets {
+  /** What the swap spends (and the approval allows). */
+  src: Asset | undefined;
+  /** The chain's gas token, which the transaction's value is paid in. */
+  native: Asset | undefined;
+}
+
+/** The raw wallet call, for people who send it with another tool; folded away under "Technical details". */
+export function EvmInstructions({
+  exec,
+  assets,
+  chainName,
+}: {
+  exec: ExecPayload;
+  assets: ExecAssets;
+  chainName: (chainId: number | null) => string;
+}) {
   const needsApproval = Boolean(exec.approvalTarget || exec.approvalToken);
   return (
-    <>
+    <details className={styles.technical}>
+      <summary>Technical details</summary>
       {needsApproval && (
         <>
           <Step number={1}>Approve the token</Step>
@@ -51,26 +72,35 @@ export function EvmInstructions({ exec }: { exec: ExecPayload }) {
                 <Hash value={exec.approvalTarget} copy="Copy spender address" />
               </Detail>
             )}
-            {exec.approvalAmount && <Detail label="Amount">{baseUnits(exec.approvalAmount)}</Detail>}
+            {exec.approvalAmount && (
+              <Detail label="Amount">
+                <span className={text.value}>{formatTokenAmount(exec.approvalAmount, assets.src)}</span>
+              </Detail>
+            )}
           </DetailList>
         </>
       )}
       <Step number={needsApproval ? 2 : undefined}>Send the transaction</Step>
       <DetailList className={layout.spaced}>
-        <Detail label="Chain ID">
-          <span className={text.value}>{exec.chainId ?? '—'}</span>
+        <Detail label="Network">
+          <span className={text.value}>
+            {chainName(exec.chainId)}
+            {exec.chainId != null ? ` (chain ID ${exec.chainId})` : ''}
+          </span>
         </Detail>
         <Detail label="To (contract)">
           <Hash value={exec.providerTarget} copy="Copy target address" />
         </Detail>
-        <Detail label="Value">{baseUnits(exec.value ?? '0')}</Detail>
+        <Detail label="Value">
+          <span className={text.value}>{formatTokenAmount(exec.value ?? '0', assets.native)}</span>
+        </Detail>
         {exec.providerCalldata && (
           <Detail label="Data">
             <Hash value={exec.providerCalldata} copy="Copy calldata" short={[18, 12]} />
           </Detail>
         )}
       </DetailList>
-    </>
+    </details>
   );
 }
 
@@ -79,7 +109,15 @@ const describeStep = (step: Record<string, unknown>, index: number): string => {
   return typeof description === 'string' ? description : `Step ${index + 1}`;
 };
 
-export function WalletStepsInstructions({ exec, chain }: { exec: ExecPayload; chain: 'TON' | 'Solana' }) {
+export function WalletStepsInstructions({
+  exec,
+  chain,
+  assets,
+}: {
+  exec: ExecPayload;
+  chain: 'TON' | 'Solana';
+  assets: ExecAssets;
+}) {
   const steps = exec.allSteps ?? [];
   const unit = chain === 'TON' ? 'message' : 'instruction';
   return (
@@ -92,8 +130,8 @@ export function WalletStepsInstructions({ exec, chain }: { exec: ExecPayload; ch
         <Detail label={chain === 'TON' ? 'Destination' : 'Program'}>
           <Hash value={exec.providerTarget} copy={chain === 'TON' ? 'Copy destination address' : 'Copy program id'} />
         </Detail>
-        {exec.value && <Detail label="Value">{baseUnits(exec.value)}</Detail>}
-        <Detail label="Amount">{baseUnits(exec.srcAmount)}</Detail>
+        {exec.value && <Detail label="Value">{units(exec.value, assets.native)}</Detail>}
+        <Detail label="Amount">{units(exec.srcAmount, assets.src)}</Detail>
       </DetailList>
       {steps.length > 0 && (
         <>
@@ -110,7 +148,15 @@ export function WalletStepsInstructions({ exec, chain }: { exec: ExecPayload; ch
   );
 }
 
-export function DepositInstructions({ result, exec }: { result: ExecuteResult; exec: ExecPayload | undefined }) {
+export function DepositInstructions({
+  result,
+  exec,
+  assets,
+}: {
+  result: ExecuteResult;
+  exec: ExecPayload | undefined;
+  assets: ExecAssets;
+}) {
   const mode = exec?.meta.executionMode ?? result.providerResult?.execution;
   const address = exec?.meta.depositAddress ?? result.providerResult?.depositAddress ?? exec?.providerTarget;
   const memo = exec?.meta.depositMemo ?? result.providerResult?.depositMemo;
@@ -123,7 +169,7 @@ export function DepositInstructions({ result, exec }: { result: ExecuteResult; e
       </p>
       <DetailList className={layout.spaced}>
         <Detail label="Amount">
-          <strong className={text.value}>{sendAmount(result, exec)}</strong>
+          <strong className={text.value}>{sendAmount(result, exec, assets.src)}</strong>
         </Detail>
         {address && (
           <Detail label="Deposit address">

@@ -11,6 +11,7 @@ import { SwapSummary } from '@/app/_kit/SwapSummary';
 import text from '@/app/_kit/text.module.css';
 
 import type { ApiError, LockedQuote } from '../_lib/api';
+import { ErrorText } from './ErrorText';
 import styles from './lock-panel.module.css';
 
 interface LockPanelProps {
@@ -92,34 +93,29 @@ export function LockPanel(props: LockPanelProps) {
 
       {error && error.code !== 'QUOTE_EXPIRED' && (
         <Notice tone="error" role="alert" title="Execution failed." className={layout.spaced}>
-          {error.message}
+          <ErrorText error={error} />
         </Notice>
       )}
       {expired && (
         <Notice tone="warning" className={layout.spaced}>
-          Prices move, so locks are short. Get new routes to lock a fresh quote.
+          This lock has run out. Prices move, so locks are short: get new routes to lock a fresh price.
         </Notice>
       )}
 
       <div className={layout.actions}>
-        <Button
-          variant="primary"
-          size="large"
-          className={expired ? styles.expired : undefined}
-          onClick={props.onExecute}
-          disabled={expired || executing}
-          busy={executing}
-        >
-          {expired ? 'Lock expired — get a new quote' : executing ? 'Executing…' : 'Execute'}
-        </Button>
         {expired ? (
-          <Button size="large" onClick={props.onRequote}>
+          <Button variant="primary" size="large" onClick={props.onRequote}>
             Get new routes
           </Button>
         ) : (
-          <Button size="large" onClick={props.onBack} disabled={executing}>
-            Back to routes
-          </Button>
+          <>
+            <Button variant="primary" size="large" onClick={props.onExecute} disabled={executing} busy={executing}>
+              {executing ? 'Executing…' : 'Execute'}
+            </Button>
+            <Button size="large" onClick={props.onBack} disabled={executing}>
+              Back to routes
+            </Button>
+          </>
         )}
       </div>
     </Panel>

@@ -1,24 +1,45 @@
 import Link from 'next/link';
 import type { Ref } from 'react';
 import { Button, buttonClass } from '@/app/_kit/Button';
+import { formatTokenAmount } from '@/app/_kit/format';
 import layout from '@/app/_kit/layout.module.css';
 import { Notice } from '@/app/_kit/Notice';
 import { Panel } from '@/app/_kit/Panel';
 import text from '@/app/_kit/text.module.css';
 import type { ExecuteResult } from '../_lib/api';
-import { DepositInstructions, EvmInstructions, WALLET_MODES, WalletStepsInstructions } from './ExecInstructions';
+import {
+  DepositInstructions,
+  EvmInstructions,
+  type ExecAssets,
+  sendAmount,
+  WALLET_MODES,
+  WalletStepsInstructions,
+} from './ExecInstructions';
 import styles from './next-steps.module.css';
 import { TrackForm } from './TrackForm';
+import { WalletSteps } from './WalletSteps';
 
 interface NextStepsProps {
   result: ExecuteResult;
   providerName: string;
+  assets: ExecAssets;
+  /** The wallet entered as the sender. */
+  depositor: string;
+  chainName: (chainId: number | null) => string;
   headingRef: Ref<HTMLHeadingElement>;
   onRestart: () => void;
 }
 
 /** After execute: what the swapper does to complete the swap, and where to follow it. */
-export function NextSteps({ result, providerName, headingRef, onRestart }: NextStepsProps) {
+export function NextSteps({
+  result,
+  providerName,
+  assets,
+  depositor,
+  chainName,
+  headingRef,
+  onRestart,
+}: NextStepsProps) {
   const exec = result.exec;
   const mode = exec?.meta.executionMode ?? result.providerResult?.execution ?? '';
   const wallet = WALLET_MODES.has(mode);
@@ -33,16 +54,28 @@ export function NextSteps({ result, providerName, headingRef, onRestart }: NextS
       headingRef={headingRef}
       lead={
         wallet
-          ? `${providerName} prepared the transaction. Review it and sign it with your wallet.`
+          ? `${providerName} prepared the transaction. Connect your wallet to review and sign it.`
           : deposit
             ? `${providerName} is waiting for your deposit${mode === 'deposit-channel' ? ' on a dedicated channel' : ''}.`
             : `${providerName} is executing the swap. Follow its progress on the transaction page.`
       }
     >
-      {mode === 'evm-calldata' && exec && <EvmInstructions exec={exec} />}
-      {mode === 'ton-messages' && exec && <WalletStepsInstructions exec={exec} chain="TON" />}
-      {mode === 'solana-instructions' && exec && <WalletStepsInstructions exec={exec} chain="Solana" />}
-      {deposit && <DepositInstructions result={result} exec={exec} />}
+      {mode === 'evm-calldata' && exec && (
+        <>
+          <WalletSteps
+            exec={exec}
+            transactionId={txId}
+            sendLabel={sendAmount(result, exec, assets.src)}
+            approvalLabel={formatTokenAmount(exec.approvalAmount ?? exec.srcAmount, assets.src)}
+            depositor={depositor}
+            chainName={chainName}
+          />
+          <EvmInstructions exec={exec} assets={assets} chainName={chainName} />
+        </>
+      )}
+      {mode === 'ton-messages' && exec && <WalletStepsInstructions exec={exec} chain="TON" assets={assets} />}
+      {mode === 'solana-instructions' && exec && <WalletStepsInstructions exec={exec} chain="Solana" assets={assets} />}
+      {deposit && <DepositInstructions result={result} exec={exec} assets={assets} />}
 
       {txId ? (
         <>

@@ -4,6 +4,7 @@ import layout from '@/app/_kit/layout.module.css';
 import { Notice } from '@/app/_kit/Notice';
 import { Panel } from '@/app/_kit/Panel';
 import { EmptyState, ErrorState, LoadingState } from '@/app/_kit/states';
+import { ErrorText } from './ErrorText';
 import { RouteList } from './RouteList';
 import { pairKey, quoteOf } from './swap-state';
 import type { Swap } from './useSwap';
@@ -27,7 +28,11 @@ export function RoutesPanel({ swap, providerName }: { swap: Swap; providerName: 
       {stage.step === 'quoting' ? (
         <LoadingState label="Asking every provider for a price…" rows={2} shape="blocks" announce={false} />
       ) : stage.step === 'quote-failed' ? (
-        <ErrorState title="Could not get routes." message={stage.error.message} onRetry={() => swap.getRoutes()} />
+        <ErrorState
+          title="Could not get routes."
+          message={<ErrorText error={stage.error} />}
+          onRetry={() => swap.getRoutes()}
+        />
       ) : stage.step !== 'routes' && stage.step !== 'locking' ? (
         <EmptyState icon="⇄">
           <p>Choose what to send and receive, then select “Get routes” to compare providers.</p>
@@ -63,7 +68,7 @@ function RouteChoice({
       )}
       {stage.step === 'routes' && stage.lockError && (
         <Notice tone="error" role="alert" title="Could not lock that route.">
-          {stage.lockError.message}
+          <ErrorText error={stage.lockError} />
         </Notice>
       )}
       <RouteList

@@ -3,13 +3,13 @@
 import type { ComponentProps, FormEvent, ReactNode } from 'react';
 import { Button } from '@/app/_kit/Button';
 import { controlClass, Field } from '@/app/_kit/Field';
-import { formatBps } from '@/app/_kit/format';
 import { Notice } from '@/app/_kit/Notice';
 import { Panel } from '@/app/_kit/Panel';
 import { ErrorState } from '@/app/_kit/states';
 import text from '@/app/_kit/text.module.css';
 import type { Asset, Chain } from '../_lib/api';
 import type { Remote } from '../_lib/useCatalog';
+import { ErrorText } from './ErrorText';
 import styles from './swap-form.module.css';
 import { FIELD_IDS, type FormValues } from './swap-state';
 import type { Swap } from './useSwap';
@@ -73,10 +73,10 @@ function AssetSelect({
 }
 
 function slippageHint(slippage: string): string {
-  const n = Number(slippage);
-  return slippage.trim() && Number.isInteger(n) && n >= 0 && n <= 10_000
-    ? `${slippage.trim()} bps = ${formatBps(n)}`
-    : 'Basis points: 100 bps = 1%';
+  const n = Number(slippage.trim().replace(/%$/, ''));
+  return slippage.trim() && Number.isFinite(n) && n > 5
+    ? 'That is a wide tolerance: the swap may fill at a much worse price.'
+    : 'If the price moves against you by more than this, the swap does not go through. 0.5–1% is typical.';
 }
 
 const SIDES = {
@@ -176,7 +176,11 @@ export function SwapForm({
       lead="Wallet addresses are optional for quotes and required to lock a route."
     >
       {chains.status === 'error' ? (
-        <ErrorState title="Could not load chains." message={chains.error.message} onRetry={onReloadChains} />
+        <ErrorState
+          title="Could not load chains."
+          message={<ErrorText error={chains.error} />}
+          onRetry={onReloadChains}
+        />
       ) : (
         <form className={styles.form} onSubmit={submit} noValidate aria-busy={!catalogReady}>
           <SideFields side="src" swap={swap} chains={chains} bind={bind}>
@@ -207,11 +211,11 @@ export function SwapForm({
 
           <Field
             id={FIELD_IDS.slippage}
-            label="Slippage tolerance (bps)"
+            label="Slippage tolerance (%)"
             error={errors.slippage}
             hint={slippageHint(form.slippage)}
           >
-            <input className={controlClass()} inputMode="numeric" autoComplete="off" {...bind('slippage')} />
+            <input className={controlClass()} inputMode="decimal" autoComplete="off" {...bind('slippage')} />
           </Field>
 
           {[swap.assets.src, swap.assets.dst].some((a) => a?.status === 'error') && (

@@ -51,7 +51,7 @@ export function SwapPage({ referralFromUrl }: { referralFromUrl: string | null }
       <div className={styles.grid}>
         <SwapForm swap={swap} chains={catalog.chains} onReloadChains={catalog.reload} />
         <div>
-          <Results swap={swap} providerName={catalog.providerName} />
+          <Results swap={swap} providerName={catalog.providerName} chainName={catalog.chainNameById} />
         </div>
       </div>
     </>
@@ -59,13 +59,28 @@ export function SwapPage({ referralFromUrl }: { referralFromUrl: string | null }
 }
 
 /** What follows the form: the routes, then the locked quote, then what to do to complete the swap. */
-function Results({ swap, providerName }: { swap: Swap; providerName: (key: string) => string }) {
-  const { stage } = swap.state;
+function Results({
+  swap,
+  providerName,
+  chainName,
+}: {
+  swap: Swap;
+  providerName: (key: string) => string;
+  chainName: (chainId: number | null) => string;
+}) {
+  const { stage, form } = swap.state;
   if (stage.step === 'executed') {
+    const srcAssets = swap.assets.src?.status === 'ready' ? swap.assets.src.data : [];
     return (
       <NextSteps
         result={stage.result}
         providerName={providerName(stage.result.provider)}
+        assets={{
+          src: srcAssets.find((a) => a.address === stage.quote.request.srcAddress),
+          native: srcAssets.find((a) => a.isNative),
+        }}
+        depositor={form.depositor.trim()}
+        chainName={chainName}
         headingRef={swap.headings.next}
         onRestart={swap.restart}
       />

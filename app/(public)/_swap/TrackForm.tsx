@@ -7,6 +7,8 @@ import { controlClass, Field } from '@/app/_kit/Field';
 import { Notice } from '@/app/_kit/Notice';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { type ApiError, api, asApiError, type TrackResult } from '../_lib/api';
+import { friendlyFieldMessage } from '../_lib/friendly';
+import { ErrorText } from './ErrorText';
 import styles from './next-steps.module.css';
 
 /** "I've sent it": hands the wallet transaction's hash to the API so tracking picks it up at once. */
@@ -32,7 +34,7 @@ export function TrackForm({ transactionId }: { transactionId: string }) {
     }
   }
 
-  const fieldError = error?.fieldMessages().txHash;
+  const fieldError = error?.fieldMessages((p) => friendlyFieldMessage(p.field, p.code, p.message)).txHash;
   return (
     <form className={styles.track} onSubmit={submit} noValidate aria-labelledby="track-title">
       <h3 id="track-title" className={styles.subheading}>
@@ -66,7 +68,7 @@ export function TrackForm({ transactionId }: { transactionId: string }) {
         )}
         {error && !fieldError && (
           <Notice tone="error" title="Could not record the hash.">
-            {error.message}
+            <ErrorText error={error} />
           </Notice>
         )}
         {fieldError && <VisuallyHidden>Could not record the hash: {fieldError}</VisuallyHidden>}

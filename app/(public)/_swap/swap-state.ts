@@ -1,4 +1,5 @@
 import type { ApiError, ExecuteResult, LockedQuote, QuoteRequest, Route } from '../_lib/api';
+import { friendlyFieldMessage, friendlyMessage } from '../_lib/friendly';
 
 /** The swap page as one state machine: form → quoting → routes → locking → locked → executing → executed. */
 
@@ -19,7 +20,7 @@ export const EMPTY_FORM: FormValues = {
   dstChain: '',
   dstAddress: '',
   amount: '',
-  slippage: '100',
+  slippage: '1',
   depositor: '',
   recipient: '',
 };
@@ -94,12 +95,15 @@ export const initialSwapState: SwapState = {
   announcement: '',
 };
 
-/** Sent as typed, so the API reports a malformed value (INVALID_SLIPPAGE) rather than the page guessing. */
-function slippageValue(raw: string): number | string | undefined {
-  const text = raw.trim();
+/**
+ * The form takes a percentage; the API takes basis points. A value that is not a percentage with at
+ * most two decimals is sent as typed, so the API refuses it (INVALID_SLIPPAGE) rather than the page guessing.
+ */
+export function slippageValue(raw: string): number | string | undefined {
+  const text = raw.trim().replace(/%$/, '').trim();
   if (!text) return undefined;
-  const n = Number(text);
-  return Number.isFinite(n) ? n : text;
+  const bps = Number(text) * 100;
+  return /^\d+(\.\d{1,2})?$/.test(text) && Number.isFinite(bps) ? Math.round(bps) : raw.trim();
 }
 
 export function quoteRequest(form: FormValues): QuoteRequest {
@@ -140,7 +144,8 @@ export function missingWallets(form: FormValues): Record<string, string> {
 
 /** The problems of an API error that belong to a form field, by field; empty when none does. */
 export function formFieldErrors(error: ApiError): Record<string, string> {
-  return Object.fromEntries(Object.entries(error.fieldMessages()).filter(([field]) => field in FIELD_IDS));
+  const messages = error.fieldMessages((problem) => friendlyFieldMessage(problem.field, problem.code, problem.message));
+  return Object.fromEntries(Object.entries(messages).filter(([field]) => field in FIELD_IDS));
 }
 
 /** The quote the stage works from, if it has one. */
@@ -158,6 +163,17 @@ function edit(state: SwapState, field: keyof FormValues, value: string): SwapSta
   return { ...state, form, fieldErrors };
 }
 
+/** A lock holds the terms it was made with: changing the form gives it up and goes back to the (now stale) routes. */
+function releaseLock(state: SwapState, changed: boolean): SwapState {
+  const { stage } = state;
+  if (!changed || stage.step !== 'locked') return state;
+  return {
+    ...state,
+    stage: { step: 'routes', quote: stage.quote },
+    announcement: 'You changed the swap, so the locked quote no longer applies. Get new routes.',
+  };
+}
+
 const routesFound = (count: number) =>
   count ? `${count} route${count > 1 ? 's' : ''} found, best first` : 'No route for this pair right now';
 
@@ -165,7 +181,7 @@ export function swapReducer(state: SwapState, action: SwapAction): SwapState {
   const { stage } = state;
   switch (action.type) {
     case 'edit':
-      return edit(state, action.field, action.value);
+      return releaseLock(edit(state, action.field, action.value), state.form[action.field] !== action.value);
     case 'flip': {
       const f = state.form;
       const form = {
@@ -177,7 +193,7 @@ export function swapReducer(state: SwapState, action: SwapAction): SwapState {
         depositor: f.recipient,
         recipient: f.depositor,
       };
-      return { ...state, form, fieldErrors: {} };
+      return releaseLock({ ...state, form, fieldErrors: {} }, true);
     }
     case 'default-asset': {
       const key = action.side === 'src' ? 'srcAddress' : 'dstAddress';
@@ -204,7 +220,7 @@ export function swapReducer(state: SwapState, action: SwapAction): SwapState {
       return {
         ...state,
         stage: { step: 'quote-failed', error: action.error },
-        announcement: `Could not get routes: ${action.error.message}`,
+        announcement: `Could not get routes: ${friendlyMessage(action.error)}`,
       };
     case 'lock':
       if (stage.step !== 'routes') return state;
@@ -226,7 +242,7 @@ export function swapReducer(state: SwapState, action: SwapAction): SwapState {
       return {
         ...state,
         stage: { step: 'routes', quote: stage.quote, lockError: action.error },
-        announcement: `Could not lock the route: ${action.error.message}`,
+        announcement: `Could not lock the route: ${friendlyMessage(action.error)}`,
       };
     case 'execute':
       if (stage.step !== 'locked') return state;
@@ -250,7 +266,7 @@ export function swapReducer(state: SwapState, action: SwapAction): SwapState {
         announcement:
           action.error.code === 'QUOTE_EXPIRED'
             ? 'Lock expired — get a new quote'
-            : `Execution failed: ${action.error.message}`,
+            : `Execution failed: ${friendlyMessage(action.error)}`,
       };
     case 'back-to-routes':
       return stage.step === 'locked' ? { ...state, stage: { step: 'routes', quote: stage.quote } } : state;

@@ -56,9 +56,18 @@ function TypeLabel({ schema }: { schema: JsonSchema }) {
       </>
     );
   }
-  if (schema.type === 'object' && !schema.properties && schema.additionalProperties) return <span>object (any)</span>;
+  if (schema.type === 'object' && !schema.properties && schema.additionalProperties) {
+    const values = schema.additionalProperties as JsonSchema | true;
+    return values === true || Object.keys(values).length === 0 ? (
+      <span>object (free-form)</span>
+    ) : (
+      <>
+        map of string to <TypeLabel schema={values} />
+      </>
+    );
+  }
   if (typeof schema.type === 'string') return <span>{schema.type === 'number' ? 'number' : schema.type}</span>;
-  return <span>any</span>;
+  return <span>JSON value</span>;
 }
 
 function constraints(schema: JsonSchema): string[] {

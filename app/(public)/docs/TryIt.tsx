@@ -1,10 +1,11 @@
 'use client';
 
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Button } from '@/app/_kit/Button';
 import { CodeBlock } from '@/app/_kit/CodeBlock';
 import { controlClass, Field } from '@/app/_kit/Field';
 import text from '@/app/_kit/text.module.css';
+import { type Carried, carriedFieldsIn, carryFrom, fillBody, useCarried } from './carried';
 import docs from './docs.module.css';
 import { Text } from './Text';
 import styles from './try-it.module.css';
@@ -51,6 +52,22 @@ export function TryIt({
   const [pending, setPending] = useState(false);
   const [result, setResult] = useState<Result | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const carried = useCarried();
+  const [filled, setFilled] = useState<string[]>([]);
+
+  // Ids from an earlier step's answer go into this form's matching parameters and body fields.
+  useEffect(() => {
+    const names = Object.keys(carried) as (keyof Carried)[];
+    // The unversioned interface names its ids differently (quoteId) and takes no routeId.
+    if (!names.length || !path.startsWith('/api/v1/')) return;
+    const params = parameters.filter((p) => names.includes(p.name as keyof Carried)).map((p) => p.name);
+    setValues((current) => ({
+      ...current,
+      ...Object.fromEntries(params.map((name) => [name, carried[name as keyof Carried] ?? ''])),
+    }));
+    setBody((current) => fillBody(current, carried));
+    setFilled([...new Set([...params, ...carriedFieldsIn(bodyExample, carried)])]);
+  }, [carried, parameters, bodyExample, path]);
 
   async function send(event: FormEvent) {
     event.preventDefault();
@@ -73,6 +90,13 @@ export function TryIt({
         ...(method === 'POST' ? { body } : {}),
       });
       const raw = await res.text();
+      if (res.ok) {
+        try {
+          carryFrom(JSON.parse(raw));
+        } catch {
+          // Not JSON: nothing to carry.
+        }
+      }
       setResult({
         status: res.status,
         statusText: res.statusText,
@@ -143,6 +167,11 @@ export function TryIt({
               onChange={(e) => setBody(e.target.value)}
             />
           </Field>
+        )}
+        {filled.length > 0 && (
+          <p className={docs.muted} data-testid="try-carried">
+            Filled in from an earlier answer: {filled.join(', ')}.
+          </p>
         )}
         <div>
           <Button type="submit" variant="primary" disabled={pending}>

@@ -2,10 +2,12 @@ import type { Metadata } from 'next';
 import { connection } from 'next/server';
 import { Panel } from '@/app/_kit/Panel';
 import text from '@/app/_kit/text.module.css';
+import { getAppContext } from '@/server/context';
 import { API_ROUTES } from '@/server/http/routes';
 import { buildOpenApiDocument, type JsonSchema } from '@/server/openapi/document';
 import styles from './docs.module.css';
 import { entriesOf, tagTitle } from './document';
+import { GettingStarted, RateLimits } from './GettingStarted';
 import { Operation } from './Operation';
 import { SchemaView } from './SchemaView';
 import { Text } from './Text';
@@ -25,6 +27,16 @@ export default async function DocsPage() {
   return (
     <div className={styles.layout}>
       <nav aria-label="Endpoints" className={styles.sidebar}>
+        <p className={`${text.eyebrow} ${styles.navGroupTitle}`}>
+          <a href="#getting-started" className={styles.groupLink}>
+            Getting started
+          </a>
+        </p>
+        <p className={`${text.eyebrow} ${styles.navGroupTitle}`}>
+          <a href="#rate-limits" className={styles.groupLink}>
+            Rate limits
+          </a>
+        </p>
         {groups.map(({ tag, entries }) => (
           <div key={tag.name} className={styles.navGroup}>
             <p className={`${text.eyebrow} ${styles.navGroupTitle}`}>
@@ -66,6 +78,9 @@ export default async function DocsPage() {
           {doc.openapi}); generate a typed client from it with <code>openapi-typescript</code>. Every “Try it” form
           sends a real request to this deployment.
         </p>
+
+        <GettingStarted />
+        <RateLimits limits={getAppContext().config.rateLimits} />
 
         {groups.map(({ tag, entries }) => (
           <section key={tag.name} aria-labelledby={`tag-${tag.name}`} className={styles.group}>

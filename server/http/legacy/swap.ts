@@ -12,8 +12,8 @@ export const quoteLegacy = endpoint({
   body: quoteBodyLegacy,
   response: quoteLegacyResponse,
   bodyValidation: 'domain',
-  handle: async ({ rawBody }, { app, request }) => {
-    const routes = await quoteFromRequest(app, request, quoteBodyLegacy, rawBody);
+  handle: async ({ rawBody }, context) => {
+    const routes = await quoteFromRequest(context, quoteBodyLegacy, rawBody);
     return {
       body: routes.map(({ provider, routeId, fee, ...quote }) => ({
         provider,

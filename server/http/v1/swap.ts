@@ -11,8 +11,8 @@ export const quoteV1 = endpoint({
   body: quoteBodyV1,
   response: quoteV1Response,
   bodyValidation: 'domain',
-  handle: async ({ rawBody }, { app, request }) => {
-    const routes = await quoteFromRequest(app, request, quoteBodyV1, rawBody);
+  handle: async ({ rawBody }, context) => {
+    const routes = await quoteFromRequest(context, quoteBodyV1, rawBody);
     return { body: { data: routes } };
   },
 });

@@ -7,7 +7,14 @@ import { Button } from '@/app/_kit/Button';
 import { CopyButton } from '@/app/_kit/CopyButton';
 import { columnsOf, numeric, TablePanel } from '@/app/_kit/DataTable';
 import { controlClass, Field } from '@/app/_kit/Field';
-import { formatCount, formatDateTime, formatPercent, formatUsd, formatUsdCompact } from '@/app/_kit/format';
+import {
+  formatCount,
+  formatCountOf,
+  formatDateTime,
+  formatPercent,
+  formatUsd,
+  formatUsdCompact,
+} from '@/app/_kit/format';
 import layout from '@/app/_kit/layout.module.css';
 import { FormStatus } from '@/app/_kit/Notice';
 import { Panel } from '@/app/_kit/Panel';
@@ -80,6 +87,9 @@ const referredColumns = referred.columns([
   referred.accessor('provider', { header: 'Provider' }),
 ]);
 
+/** Switchyard adds no referral fee of its own to any route, so a referral brings its affiliate nothing yet. */
+const NO_REFERRAL_FEE = 'No referral fee is configured: Switchyard charges none, so referrals earn no commission yet.';
+
 export function AffiliatesView({ isAdmin }: { isAdmin: boolean }) {
   const trpc = useTRPC();
   const [range, setRange] = useState<Range>('30d');
@@ -99,7 +109,7 @@ export function AffiliatesView({ isAdmin }: { isAdmin: boolean }) {
               <option value="">All affiliates</option>
               {(affiliates.data ?? []).map((a) => (
                 <option key={a.id} value={a.id}>
-                  {a.email} ({a.codes} codes)
+                  {a.email} ({formatCountOf(a.codes, 'code')})
                 </option>
               ))}
             </select>
@@ -115,7 +125,12 @@ export function AffiliatesView({ isAdmin }: { isAdmin: boolean }) {
             <KpiGrid label="Totals">
               <Kpi label="Referred swaps" value={formatCount(data.totals.swaps)} />
               <Kpi label="Settled volume" value={formatUsd(data.totals.volumeUsd)} hint="successful swaps" />
-              <Kpi label="Fees" value={formatUsd(data.totals.feesUsd)} hint="on successful swaps" />
+              <Kpi
+                label="Provider fees paid"
+                value={formatUsd(data.totals.feesUsd)}
+                hint="by referred users to the providers, on successful swaps"
+              />
+              <Kpi label="Commission earned" value={formatUsd(0)} hint={NO_REFERRAL_FEE} />
               <Kpi label="Success rate" value={formatPercent(data.totals.successRate)} hint="of finished swaps" />
             </KpiGrid>
 
@@ -137,12 +152,17 @@ export function AffiliatesView({ isAdmin }: { isAdmin: boolean }) {
                     data={data.series}
                     bucket={data.bucket}
                     kind="bar"
-                    series={[
-                      { key: 'volumeUsd', label: 'Volume (USD)', colour: CHART.green },
-                      { key: 'feesUsd', label: 'Fees (USD)', colour: CHART.amber },
-                    ]}
+                    series={[{ key: 'volumeUsd', label: 'Settled volume (USD)', colour: CHART.green }]}
                     valueFormatter={formatUsdCompact}
-                    summary={`${formatUsd(data.totals.volumeUsd)} settled volume and ${formatUsd(data.totals.feesUsd)} fees in this range.`}
+                    summary={`${formatUsd(data.totals.volumeUsd)} settled volume in this range.`}
+                  />
+                  <TimeSeriesChart
+                    data={data.series}
+                    bucket={data.bucket}
+                    kind="bar"
+                    series={[{ key: 'feesUsd', label: 'Provider fees paid (USD)', colour: CHART.amber }]}
+                    valueFormatter={formatUsdCompact}
+                    summary={`${formatUsd(data.totals.feesUsd)} provider fees paid by referred users in this range.`}
                   />
                 </div>
               )}

@@ -2,8 +2,9 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { columnsOf, numeric, TablePanel } from '@/app/_kit/DataTable';
-import { formatCount, formatDateTime, formatPercent, formatRelative, formatUsd } from '@/app/_kit/format';
+import { formatCount, formatDateTime, formatPercent, formatUsd } from '@/app/_kit/format';
 import layout from '@/app/_kit/layout.module.css';
+import { RelativeTime } from '@/app/_kit/RelativeTime';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { EmptyState } from '@/app/_kit/states';
 import text from '@/app/_kit/text.module.css';
@@ -11,6 +12,7 @@ import { SwapRoute, TransactionLink } from '../../_components/cells';
 import { Kpi, KpiGrid } from '../../_components/Kpi';
 import { QueryState } from '../../_components/states';
 import { type RouterOutputs, useTRPC } from '../../_trpc/client';
+import { OperationsTrends } from './OperationsTrends';
 import { ScheduledJobs } from './ScheduledJobs';
 
 type Overview = RouterOutputs['operations']['overview'];
@@ -78,7 +80,9 @@ const queueColumns = queue.columns([
       return (
         <span title={latest.reason ?? ''}>
           {latest.name}: {(latest.reason ?? 'no reason').slice(0, 60)}{' '}
-          <span className={text.muted}>{formatRelative(latest.failedAt)}</span>
+          <span className={text.muted}>
+            <RelativeTime value={latest.failedAt} />
+          </span>
         </span>
       );
     },
@@ -126,6 +130,9 @@ export function OperationsView() {
             data={providers}
           />
           <TablePanel title="Queues" note="BullMQ job counts" columns={queueColumns} data={queues} />
+          <section aria-label="Trends" className={layout.stack}>
+            <OperationsTrends />
+          </section>
           <ScheduledJobs jobs={jobs} />
           <TablePanel
             title="Stale transactions"

@@ -1,5 +1,6 @@
 import { columnsOf, TablePanel } from '@/app/_kit/DataTable';
-import { formatDateTime, formatRelative } from '@/app/_kit/format';
+import { formatDateTime } from '@/app/_kit/format';
+import { RelativeTime } from '@/app/_kit/RelativeTime';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import text from '@/app/_kit/text.module.css';
 import type { RouterOutputs } from '../../_trpc/client';
@@ -60,7 +61,7 @@ const columns = col.columns([
     header: 'Next run',
     cell: ({ row: { original: job } }) => (
       <span className={text.muted}>
-        {job.nextRunAt ? formatRelative(job.nextRunAt) : job.scheduled === null ? 'Redis unavailable' : '—'}
+        {job.nextRunAt ? <RelativeTime value={job.nextRunAt} /> : job.scheduled === null ? 'Redis unavailable' : '—'}
       </span>
     ),
   }),

@@ -37,13 +37,37 @@ function Choice({
   );
 }
 
+export type ChainOption = readonly [key: string, name: string];
+
+/**
+ * A day typed as the tables write it (YYYY-MM-DD): a native date picker shows the browser's locale
+ * format instead, which disagrees with every date on the page.
+ */
+function DateField({ name, label, initial }: { name: string; label: string; initial: string }) {
+  return (
+    <Field label={label} hint="YYYY-MM-DD">
+      <input
+        name={name}
+        className={controlClass({ narrow: true })}
+        defaultValue={initial}
+        placeholder="2026-01-31"
+        pattern="\d{4}-\d{2}-\d{2}"
+        inputMode="numeric"
+        autoComplete="off"
+      />
+    </Field>
+  );
+}
+
 /** The search form; it starts from the URL's values and hands what was submitted back as URL values. */
 export function Filters({
   values,
+  chains,
   onApply,
   onReset,
 }: {
   values: URLSearchParams;
+  chains: readonly ChainOption[];
   onApply: (values: Record<string, string | null>) => void;
   onReset: () => void;
 }) {
@@ -64,7 +88,7 @@ export function Filters({
                 type="search"
                 className={controlClass({ mono: true })}
                 defaultValue={initial('q')}
-                placeholder="tx_…, lk_…, 0x…, bc1…"
+                placeholder="tx_…, lk_…, hash or its first 8+ characters, bc1…"
                 autoComplete="off"
                 spellCheck={false}
               />
@@ -77,20 +101,9 @@ export function Filters({
           <div className={forms.row}>
             <Choice name="status" label="Status" initial={initial('status')} options={TX_STATUSES} />
             <Choice name="provider" label="Provider" initial={initial('provider')} options={PROVIDER_KEYS} />
-            <Field label="Chain">
-              <input
-                name="chain"
-                className={controlClass({ narrow: true })}
-                defaultValue={initial('chain')}
-                placeholder="ethereum"
-              />
-            </Field>
-            <Field label="From (UTC)">
-              <input name="from" type="date" className={controlClass()} defaultValue={initial('from')} />
-            </Field>
-            <Field label="To (UTC)">
-              <input name="to" type="date" className={controlClass()} defaultValue={initial('to')} />
-            </Field>
+            <Choice name="chain" label="Chain" initial={initial('chain')} options={chains} />
+            <DateField name="from" label="From (UTC)" initial={initial('from')} />
+            <DateField name="to" label="To (UTC)" initial={initial('to')} />
             <Field label="Referral code">
               <input name="ref" className={controlClass({ narrow: true })} defaultValue={initial('ref')} />
             </Field>

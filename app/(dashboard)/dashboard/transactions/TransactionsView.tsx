@@ -14,7 +14,7 @@ import text from '@/app/_kit/text.module.css';
 import { SwapRoute } from '../../_components/cells';
 import { QueryState } from '../../_components/states';
 import { type RouterOutputs, useTRPC } from '../../_trpc/client';
-import { Filters } from './Filters';
+import { type ChainOption, Filters } from './Filters';
 import { PER_PAGE, searchInputFromParams } from './search-params';
 import styles from './transactions.module.css';
 
@@ -67,7 +67,7 @@ const columns = col.columns([
 ]);
 
 /** Search, filters, sorting and the page all live in the URL, so a search can be shared and survives a reload. */
-export function TransactionsView() {
+export function TransactionsView({ chains }: { chains: ChainOption[] }) {
   const trpc = useTRPC();
   const router = useRouter();
   const pathname = usePathname();
@@ -93,6 +93,7 @@ export function TransactionsView() {
     <div className={layout.stack}>
       <Filters
         key={params.toString()}
+        chains={chains}
         values={params}
         onApply={(values) => navigate({ ...values, page: null })}
         onReset={() => router.replace(pathname, { scroll: false })}

@@ -1,5 +1,7 @@
 import type { Metadata } from 'next';
 import { PageHeader } from '@/app/_kit/Panel';
+import { listChains } from '@/server/catalog/list';
+import { getAppContext } from '@/server/context';
 import { trpc } from '@/server/trpc/server';
 import { dashboardPage } from '../../_lib/dashboard-page';
 import { searchInputFromParams } from './search-params';
@@ -17,6 +19,7 @@ export default async function TransactionsPage({
     const value = params[key];
     return Array.isArray(value) ? value[0] : value;
   });
+  const chains = await listChains(getAppContext(), { page: 1, perPage: 1000 });
   return dashboardPage({
     path: '/dashboard/transactions',
     gate: 'support',
@@ -27,6 +30,6 @@ export default async function TransactionsPage({
       />
     ),
     queries: () => [trpc.transactions.search.queryOptions(input)],
-    view: () => <TransactionsView />,
+    view: () => <TransactionsView chains={chains.items.map(({ key, name }) => [key, name] as const)} />,
   });
 }

@@ -4,11 +4,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '@/app/_kit/Button';
 import { CodeBlock } from '@/app/_kit/CodeBlock';
 import { Detail, DetailList } from '@/app/_kit/DetailList';
-import { formatDateTime, formatRelative, formatUsd } from '@/app/_kit/format';
+import { formatCountOf, formatDateTime, formatUsd } from '@/app/_kit/format';
 import { Hash } from '@/app/_kit/Hash';
 import layout from '@/app/_kit/layout.module.css';
-import { FormStatus } from '@/app/_kit/Notice';
+import { FormStatus, Notice } from '@/app/_kit/Notice';
 import { PageHeader, Panel } from '@/app/_kit/Panel';
+import { RelativeTime } from '@/app/_kit/RelativeTime';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { SwapSummary } from '@/app/_kit/SwapSummary';
 import { EmptyState, ErrorState, LoadingState } from '@/app/_kit/states';
@@ -72,12 +73,7 @@ export function TransactionDetailView({ id }: { id: string }) {
         }
       />
       <div aria-live="polite" className={styles.pollStatus}>
-        {poll.isSuccess ? (
-          <FormStatus tone="success">
-            Polled {tx.provider}: status is now <strong>{poll.data.status}</strong>
-            {poll.data.keepTracking ? ', still tracking.' : '.'}
-          </FormStatus>
-        ) : null}
+        {poll.isSuccess ? <PollOutcome provider={tx.provider} result={poll.data} /> : null}
         {poll.isError ? (
           <FormStatus tone="error" role="alert">
             Poll failed: {describeError(poll.error).message}
@@ -86,6 +82,29 @@ export function TransactionDetailView({ id }: { id: string }) {
       </div>
       <DetailPanels detail={detail.data} />
     </>
+  );
+}
+
+function PollOutcome({ provider, result }: { provider: string; result: RouterOutputs['transactions']['pollNow'] }) {
+  if (!result.polled) {
+    return (
+      <Notice tone="warning" title="Not polled:">
+        {result.reason}. Status stays {result.status}.
+      </Notice>
+    );
+  }
+  if (result.providerError) {
+    return (
+      <FormStatus tone="error" role="alert">
+        Polled {provider}, which did not answer: {result.providerError}. Status stays <strong>{result.status}</strong>.
+      </FormStatus>
+    );
+  }
+  return (
+    <FormStatus tone="success">
+      Polled {provider} at {formatDateTime(result.lastPolledAt)}: status is now <strong>{result.status}</strong>
+      {result.keepTracking ? ', still tracking.' : '.'}
+    </FormStatus>
   );
 }
 
@@ -113,7 +132,7 @@ function DetailPanels({
               ) : (
                 <span className={text.muted}>not reported by the provider yet</span>
               )}
-              {tx.fee.recordedUsd != null ? (
+              {tx.fee.recordedUsd != null && tx.fee.recordedCurrency?.toUpperCase() !== 'USD' ? (
                 <span className={text.muted}> ({formatUsd(tx.fee.recordedUsd)})</span>
               ) : null}
             </Detail>
@@ -147,7 +166,7 @@ function DetailPanels({
               <Detail label="Next poll">
                 {tracking.nextPollAt ? (
                   <>
-                    {formatRelative(tracking.nextPollAt)}{' '}
+                    <RelativeTime value={tracking.nextPollAt} />{' '}
                     <span className={text.muted}>({formatDateTime(tracking.nextPollAt)})</span>
                   </>
                 ) : tracking.pollable ? (
@@ -157,10 +176,11 @@ function DetailPanels({
                 )}
               </Detail>
               <Detail label="Last polled">
-                {tracking.lastPolledAt ? formatRelative(tracking.lastPolledAt) : 'never'}
+                {tracking.lastPolledAt ? <RelativeTime value={tracking.lastPolledAt} /> : 'never'}
               </Detail>
               <Detail label="Attempts">
-                {tracking.pollAttempts} polls, {tracking.pollErrors} consecutive errors
+                {formatCountOf(tracking.pollAttempts, 'poll')},{' '}
+                {formatCountOf(tracking.pollErrors, 'consecutive error')}
               </Detail>
               <Detail label="Last poll error">
                 {tracking.lastPollError ?? <span className={text.muted}>none</span>}
@@ -175,7 +195,7 @@ function DetailPanels({
           </Panel>
         </div>
       </div>
-      <Panel title="Timeline" note={`${events.length} events, oldest first`}>
+      <Panel title="Timeline" note={`${formatCountOf(events.length, 'event')}, oldest first`}>
         {events.length === 0 ? <EmptyState title="No events yet" /> : <Timeline events={events} />}
       </Panel>
       <div className={layout.grid2}>

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import { PageHeader } from '@/app/_kit/Panel';
 import { trpc } from '@/server/trpc/server';
 import { dashboardPage } from '../../../_lib/dashboard-page';
 import { TransactionDetailView } from './TransactionDetailView';
@@ -14,10 +13,6 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
     path: `/dashboard/transactions/${id}`,
     gate: 'support',
     // The view titles itself with the transaction's id and status.
-    header: (_viewer, allowed) =>
-      allowed ? null : (
-        <PageHeader title="Transaction" back={{ href: '/dashboard/transactions', label: 'Transactions' }} />
-      ),
     queries: () => [trpc.transactions.detail.queryOptions({ id })],
     view: () => <TransactionDetailView id={id} />,
   });

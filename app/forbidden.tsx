@@ -1,0 +1,19 @@
+import Link from 'next/link';
+import { Brand } from '@/app/_kit/Brand';
+import { Panel } from '@/app/_kit/Panel';
+import { EmptyState } from '@/app/_kit/states';
+import styles from './forbidden.module.css';
+
+export default function Forbidden() {
+  return (
+    <main id="forbidden-main" className={styles.page}>
+      <Brand href="/dashboard" sub="Dashboard" />
+      <Panel>
+        <EmptyState title="You don't have access to this page" titleAs="h1">
+          Your role does not include it. Ask an admin if you think it should.{' '}
+          <Link href="/dashboard">Back to the dashboard</Link>
+        </EmptyState>
+      </Panel>
+    </main>
+  );
+}

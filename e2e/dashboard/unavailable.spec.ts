@@ -1,0 +1,57 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { E2E_ADMIN, shot } from '../support/helpers';
+import { expect, test } from '../support/test';
+
+// A second web process of the same build and auth secret, whose Postgres is unreachable.
+const PORT = Number(process.env.E2E_PORT ?? 3210) + 7;
+const DOWN = `http://127.0.0.1:${PORT}`;
+let web: ChildProcess | undefined;
+
+test.beforeAll(async () => {
+  web = spawn('bash', ['-c', 'source scripts/auth-secret.sh && exec node dist/server/http/web-server.js'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      NEXT_TELEMETRY_DISABLED: '1',
+      LOG_LEVEL: 'silent',
+      PORT: String(PORT),
+      REDIS_PREFIX: 'e2e',
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/unreachable',
+    },
+    stdio: 'ignore',
+  });
+  await expect
+    .poll(
+      () =>
+        fetch(`${DOWN}/api/health`).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      { timeout: 60_000, intervals: [250] },
+    )
+    .toBe(200);
+});
+
+test.afterAll(() => {
+  web?.kill('SIGTERM');
+});
+
+test('with Postgres down, a dashboard page answers 503 and says the dashboard is unavailable', async ({
+  browser,
+  baseURL,
+}, testInfo) => {
+  const context = await browser.newContext();
+  const signedIn = await context.request.post(`${baseURL}/api/auth/sign-in/email`, {
+    headers: { origin: baseURL ?? '' },
+    data: E2E_ADMIN,
+  });
+  expect(signedIn.status()).toBe(200);
+
+  const page = await context.newPage();
+  const response = await page.goto(`${DOWN}/dashboard/operations`);
+  expect(response?.status()).toBe(503);
+  expect(response?.headers()['retry-after']).toBeTruthy();
+  await expect(page.getByText('The dashboard is temporarily unavailable.')).toBeVisible();
+  await shot(page, testInfo, 'dashboard-unavailable');
+  await context.close();
+});
