@@ -10,6 +10,7 @@ bash scripts/services.sh --with-chromium
 bash scripts/deps.sh
 echo "== lint";       npx biome check .
 echo "== cycles";     bash scripts/check-cycles.sh
+echo "== client imports"; node scripts/check-client-imports.mjs
 echo "== typecheck";  npx tsc --noEmit
 echo "== openapi";    npm run lint:openapi
 echo "== build";      npm run build

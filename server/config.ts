@@ -1,3 +1,4 @@
+import 'server-only';
 import { z } from 'zod';
 import { PROVIDER_KEYS, type ProviderKey } from './providers/keys';
 
@@ -7,301 +8,230 @@ const bool = z
 
 const positiveInt = z.coerce.number().int().positive();
 
-const providerEnv = (key: string) => ({
-  [`${key}_ENABLED`]: bool.default(true),
-  [`${key}_URL`]: z.url().optional(),
-  [`${key}_API_KEY`]: z.string().min(1).optional(),
-  [`${key}_DEADLINE_MS`]: positiveInt.optional(),
-  [`${key}_RATE_LIMIT`]: z
-    .string()
-    .regex(/^\d+\/\d+$/, 'must be "requests/seconds", e.g. "50/60"')
-    .optional(),
-});
+/** A setting: the environment variable it is read from, and how. */
+interface Setting<S extends z.ZodType = z.ZodType> {
+  env: string;
+  schema: S;
+}
+const from = <S extends z.ZodType>(env: string, schema: S): Setting<S> => ({ env, schema });
 
-export const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  HOST: z.string().default('127.0.0.1'),
-  PORT: positiveInt.default(3000),
-  API_PORT: positiveInt.default(3100),
-  PUBLIC_BASE_URL: z.url().optional(),
-  DATABASE_URL: z.string().default('postgres://postgres:postgres@127.0.0.1:5432/switchyard'),
-  DATABASE_POOL_MAX: positiveInt.default(10),
-  DATABASE_CONNECT_TIMEOUT_MS: positiveInt.default(1000),
-  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
-  REDIS_PREFIX: z
-    .string()
-    .regex(/^[a-z0-9_-]+$/i)
-    .default('sy'),
-  DEPENDENCY_TIMEOUT_MS: positiveInt.default(900),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  PROVIDERS_MODE: z.enum(['simulated', 'live']).default('simulated'),
-  SIMULATOR_HOST: z.string().default('127.0.0.1'),
-  SIMULATOR_BASE_PORT: positiveInt.default(4700),
-  PROVIDER_DEADLINE_MS: positiveInt.default(2500),
-  EXECUTE_DEADLINE_MS: positiveInt.default(8000),
-  CATALOG_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
-  QUOTE_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
-  QUOTE_BUDGET_RESERVE_PERCENT: z.coerce.number().int().min(0).max(90).default(20),
-  QUOTE_CLIENT_SHARE_PERCENT: z.coerce.number().int().min(1).max(100).default(25),
-  LOCK_TTL_MS: positiveInt.default(60_000),
-  LOCK_EXPIRY_MARGIN_MS: z.coerce.number().int().min(0).default(10_000),
-  DEFAULT_SLIPPAGE_BPS: z.coerce.number().int().min(0).max(10_000).default(100),
-  MAX_BODY_BYTES: positiveInt.default(64 * 1024),
-  REQUEST_DEADLINE_MS: positiveInt.default(15_000),
-  SHUTDOWN_TIMEOUT_MS: positiveInt.default(20_000),
-  TRUST_PROXY: bool.default(false),
-  PROVIDER_BREAKER_THRESHOLD: positiveInt.default(5),
-  PROVIDER_BREAKER_HALF_OPEN_MS: positiveInt.default(30_000),
-  PROVIDER_STATUS_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
-  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  AFFILIATE_SIGNUP_ENABLED: bool.default(true),
-  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(60),
-  RATE_LIMIT_CATALOG: positiveInt.default(600),
-  RATE_LIMIT_QUOTE: positiveInt.default(120),
-  RATE_LIMIT_EXECUTE: positiveInt.default(60),
-  RATE_LIMIT_TRANSACTIONS: positiveInt.default(300),
-  RATE_LIMIT_HASH_KEY: z.string().min(16).optional(),
-  IDEMPOTENCY_TTL_SECONDS: positiveInt.default(24 * 3600),
-  HISTORY_REQUIRE_SCOPE: bool.default(false),
-  STREAM_MAX_PER_CLIENT: positiveInt.default(10),
-  STREAM_MAX_LIFETIME_MS: positiveInt.default(30 * 60_000),
-  STREAM_HEARTBEAT_MS: positiveInt.default(15_000),
-  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3300),
-  TRACKING_CONCURRENCY: positiveInt.default(20),
-  WORKER_LOCK_DURATION_MS: positiveInt.default(30_000),
-  SWEEP_INTERVAL_MS: positiveInt.default(30_000),
-  RATE_LIMIT_ROLLUP_INTERVAL_MS: positiveInt.default(60_000),
-  PRICE_REFRESH_INTERVAL_MS: positiveInt.default(10 * 60_000),
-  PRUNE_INTERVAL_MS: positiveInt.default(3600_000),
-  QUEUE_SAMPLE_INTERVAL_MS: positiveInt.default(60_000),
-  PROVIDER_CALLS_RETENTION_DAYS: positiveInt.default(7),
-  RATE_LIMIT_HITS_RETENTION_DAYS: positiveInt.default(35),
-  QUEUE_DEPTH_SAMPLES_RETENTION_DAYS: positiveInt.default(7),
-  SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(60_000),
-  STALE_AFTER_MS: positiveInt.default(6 * 3600_000),
-  REFUND_WATCH_MS: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .default(6 * 3600_000),
-  EXECUTE_CLAIM_TIMEOUT_MS: positiveInt.default(120_000),
-  TRACKING_MIN_INTERVAL_MS: positiveInt.default(5_000),
-  TRACKING_TIME_SCALE: z.coerce.number().positive().max(1).default(1),
-  UPSTREAM_ALLOWED_HOSTS: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((h) => h.trim())
-        .filter(Boolean),
+interface SettingTree {
+  [key: string]: Setting | SettingTree;
+}
+type Resolved<T> = T extends Setting<infer S> ? z.output<S> : { [K in keyof T]: Resolved<T[K]> };
+
+/**
+ * Every setting, once: where it sits in `Config`, the variable it comes from, its type and default.
+ * The env schema and the `Config` type are both derived from this tree.
+ */
+const SETTINGS = {
+  env: from('NODE_ENV', z.enum(['development', 'production', 'test']).default('development')),
+  host: from('HOST', z.string().default('127.0.0.1')),
+  port: from('PORT', positiveInt.default(3000)),
+  apiPort: from('API_PORT', positiveInt.default(3100)),
+  publicBaseUrl: from('PUBLIC_BASE_URL', z.url().optional()),
+  databaseUrl: from('DATABASE_URL', z.string().default('postgres://postgres:postgres@127.0.0.1:5432/switchyard')),
+  databasePoolMax: from('DATABASE_POOL_MAX', positiveInt.default(10)),
+  databaseConnectTimeoutMs: from('DATABASE_CONNECT_TIMEOUT_MS', positiveInt.default(1000)),
+  redisUrl: from('REDIS_URL', z.string().default('redis://127.0.0.1:6379')),
+  redisPrefix: from(
+    'REDIS_PREFIX',
+    z
+      .string()
+      .regex(/^[a-z0-9_-]+$/i)
+      .default('sy'),
+  ),
+  dependencyTimeoutMs: from('DEPENDENCY_TIMEOUT_MS', positiveInt.default(900)),
+  logLevel: from('LOG_LEVEL', z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+  providersMode: from('PROVIDERS_MODE', z.enum(['simulated', 'live']).default('simulated')),
+  simulatorHost: from('SIMULATOR_HOST', z.string().default('127.0.0.1')),
+  simulatorBasePort: from('SIMULATOR_BASE_PORT', positiveInt.default(4700)),
+  providerDeadlineMs: from('PROVIDER_DEADLINE_MS', positiveInt.default(2500)),
+  executeDeadlineMs: from('EXECUTE_DEADLINE_MS', positiveInt.default(8000)),
+  catalogCacheMs: from('CATALOG_CACHE_MS', z.coerce.number().int().min(0).default(30_000)),
+  /** Upstream quote calls: identical previews shared for a few seconds, part of each budget kept back. */
+  quoteBudget: {
+    cacheMs: from('QUOTE_CACHE_MS', z.coerce.number().int().min(0).max(60_000).default(3_000)),
+    reservePercent: from('QUOTE_BUDGET_RESERVE_PERCENT', z.coerce.number().int().min(0).max(90).default(20)),
+    clientSharePercent: from('QUOTE_CLIENT_SHARE_PERCENT', z.coerce.number().int().min(1).max(100).default(25)),
+  },
+  lockTtlMs: from('LOCK_TTL_MS', positiveInt.default(60_000)),
+  lockExpiryMarginMs: from('LOCK_EXPIRY_MARGIN_MS', z.coerce.number().int().min(0).default(10_000)),
+  defaultSlippageBps: from('DEFAULT_SLIPPAGE_BPS', z.coerce.number().int().min(0).max(10_000).default(100)),
+  maxBodyBytes: from('MAX_BODY_BYTES', positiveInt.default(64 * 1024)),
+  requestDeadlineMs: from('REQUEST_DEADLINE_MS', positiveInt.default(15_000)),
+  /** How long a process drains after SIGTERM or SIGINT before it exits anyway. */
+  shutdownTimeoutMs: from('SHUTDOWN_TIMEOUT_MS', positiveInt.default(20_000)),
+  trustProxy: from('TRUST_PROXY', bool.default(false)),
+  /** Better Auth's signing secret; required in production, a fixed development value otherwise. */
+  authSecret: from('AUTH_SECRET', z.string().min(32, 'must be at least 32 characters').optional()),
+  affiliateSignupEnabled: from('AFFILIATE_SIGNUP_ENABLED', bool.default(true)),
+  metricsToken: from('METRICS_TOKEN', z.string().min(16, 'must be at least 16 characters').optional()),
+  rateLimits: {
+    windowSeconds: from('RATE_LIMIT_WINDOW_SECONDS', positiveInt.default(60)),
+    perClient: {
+      catalog: from('RATE_LIMIT_CATALOG', positiveInt.default(600)),
+      quote: from('RATE_LIMIT_QUOTE', positiveInt.default(120)),
+      execute: from('RATE_LIMIT_EXECUTE', positiveInt.default(60)),
+      transactions: from('RATE_LIMIT_TRANSACTIONS', positiveInt.default(300)),
+    },
+    /** Keys the hash that stands for a client address in stored rate-limit hits. */
+    hashKey: from('RATE_LIMIT_HASH_KEY', z.string().min(16).optional()),
+  },
+  idempotencyTtlSeconds: from('IDEMPOTENCY_TTL_SECONDS', positiveInt.default(24 * 3600)),
+  /** History answers only when scoped to wallets or one transaction, never the whole ledger. */
+  historyRequireScope: from('HISTORY_REQUIRE_SCOPE', bool.default(false)),
+  /** Status streams: open at once per client address, how long one lives, and its comment heartbeat. */
+  streams: {
+    maxPerClient: from('STREAM_MAX_PER_CLIENT', positiveInt.default(10)),
+    maxLifetimeMs: from('STREAM_MAX_LIFETIME_MS', positiveInt.default(30 * 60_000)),
+    heartbeatMs: from('STREAM_HEARTBEAT_MS', positiveInt.default(15_000)),
+  },
+  worker: {
+    healthPort: from('WORKER_HEALTH_PORT', z.coerce.number().int().min(0).max(65535).default(3300)),
+    trackingConcurrency: from('TRACKING_CONCURRENCY', positiveInt.default(20)),
+    lockDurationMs: from('WORKER_LOCK_DURATION_MS', positiveInt.default(30_000)),
+    sweepIntervalMs: from('SWEEP_INTERVAL_MS', positiveInt.default(30_000)),
+    rateLimitRollupIntervalMs: from('RATE_LIMIT_ROLLUP_INTERVAL_MS', positiveInt.default(60_000)),
+    priceRefreshIntervalMs: from('PRICE_REFRESH_INTERVAL_MS', positiveInt.default(10 * 60_000)),
+    pruneIntervalMs: from('PRUNE_INTERVAL_MS', positiveInt.default(3600_000)),
+    queueSampleIntervalMs: from('QUEUE_SAMPLE_INTERVAL_MS', positiveInt.default(60_000)),
+    sweepGraceMs: from('SWEEP_GRACE_MS', z.coerce.number().int().min(0).default(60_000)),
+    staleAfterMs: from('STALE_AFTER_MS', positiveInt.default(6 * 3600_000)),
+    refundWatchMs: from(
+      'REFUND_WATCH_MS',
+      z.coerce
+        .number()
+        .int()
+        .min(0)
+        .default(6 * 3600_000),
     ),
-  ...providerEnv('THORCHAIN'),
-  ...providerEnv('RELAY'),
-  ...providerEnv('CHAINFLIP'),
-  ...providerEnv('LIFI'),
-  LIFI_INVALID_GIVE_UP_MS: positiveInt.default(6 * 3600_000),
+    executeClaimTimeoutMs: from('EXECUTE_CLAIM_TIMEOUT_MS', positiveInt.default(120_000)),
+    minPollIntervalMs: from('TRACKING_MIN_INTERVAL_MS', positiveInt.default(5_000)),
+    /** Multiplies every polling delay; below 1 only for simulated end-to-end runs. */
+    timeScale: from('TRACKING_TIME_SCALE', z.coerce.number().positive().max(1).default(1)),
+  },
+  /** How long the dashboard's sample tables keep their rows. */
+  retention: {
+    providerCallsDays: from('PROVIDER_CALLS_RETENTION_DAYS', positiveInt.default(7)),
+    rateLimitHitsDays: from('RATE_LIMIT_HITS_RETENTION_DAYS', positiveInt.default(35)),
+    queueDepthSamplesDays: from('QUEUE_DEPTH_SAMPLES_RETENTION_DAYS', positiveInt.default(7)),
+  },
+  upstreamAllowedHosts: from(
+    'UPSTREAM_ALLOWED_HOSTS',
+    z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((h) => h.trim())
+          .filter(Boolean),
+      ),
+  ),
+  /** LI.FI's INVALID status is waited out until a swap is this old, then it counts as failed. */
+  lifiInvalidGiveUpMs: from('LIFI_INVALID_GIVE_UP_MS', positiveInt.default(6 * 3600_000)),
+  breaker: {
+    threshold: from('PROVIDER_BREAKER_THRESHOLD', positiveInt.default(5)),
+    halfOpenAfterMs: from('PROVIDER_BREAKER_HALF_OPEN_MS', positiveInt.default(30_000)),
+    statusRetries: from('PROVIDER_STATUS_RETRIES', z.coerce.number().int().min(0).max(5).default(2)),
+  },
+} satisfies SettingTree;
+
+/** Each provider's settings, read from `<KEY>_ENABLED`, `<KEY>_URL` and so on. */
+const providerSettings = (key: ProviderKey) => ({
+  enabled: from(`${key}_ENABLED`, bool.default(true)),
+  baseUrl: from(`${key}_URL`, z.url().optional()),
+  apiKey: from(`${key}_API_KEY`, z.string().min(1).optional()),
+  /** Falls back to PROVIDER_DEADLINE_MS. */
+  deadlineMs: from(`${key}_DEADLINE_MS`, positiveInt.optional()),
+  /** Requests allowed upstream per window, across the fleet; undefined means the documented default. */
+  rateLimit: from(
+    `${key}_RATE_LIMIT`,
+    z
+      .string()
+      .regex(/^\d+\/\d+$/, 'must be "requests/seconds", e.g. "50/60"')
+      .transform((value) => {
+        const [points, windowSeconds] = value.split('/').map(Number);
+        return { points: points as number, windowSeconds: windowSeconds as number };
+      })
+      .optional(),
+  ),
 });
 
-export type Env = z.infer<typeof envSchema>;
+type ProviderSettings = Resolved<ReturnType<typeof providerSettings>>;
+/** A provider's settings with its key and the deadline it falls back to; tests build these by hand. */
+export type ProviderConfig = Omit<ProviderSettings, 'deadlineMs' | 'rateLimit'> & {
+  key: ProviderKey;
+  deadlineMs: number;
+  rateLimit?: ProviderSettings['rateLimit'];
+};
+
+const ALL_SETTINGS = {
+  ...SETTINGS,
+  providers: Object.fromEntries(PROVIDER_KEYS.map((key) => [key, providerSettings(key)])) as Record<
+    ProviderKey,
+    ReturnType<typeof providerSettings>
+  >,
+};
+
+const isSetting = (node: Setting | SettingTree): node is Setting =>
+  typeof (node as Setting).env === 'string' && (node as Setting).schema instanceof z.ZodType;
+
+function settingsOf(tree: SettingTree): Setting[] {
+  return Object.values(tree).flatMap((node) => (isSetting(node) ? [node] : settingsOf(node)));
+}
+
+function resolve<T extends SettingTree>(tree: T, env: Record<string, unknown>): Resolved<T> {
+  return Object.fromEntries(
+    Object.entries(tree).map(([key, node]) => [key, isSetting(node) ? env[node.env] : resolve(node, env)]),
+  ) as Resolved<T>;
+}
+
+/** Every environment variable the configuration reads, with its schema (the README documents each). */
+export const envSchema = z.object(
+  Object.fromEntries(settingsOf(ALL_SETTINGS).map((setting) => [setting.env, setting.schema])),
+);
 
 export { PROVIDER_KEYS, type ProviderKey };
 
-export interface ProviderConfig {
-  key: ProviderKey;
-  enabled: boolean;
-  baseUrl: string | undefined;
-  apiKey: string | undefined;
-  deadlineMs: number;
-  /** Requests allowed upstream per window, across the fleet; undefined means the documented default. */
-  rateLimit?: { points: number; windowSeconds: number };
-}
-
-export interface Config {
-  env: Env['NODE_ENV'];
-  host: string;
-  port: number;
-  apiPort: number;
-  publicBaseUrl: string | undefined;
-  databaseUrl: string;
-  databasePoolMax: number;
-  databaseConnectTimeoutMs: number;
-  redisUrl: string;
-  redisPrefix: string;
-  dependencyTimeoutMs: number;
-  logLevel: Env['LOG_LEVEL'];
-  providersMode: Env['PROVIDERS_MODE'];
-  simulatorHost: string;
-  simulatorBasePort: number;
-  providerDeadlineMs: number;
-  executeDeadlineMs: number;
-  catalogCacheMs: number;
-  /** Upstream quote calls: identical previews shared for a few seconds, part of each budget kept back. */
-  quoteBudget: { cacheMs: number; reservePercent: number; clientSharePercent: number };
-  lockTtlMs: number;
-  lockExpiryMarginMs: number;
-  defaultSlippageBps: number;
-  maxBodyBytes: number;
-  requestDeadlineMs: number;
-  /** How long a process drains after SIGTERM or SIGINT before it exits anyway. */
-  shutdownTimeoutMs: number;
-  trustProxy: boolean;
-  /** Better Auth's signing secret; required in production, a fixed development value otherwise. */
-  authSecret: string;
-  affiliateSignupEnabled: boolean;
-  metricsToken: string | undefined;
-  rateLimits: {
-    windowSeconds: number;
-    perClient: Record<'catalog' | 'quote' | 'execute' | 'transactions', number>;
-    /** Keys the hash that stands for a client address in stored rate-limit hits. */
-    hashKey: string;
-  };
-  idempotencyTtlSeconds: number;
-  /** History answers only when scoped to wallets or one transaction, never the whole ledger. */
-  historyRequireScope: boolean;
-  /** Status streams: open at once per client address, how long one lives, and its comment heartbeat. */
-  streams: { maxPerClient: number; maxLifetimeMs: number; heartbeatMs: number };
-  worker: {
-    healthPort: number;
-    trackingConcurrency: number;
-    lockDurationMs: number;
-    sweepIntervalMs: number;
-    rateLimitRollupIntervalMs: number;
-    priceRefreshIntervalMs: number;
-    pruneIntervalMs: number;
-    queueSampleIntervalMs: number;
-    sweepGraceMs: number;
-    staleAfterMs: number;
-    refundWatchMs: number;
-    executeClaimTimeoutMs: number;
-    minPollIntervalMs: number;
-    /** Multiplies every polling delay; below 1 only for simulated end-to-end runs. */
-    timeScale: number;
-  };
-  /** How long the dashboard's sample tables keep their rows. */
-  retention: { providerCallsDays: number; rateLimitHitsDays: number; queueDepthSamplesDays: number };
-  upstreamAllowedHosts: string[];
-  providers: Record<ProviderKey, ProviderConfig>;
-  /** LI.FI's INVALID status is waited out until a swap is this old, then it counts as failed. */
-  lifiInvalidGiveUpMs: number;
-  breaker: { threshold: number; halfOpenAfterMs: number; statusRetries: number };
-}
-
-function parseBudget(value: string | undefined) {
-  if (!value) return undefined;
-  const [points, windowSeconds] = value.split('/').map(Number);
-  return { points: points as number, windowSeconds: windowSeconds as number };
-}
-
 export class ConfigError extends Error {}
 
-function developmentSecret(nodeEnv: Env['NODE_ENV'], name: string): string {
+function developmentSecret(nodeEnv: string, name: string): string {
   if (nodeEnv === 'production') throw new ConfigError(`Invalid configuration: ${name} is required in production`);
   return `switchyard-development-only-${name.toLowerCase()}-not-secret`;
 }
 
+/** The parsed environment as `Config`: the settings tree, plus the values that fall back on others. */
+export const configSchema = envSchema.transform((env) => {
+  const settings = resolve(ALL_SETTINGS, env);
+  const providers = Object.fromEntries(
+    PROVIDER_KEYS.map((key) => {
+      const provider = settings.providers[key];
+      return [key, { ...provider, key, deadlineMs: provider.deadlineMs ?? settings.providerDeadlineMs }];
+    }),
+  ) as Record<ProviderKey, ProviderConfig>;
+  return {
+    ...settings,
+    authSecret: settings.authSecret ?? developmentSecret(settings.env, 'AUTH_SECRET'),
+    rateLimits: {
+      ...settings.rateLimits,
+      hashKey:
+        settings.rateLimits.hashKey ?? settings.authSecret ?? developmentSecret(settings.env, 'RATE_LIMIT_HASH_KEY'),
+    },
+    providers,
+  };
+});
+
+export type Config = z.output<typeof configSchema>;
+
 export function parseConfig(source: Record<string, string | undefined>): Config {
-  const parsed = envSchema.safeParse(source);
+  const parsed = configSchema.safeParse(source);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new ConfigError(`Invalid configuration: ${problems}`);
   }
-  const env = parsed.data as Env & Record<string, unknown>;
-  const providers = Object.fromEntries(
-    PROVIDER_KEYS.map((key) => [
-      key,
-      {
-        key,
-        enabled: env[`${key}_ENABLED`] as boolean,
-        baseUrl: env[`${key}_URL`] as string | undefined,
-        apiKey: env[`${key}_API_KEY`] as string | undefined,
-        deadlineMs: (env[`${key}_DEADLINE_MS`] as number | undefined) ?? env.PROVIDER_DEADLINE_MS,
-        rateLimit: parseBudget(env[`${key}_RATE_LIMIT`] as string | undefined),
-      },
-    ]),
-  ) as Record<ProviderKey, ProviderConfig>;
-  return {
-    env: env.NODE_ENV,
-    host: env.HOST,
-    port: env.PORT,
-    apiPort: env.API_PORT,
-    publicBaseUrl: env.PUBLIC_BASE_URL,
-    databaseUrl: env.DATABASE_URL,
-    databasePoolMax: env.DATABASE_POOL_MAX,
-    databaseConnectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
-    redisUrl: env.REDIS_URL,
-    redisPrefix: env.REDIS_PREFIX,
-    dependencyTimeoutMs: env.DEPENDENCY_TIMEOUT_MS,
-    logLevel: env.LOG_LEVEL,
-    providersMode: env.PROVIDERS_MODE,
-    simulatorHost: env.SIMULATOR_HOST,
-    simulatorBasePort: env.SIMULATOR_BASE_PORT,
-    providerDeadlineMs: env.PROVIDER_DEADLINE_MS,
-    executeDeadlineMs: env.EXECUTE_DEADLINE_MS,
-    catalogCacheMs: env.CATALOG_CACHE_MS,
-    quoteBudget: {
-      cacheMs: env.QUOTE_CACHE_MS,
-      reservePercent: env.QUOTE_BUDGET_RESERVE_PERCENT,
-      clientSharePercent: env.QUOTE_CLIENT_SHARE_PERCENT,
-    },
-    lockTtlMs: env.LOCK_TTL_MS,
-    lockExpiryMarginMs: env.LOCK_EXPIRY_MARGIN_MS,
-    defaultSlippageBps: env.DEFAULT_SLIPPAGE_BPS,
-    maxBodyBytes: env.MAX_BODY_BYTES,
-    requestDeadlineMs: env.REQUEST_DEADLINE_MS,
-    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
-    trustProxy: env.TRUST_PROXY,
-    authSecret: env.AUTH_SECRET ?? developmentSecret(env.NODE_ENV, 'AUTH_SECRET'),
-    affiliateSignupEnabled: env.AFFILIATE_SIGNUP_ENABLED,
-    metricsToken: env.METRICS_TOKEN,
-    rateLimits: {
-      windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
-      perClient: {
-        catalog: env.RATE_LIMIT_CATALOG,
-        quote: env.RATE_LIMIT_QUOTE,
-        execute: env.RATE_LIMIT_EXECUTE,
-        transactions: env.RATE_LIMIT_TRANSACTIONS,
-      },
-      hashKey: env.RATE_LIMIT_HASH_KEY ?? env.AUTH_SECRET ?? developmentSecret(env.NODE_ENV, 'RATE_LIMIT_HASH_KEY'),
-    },
-    idempotencyTtlSeconds: env.IDEMPOTENCY_TTL_SECONDS,
-    historyRequireScope: env.HISTORY_REQUIRE_SCOPE,
-    streams: {
-      maxPerClient: env.STREAM_MAX_PER_CLIENT,
-      maxLifetimeMs: env.STREAM_MAX_LIFETIME_MS,
-      heartbeatMs: env.STREAM_HEARTBEAT_MS,
-    },
-    worker: {
-      healthPort: env.WORKER_HEALTH_PORT,
-      trackingConcurrency: env.TRACKING_CONCURRENCY,
-      lockDurationMs: env.WORKER_LOCK_DURATION_MS,
-      sweepIntervalMs: env.SWEEP_INTERVAL_MS,
-      rateLimitRollupIntervalMs: env.RATE_LIMIT_ROLLUP_INTERVAL_MS,
-      priceRefreshIntervalMs: env.PRICE_REFRESH_INTERVAL_MS,
-      pruneIntervalMs: env.PRUNE_INTERVAL_MS,
-      queueSampleIntervalMs: env.QUEUE_SAMPLE_INTERVAL_MS,
-      sweepGraceMs: env.SWEEP_GRACE_MS,
-      staleAfterMs: env.STALE_AFTER_MS,
-      refundWatchMs: env.REFUND_WATCH_MS,
-      executeClaimTimeoutMs: env.EXECUTE_CLAIM_TIMEOUT_MS,
-      minPollIntervalMs: env.TRACKING_MIN_INTERVAL_MS,
-      timeScale: env.TRACKING_TIME_SCALE,
-    },
-    retention: {
-      providerCallsDays: env.PROVIDER_CALLS_RETENTION_DAYS,
-      rateLimitHitsDays: env.RATE_LIMIT_HITS_RETENTION_DAYS,
-      queueDepthSamplesDays: env.QUEUE_DEPTH_SAMPLES_RETENTION_DAYS,
-    },
-    upstreamAllowedHosts: env.UPSTREAM_ALLOWED_HOSTS,
-    providers,
-    lifiInvalidGiveUpMs: env.LIFI_INVALID_GIVE_UP_MS,
-    breaker: {
-      threshold: env.PROVIDER_BREAKER_THRESHOLD,
-      halfOpenAfterMs: env.PROVIDER_BREAKER_HALF_OPEN_MS,
-      statusRetries: env.PROVIDER_STATUS_RETRIES,
-    },
-  };
+  return parsed.data;
 }
 
 let loaded: Config | undefined;

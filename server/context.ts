@@ -1,3 +1,4 @@
+import 'server-only';
 import type { Redis } from 'ioredis';
 import { type Config, loadConfig } from './config';
 import { createDb, type DbHandle } from './db';

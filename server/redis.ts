@@ -1,3 +1,4 @@
+import 'server-only';
 import { Redis, type RedisOptions } from 'ioredis';
 
 /** For the HTTP path: a request never waits on a Redis that is down. */

@@ -37,5 +37,5 @@ describe('scripts/check-cycles.sh', () => {
   it('passes on this project', () => {
     const result = checkCycles();
     expect(result.status, `${result.stdout}${result.stderr}`).toBe(0);
-  });
+  }, 120_000);
 });

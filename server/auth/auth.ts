@@ -6,6 +6,7 @@ import { adminAc, defaultAc } from 'better-auth/plugins/admin/access';
 import { eq } from 'drizzle-orm';
 import { authAccounts, authSessions, authUsers, authVerifications } from '../../drizzle/schema';
 import type { AppContext } from '../context';
+import { perKey } from '../per-key';
 import { AUTH_CLIENT_IP_HEADER } from '../ratelimit/client';
 import { authLogger } from './logging';
 import { type Role, SELF_SIGN_UP_ROLE } from './roles';
@@ -95,14 +96,5 @@ export function createAuth(app: AppContext) {
 
 export type Auth = ReturnType<typeof createAuth>;
 
-const instances = new WeakMap<AppContext, Auth>();
-
 /** One Better Auth instance per application context (the process's, or a test's). */
-export function getAuth(app: AppContext): Auth {
-  let auth = instances.get(app);
-  if (!auth) {
-    auth = createAuth(app);
-    instances.set(app, auth);
-  }
-  return auth;
-}
+export const getAuth: (app: AppContext) => Auth = perKey(createAuth);

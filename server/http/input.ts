@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { AppError, type ErrorCode, problemsFromZod, validationError } from '../errors';
+import { readCappedBody } from './capped-body';
 import type { ApiRequest } from './request';
 
 export type FieldCoder = (field: string, value: unknown) => ErrorCode;
@@ -111,24 +112,10 @@ export async function readJsonBody(
   if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(contentType.trim())) {
     throw bodyProblem('Content-Type must be application/json');
   }
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) throw bodyProblem(`Request body larger than ${maxBytes} bytes`, 413);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => {});
-        throw bodyProblem(`Request body larger than ${maxBytes} bytes`, 413);
-      }
-      chunks.push(value);
-    }
-  }
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+  const body = await readCappedBody(request, maxBytes, () =>
+    bodyProblem(`Request body larger than ${maxBytes} bytes`, 413),
+  );
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(body);
   if (text.trim() === '') throw bodyProblem('Request body is empty; a JSON object is required');
   let parsed: unknown;
   try {

@@ -50,15 +50,14 @@ export const transactionsGauge = new Gauge({
   labelNames: ['state'] as const,
   registers: [registry],
 });
-export const providerCircuitOpen = new Gauge({
-  name: 'switchyard_provider_circuit_open',
-  help: "1 while this process's circuit breaker for an enabled provider is open or half-open",
-  labelNames: ['provider'] as const,
-  registers: [registry],
-});
-export const providerQuoteErrorRatio = new Gauge({
-  name: 'switchyard_provider_quote_error_ratio',
-  help: 'Share of quote calls that failed over the last hour, "no route" answers not counted',
-  labelNames: ['provider'] as const,
-  registers: [registry],
-});
+const perProviderGauge = (name: string, help: string) =>
+  new Gauge({ name, help, labelNames: ['provider'] as const, registers: [registry] });
+
+export const providerCircuitOpen = perProviderGauge(
+  'switchyard_provider_circuit_open',
+  "1 while this process's circuit breaker for an enabled provider is open or half-open",
+);
+export const providerQuoteErrorRatio = perProviderGauge(
+  'switchyard_provider_quote_error_ratio',
+  'Share of quote calls that failed over the last hour, "no route" answers not counted',
+);

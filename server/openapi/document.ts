@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../errors';
 import type { ApiInterface, Endpoint } from '../http/endpoint';
+import { perKey } from '../per-key';
 import { assetSchema, chainSchema, sourceSchema } from '../schemas/catalog';
 import * as responses from '../schemas/responses';
 import {
@@ -686,14 +687,5 @@ function build(routes: ApiRouteTable): OpenApiDocument {
 /** Every public path, its interface and its endpoints by method, as `http/routes.ts` lists them. */
 export type ApiRouteTable = Record<string, { api: ApiInterface; methods: Partial<Record<string, Endpoint>> }>;
 
-const built = new WeakMap<ApiRouteTable, OpenApiDocument>();
-
 /** The OpenAPI 3.1 document of both interfaces, built once per route table from it and the zod schemas. */
-export function buildOpenApiDocument(routes: ApiRouteTable): OpenApiDocument {
-  let document = built.get(routes);
-  if (!document) {
-    document = build(routes);
-    built.set(routes, document);
-  }
-  return document;
-}
+export const buildOpenApiDocument: (routes: ApiRouteTable) => OpenApiDocument = perKey(build);

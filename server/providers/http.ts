@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { readCappedBody } from '../http/capped-body';
 import { ProviderError } from './errors';
 import type { ProviderKey } from './types';
 
@@ -35,23 +36,12 @@ export interface UpstreamResponse<T> {
 const DEFAULT_MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 
 async function readCapped(response: Response, maxBytes: number, provider: ProviderKey): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) throw new ProviderError(provider, 'BAD_RESPONSE', `response larger than ${maxBytes} bytes`);
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new ProviderError(provider, 'BAD_RESPONSE', `response larger than ${maxBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const body = await readCappedBody(
+    response,
+    maxBytes,
+    () => new ProviderError(provider, 'BAD_RESPONSE', `response larger than ${maxBytes} bytes`),
+  );
+  return body.toString('utf8');
 }
 
 function parseJson(text: string): unknown {

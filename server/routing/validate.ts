@@ -27,7 +27,7 @@ const AMOUNT_MESSAGES = {
   too_large: 'amount is too large',
 } as const;
 
-interface PairFields {
+export interface PairFields {
   srcChain: string;
   srcAddress: string;
   dstChain: string;

@@ -1,6 +1,7 @@
 import { type ConnectionOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
+import { perKey } from '../per-key';
 import { JOBS, type JobData, type JobName, type QueueName, SCHEDULE_IDS, SCHEDULES, trackingJobId } from './jobs';
 
 export interface TrackingScheduler {
@@ -22,18 +23,14 @@ export function createQueue(name: QueueName, connection: Redis | ConnectionOptio
   return queue;
 }
 
-const sharedQueues = new WeakMap<Redis, Map<string, Queue>>();
+const sharedQueues = perKey((_redis: Redis) => new Map<string, Queue>());
 
 /**
  * A queue handle on a process's own Redis connection, made on first use and kept: the dashboard and
  * the metrics scrape read counts and schedulers through it without opening a queue per request.
  */
 export function sharedQueue(ctx: { redis: Redis; config: Pick<Config, 'redisPrefix'> }, name: QueueName): Queue {
-  let queues = sharedQueues.get(ctx.redis);
-  if (!queues) {
-    queues = new Map();
-    sharedQueues.set(ctx.redis, queues);
-  }
+  const queues = sharedQueues(ctx.redis);
   const key = `${ctx.config.redisPrefix}:${name}`;
   let queue = queues.get(key);
   if (!queue) {

@@ -1,12 +1,10 @@
-import { getCatalog } from '../../catalog/snapshot';
-import { clientIdentity } from '../../ratelimit/client';
 import { executeLock } from '../../routing/execute';
 import { lockRoute } from '../../routing/lock';
-import { quoteRoutes } from '../../routing/quote';
 import { validateSwapBody } from '../../routing/validate';
 import { executeLegacyResponse, lockLegacyResponse, quoteLegacyResponse } from '../../schemas/responses';
 import { executeBodyLegacy, lockBodyLegacy, quoteBodyLegacy, swapFieldCode } from '../../schemas/swap';
 import { endpoint } from '../endpoint';
+import { quoteFromRequest } from '../quote-request';
 
 /** Legacy elements: `{provider, quoteId, quote, fee, exec}`; execution data only exists after execute. */
 export const quoteLegacy = endpoint({
@@ -14,10 +12,8 @@ export const quoteLegacy = endpoint({
   body: quoteBodyLegacy,
   response: quoteLegacyResponse,
   bodyValidation: 'domain',
-  handle: async ({ rawBody }, { app, request, receivedAt }) => {
-    const { pair } = await validateSwapBody(app, quoteBodyLegacy, rawBody);
-    const client = clientIdentity(request, app.config);
-    const routes = await quoteRoutes(app, pair, (await getCatalog(app)).activeSources, client, receivedAt);
+  handle: async ({ rawBody }, context) => {
+    const routes = await quoteFromRequest(context, quoteBodyLegacy, rawBody);
     return {
       body: routes.map(({ provider, routeId, fee, ...quote }) => ({
         provider,

@@ -1,22 +1,18 @@
-import { getCatalog } from '../../catalog/snapshot';
-import { clientIdentity } from '../../ratelimit/client';
 import { executeLock } from '../../routing/execute';
 import { lockRoute } from '../../routing/lock';
-import { quoteRoutes } from '../../routing/quote';
 import { validateSwapBody } from '../../routing/validate';
 import { executeV1Response, lockV1Response, quoteV1Response } from '../../schemas/responses';
 import { executeBodyV1, lockBodyV1, quoteBodyV1, swapFieldCode } from '../../schemas/swap';
 import { endpoint } from '../endpoint';
+import { quoteFromRequest } from '../quote-request';
 
 export const quoteV1 = endpoint({
   routeClass: 'quote',
   body: quoteBodyV1,
   response: quoteV1Response,
   bodyValidation: 'domain',
-  handle: async ({ rawBody }, { app, request, receivedAt }) => {
-    const { pair } = await validateSwapBody(app, quoteBodyV1, rawBody);
-    const client = clientIdentity(request, app.config);
-    const routes = await quoteRoutes(app, pair, (await getCatalog(app)).activeSources, client, receivedAt);
+  handle: async ({ rawBody }, context) => {
+    const routes = await quoteFromRequest(context, quoteBodyV1, rawBody);
     return { body: { data: routes } };
   },
 });
