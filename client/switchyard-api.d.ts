@@ -173,7 +173,7 @@ export interface paths {
         };
         /**
          * Transaction history
-         * @description Transactions, newest first, filtered by wallets, statuses, referral code or search term. A server may require a scope (`HISTORY_REQUIRE_SCOPE`): then a request without `addresses` or `transactionId` is 400 `VALIDATION_ERROR` naming both fields.
+         * @description Transactions, newest first, filtered by wallets, statuses, referral code or search term. A server may require a scope (`HISTORY_REQUIRE_SCOPE`): then a request without `addresses` or `transactionId` is 400 `VALIDATION_ERROR` naming both fields. Pages by `page`, or by `cursor` (keyset): pass `pagination.nextCursor` back as `cursor` to get the rows after that page, unaffected by swaps recorded meanwhile and as fast for the thousandth page as for the first.
          */
         get: operations["transactionHistory"];
         put?: never;
@@ -648,7 +648,7 @@ export interface components {
                 /** @description Public transaction ID for status and track */
                 id: string;
                 /** @enum {string} */
-                status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";
+                status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
             };
         } & {
             [key: string]: unknown;
@@ -695,7 +695,7 @@ export interface components {
             outboundHash: string;
             provider: string;
             /** @enum {string} */
-            status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";
+            status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
             srcAmount: string;
             dstAmount: string;
             walletAddress: string;
@@ -730,7 +730,7 @@ export interface components {
                 inboundHash: string;
                 provider: string;
                 /** @enum {string} */
-                status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";
+                status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
             };
             final: boolean;
             /** @description True when the provider is being polled for this transaction */
@@ -749,7 +749,7 @@ export interface components {
             outboundHash: string;
             provider: string;
             /** @enum {string} */
-            status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";
+            status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
             srcAmount: string;
             dstAmount: string;
             walletAddress: string;
@@ -766,7 +766,14 @@ export interface components {
         };
         HistoryResponse: {
             data: components["schemas"]["HistoryItem"][];
-            pagination: components["schemas"]["Pagination"];
+            pagination: {
+                page: number;
+                perPage: number;
+                total: number;
+                hasMore: boolean;
+                /** @description Pass as `cursor` for the rows after this page (keyset); null when nothing follows */
+                nextCursor: string | null;
+            };
         };
         /** @description This OpenAPI 3.1 document. */
         OpenApiDocument: {
@@ -900,7 +907,7 @@ export interface components {
                 transaction: {
                     id: string;
                     /** @enum {string} */
-                    status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";
+                    status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
                 };
             };
         } & {
@@ -2162,9 +2169,11 @@ export interface operations {
                 /** @description Public transaction ID. */
                 transactionId?: string;
                 /** @description Only these statuses; repeat the parameter or separate with commas. */
-                statuses?: ("SUCCESS" | "PENDING" | "FAILED" | "REFUND")[];
+                statuses?: ("PENDING" | "SUCCESS" | "FAILED" | "REFUND")[];
                 /** @description When true (or 1), only SUCCESS, FAILED and REFUND. */
                 finalizedOnly?: "0" | "1" | "true" | "false";
+                /** @description Opaque: a `pagination.nextCursor` from an earlier answer with the same filters. The rows after it; `page` is then ignored. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -3163,7 +3172,7 @@ export interface operations {
                 /** @description Search by transaction ID, lock ID, hash, wallet, provider, asset symbol or referral code. */
                 search?: string;
                 /** @description Only these statuses; repeat the parameter or separate with commas. */
-                statuses?: ("SUCCESS" | "PENDING" | "FAILED" | "REFUND")[];
+                statuses?: ("PENDING" | "SUCCESS" | "FAILED" | "REFUND")[];
                 /** @description When true (or 1), only SUCCESS, FAILED and REFUND. */
                 finalizedOnly?: "0" | "1" | "true" | "false";
             };

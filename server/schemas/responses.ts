@@ -255,7 +255,15 @@ export const trackResultSchema = z.object({
 });
 export const trackV1Response = z.object({ data: trackResultSchema });
 
-export const historyV1Response = v1List(historyItemSchema);
+export const historyV1Response = z.object({
+  data: z.array(historyItemSchema),
+  pagination: paginationSchema.extend({
+    nextCursor: z
+      .string()
+      .nullable()
+      .describe('Pass as `cursor` for the rows after this page (keyset); null when nothing follows'),
+  }),
+});
 
 // ---- Legacy interface (spec §4.11)
 

@@ -1,4 +1,3 @@
-import { toV1List } from '../../schemas/common';
 import { historyV1Response, statusV1Response, trackV1Response } from '../../schemas/responses';
 import { historyQueryV1, type StatusQuery, statusQuery, trackBody } from '../../schemas/transactions';
 import { listHistory } from '../../transactions/history';
@@ -37,7 +36,11 @@ export const historyV1 = endpoint({
   routeClass: 'transactions',
   query: historyQueryV1,
   response: historyV1Response,
-  handle: async ({ query }, { app }) => ({
-    body: toV1List(await listHistory(app, { ...query, search: query.query })),
-  }),
+  handle: async ({ query }, { app }) => {
+    const { items, page, perPage, total, hasMore, nextCursor } = await listHistory(app, {
+      ...query,
+      search: query.query,
+    });
+    return { body: { data: items, pagination: { page, perPage, total, hasMore, nextCursor } } };
+  },
 });
