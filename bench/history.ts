@@ -87,10 +87,17 @@ export async function historySection(b: Bench): Promise<void> {
     throw new Error(`history answered ${check.status}: ${JSON.stringify(body).slice(0, 300)}`);
   }
 
-  const spec = (label: string, page: number, durationMs: number, warmupMs: number) => ({
+  // The same last page by keyset: the cursor the page before it hands out.
+  const before = await fetch(`http://127.0.0.1:${api.port}${path(deepPage - 1)}`, {
+    signal: AbortSignal.timeout(30_000),
+  });
+  const cursor = ((await before.json()) as { pagination?: { nextCursor?: string } }).pagination?.nextCursor;
+  const cursorPath = `/api/v1/transaction/history?addresses=${WALLET}&perPage=${PER_PAGE}&cursor=${cursor}`;
+
+  const spec = (label: string, page: number | 'cursor', durationMs: number, warmupMs: number) => ({
     label,
     port: api.port,
-    requests: [httpRequest('GET', api.port, path(page))],
+    requests: [httpRequest('GET', api.port, page === 'cursor' ? cursorPath : path(page))],
     connections: 4,
     durationMs,
     warmupMs,
@@ -98,10 +105,18 @@ export async function historySection(b: Bench): Promise<void> {
   });
   const first = 'page 1';
   const deep = `page ${deepPage}`;
-  await interleaved(b.load, [spec(first, 1, b.ms(1), 0), spec(deep, deepPage, b.ms(1), 0)], 1, () => {});
+  const byCursor = `page ${deepPage} by cursor`;
+  const targets = [first, deep, ...(cursor ? [byCursor] : [])];
+  const pageOf = (label: string) => (label === first ? 1 : label === deep ? deepPage : 'cursor');
+  await interleaved(
+    b.load,
+    targets.map((label) => spec(label, pageOf(label), b.ms(1), 0)),
+    1,
+    () => {},
+  );
   const r = await interleaved(
     b.load,
-    [spec(first, 1, b.ms(3), b.ms(0.5, 250)), spec(deep, deepPage, b.ms(3), b.ms(0.5, 250))],
+    targets.map((label) => spec(label, pageOf(label), b.ms(3), b.ms(0.5, 250))),
     4,
   );
   const plans = { first: await explain(b, 1), deep: await explain(b, deepPage) };
@@ -109,7 +124,7 @@ export async function historySection(b: Bench): Promise<void> {
 
   const p1 = r[first] as Aggregate;
   const pd = r[deep] as Aggregate;
-  for (const agg of [p1, pd]) {
+  for (const agg of Object.values(r)) {
     const odd = unexpected(agg, [200]);
     if (odd) b.report.note(`unexpected answers — ${odd}`);
   }
@@ -121,6 +136,11 @@ export async function historySection(b: Bench): Promise<void> {
   b.report.add({ ...vsFirst, name: `${label} ${deep} p50`, value: pd.p50Ms, unit: 'ms', baseline: p1.p50Ms });
   b.report.add({ ...vsFirst, name: `${label} ${deep} p99`, value: pd.p99Ms, unit: 'ms', baseline: p1.p99Ms });
   b.report.add({ ...vsFirst, name: `${label} ${deep}`, value: pd.rps, unit: 'req/s', baseline: p1.rps });
+  const pc = r[byCursor];
+  if (pc) {
+    b.report.add({ ...vsFirst, name: `${label} ${byCursor} p99`, value: pc.p99Ms, unit: 'ms', baseline: p1.p99Ms });
+    b.report.add({ ...vsFirst, name: `${label} ${byCursor}`, value: pc.rps, unit: 'req/s', baseline: p1.rps });
+  } else b.report.note('history: no nextCursor on the page before the last');
   b.report.add({
     ...vsFirst,
     name: `history SQL ${deep}: rows query (EXPLAIN ANALYZE)`,

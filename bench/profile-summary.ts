@@ -17,6 +17,8 @@ interface Profile {
   timeDeltas: number[];
 }
 
+const START_UP = 'module loading (start-up)';
+
 /** First match wins: specific libraries before the generic buckets. */
 const CATEGORIES: [string, RegExp][] = [
   ['idle', /^\((idle|program)\)$/],
@@ -98,10 +100,14 @@ const files = process.argv.slice(2).flatMap((arg) =>
 for (const file of files) {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const totals = summarise(profile);
+  // Idle time and start-up are not what a request or a poll costs: reported, not counted.
   const idle = totals.get('idle') ?? 0;
+  const startUp = totals.get(START_UP) ?? 0;
   totals.delete('idle');
+  totals.delete(START_UP);
   const busy = [...totals.values()].reduce((a, b) => a + b, 0);
-  console.log(`\n${file}: ${(busy / 1e6).toFixed(1)} s busy (${(idle / 1e6).toFixed(1)} s idle)`);
+  const seconds = (us: number) => (us / 1e6).toFixed(1);
+  console.log(`\n${file}: ${seconds(busy)} s busy (${seconds(idle)} s idle, ${seconds(startUp)} s start-up)`);
   for (const [name, us] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, 30)) {
     console.log(`  ${((100 * us) / busy).toFixed(1).padStart(5)} %  ${name}`);
   }

@@ -35,7 +35,13 @@ describe('GET /api/v1/transaction/history', () => {
     const res = await t.json('/api/v1/transaction/history');
     expect(res.status).toBe(200);
     expectV1Headers(res.headers);
-    expect(res.body.pagination).toEqual({ page: 1, perPage: 20, total: 45, hasMore: true });
+    expect(res.body.pagination).toEqual({
+      page: 1,
+      perPage: 20,
+      total: 45,
+      hasMore: true,
+      nextCursor: expect.any(String),
+    });
     expect(ids(res.body)).toEqual(
       newestFirst(txs)
         .slice(0, 20)
@@ -207,5 +213,68 @@ describe('HISTORY_REQUIRE_SCOPE', () => {
   it('is off by default: the spec lists every filter as optional', async () => {
     expect((await t.json('/api/v1/transaction/history?referralCode=partner-a')).status).toBe(200);
     expect((await t.json('/api/transaction/history')).status).toBe(200);
+  });
+});
+
+describe('history pages deep and by cursor', () => {
+  const wallet = (w: string) => `/api/v1/transaction/history?addresses=${w}`;
+  const expected = () => newestFirst(txs.filter((x) => x.wallet === ALICE)).map((x) => x.id);
+
+  async function walkPages(perPage: number) {
+    const seen: string[] = [];
+    for (let page = 1; page < 50; page++) {
+      const res = await t.json(`${wallet(ALICE)}&perPage=${perPage}&page=${page}`);
+      expect(res.status).toBe(200);
+      seen.push(...ids(res.body));
+      if (!res.body.pagination.hasMore) return { seen, last: res.body.pagination };
+    }
+    throw new Error('never reached the last page');
+  }
+
+  it('returns every page of a wallet in order, the older half read from the oldest end', async () => {
+    for (const perPage of [1, 4, 7, 29, 50]) {
+      const { seen, last } = await walkPages(perPage);
+      expect(seen, `perPage ${perPage}`).toEqual(expected());
+      expect(last.nextCursor).toBeNull();
+    }
+    const past = await t.json(`${wallet(ALICE)}&perPage=10&page=40`);
+    expect(past.body.data).toEqual([]);
+    expect(past.body.pagination).toMatchObject({ total: expected().length, hasMore: false, nextCursor: null });
+  });
+
+  it('walks the same rows by cursor, with the total on every page', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (let i = 0; i < 50; i++) {
+      const res: { status: number; body: any } = await t.json(
+        `${wallet(ALICE)}&perPage=4${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.pagination.total).toBe(expected().length);
+      seen.push(...ids(res.body));
+      cursor = res.body.pagination.nextCursor;
+      expect(cursor === null).toBe(!res.body.pagination.hasMore);
+      if (!cursor) break;
+    }
+    expect(seen).toEqual(expected());
+  });
+
+  it('continues after the cursor’s row even when newer swaps arrive meanwhile', async () => {
+    const first = await t.json(`${wallet(BOB)}&perPage=3`);
+    const [newer] = await insertTransactions(t.app, [
+      { status: 'PENDING', wallet: BOB, recipient: WALLETS.bitcoin, createdAt: new Date() },
+    ]);
+    const next = await t.json(`${wallet(BOB)}&perPage=3&cursor=${first.body.pagination.nextCursor}`);
+    const bobs = newestFirst(txs.filter((x) => x.wallet === BOB)).map((x) => x.id);
+    expect(ids(next.body)).toEqual(bobs.slice(3, 6));
+    expect(ids(next.body)).not.toContain(newer?.id);
+  });
+
+  it('refuses a cursor it did not issue, naming the field', async () => {
+    for (const bad of ['%%%', Buffer.from('no separator').toString('base64url'), 'x'.repeat(300)]) {
+      const res = await t.json(`${wallet(ALICE)}&cursor=${encodeURIComponent(bad)}`);
+      expectV1Error(res, 400, 'VALIDATION_ERROR');
+      expect(res.body.error.field).toBe('cursor');
+    }
   });
 });

@@ -128,7 +128,17 @@ describe('the OpenAPI document', () => {
     const history = doc.paths['/api/v1/transaction/history']?.get as OpenApiOperation;
     const byName = Object.fromEntries(parameters(history).map((p) => [p.name, p]));
     expect(Object.keys(byName).sort()).toEqual(
-      ['addresses', 'finalizedOnly', 'page', 'perPage', 'query', 'referralCode', 'statuses', 'transactionId'].sort(),
+      [
+        'addresses',
+        'cursor',
+        'finalizedOnly',
+        'page',
+        'perPage',
+        'query',
+        'referralCode',
+        'statuses',
+        'transactionId',
+      ].sort(),
     );
     expect(byName.statuses).toMatchObject({ style: 'form', explode: true, required: false, schema: { type: 'array' } });
     expect(byName.addresses).toMatchObject({ style: 'form', explode: true });

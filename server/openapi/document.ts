@@ -281,8 +281,14 @@ const OPERATIONS: Record<string, OperationDoc> = {
     description:
       'Transactions, newest first, filtered by wallets, statuses, referral code or search term. A server may ' +
       'require a scope (`HISTORY_REQUIRE_SCOPE`): then a request without `addresses` or `transactionId` is 400 ' +
-      '`VALIDATION_ERROR` naming both fields.',
-    params: { query: 'Search by transaction ID, lock ID, hash, wallet, provider, asset symbol or referral code.' },
+      '`VALIDATION_ERROR` naming both fields. Pages by `page`, or by `cursor` (keyset): pass ' +
+      '`pagination.nextCursor` back as `cursor` to get the rows after that page, unaffected by swaps recorded ' +
+      'meanwhile and as fast for the thousandth page as for the first.',
+    params: {
+      query: 'Search by transaction ID, lock ID, hash, wallet, provider, asset symbol or referral code.',
+      cursor:
+        'Opaque: a `pagination.nextCursor` from an earlier answer with the same filters. The rows after it; `page` is then ignored.',
+    },
   },
   'GET /api/v1/referral': {
     operationId: 'referralStatus',

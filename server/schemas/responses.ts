@@ -274,7 +274,15 @@ export const trackResultSchema = z.object({
 });
 export const trackV1Response = z.object({ data: trackResultSchema });
 
-export const historyV1Response = v1List(historyItemSchema);
+export const historyV1Response = z.object({
+  data: z.array(historyItemSchema),
+  pagination: paginationSchema.extend({
+    nextCursor: z
+      .string()
+      .nullable()
+      .describe('Pass as `cursor` for the rows after this page (keyset); null when nothing follows'),
+  }),
+});
 
 export const timelineEventSchema = z.object({
   id: z.number().int().describe('Increases with time; unique per event'),

@@ -44,6 +44,13 @@ export const historyQueryV1 = z.object({
   transactionId: transactionIdParam.optional(),
   statuses: statusList.optional(),
   finalizedOnly: booleanParam.optional(),
+  cursor: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(200, 'too long')
+    .regex(/^[A-Za-z0-9_-]+$/, 'not a cursor this API returned')
+    .optional(),
 });
 
 export const historyQueryLegacy = z.object({
@@ -67,6 +74,8 @@ export interface HistoryFilter {
   transactionId?: string;
   statuses?: TxStatus[];
   finalizedOnly?: boolean;
+  /** Keyset pagination: continue after the page that returned this `nextCursor`. */
+  cursor?: string;
 }
 
 /** The support search over every transaction. */

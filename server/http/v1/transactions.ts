@@ -1,5 +1,4 @@
 import { clientHash, clientIdentity } from '../../ratelimit/client';
-import { toV1List } from '../../schemas/common';
 import {
   eventsV1Response,
   executionV1Response,
@@ -48,9 +47,13 @@ export const historyV1 = endpoint({
   routeClass: 'transactions',
   query: historyQueryV1,
   response: historyV1Response,
-  handle: async ({ query }, { app }) => ({
-    body: toV1List(await listHistory(app, { ...query, search: query.query })),
-  }),
+  handle: async ({ query }, { app }) => {
+    const { items, page, perPage, total, hasMore, nextCursor } = await listHistory(app, {
+      ...query,
+      search: query.query,
+    });
+    return { body: { data: items, pagination: { page, perPage, total, hasMore, nextCursor } } };
+  },
 });
 
 export const eventsV1 = endpoint({
