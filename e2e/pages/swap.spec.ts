@@ -307,5 +307,7 @@ test('a rate-limited request counts down to when it can be tried again', async (
   const countdown = page.getByTestId('retry-countdown');
   await expect(countdown).toHaveText(/You can try again in 0:(30|29|28)\./);
   await expect(countdown).not.toHaveText(/0:30/, { timeout: 3_000 });
-  await expect(page.getByRole('alert')).not.toContainText('quote requests');
+  const alert = page.getByRole('alert').filter({ hasText: 'Could not get routes' });
+  await expect(alert).toContainText('Too many requests from your connection');
+  await expect(alert).not.toContainText('quote requests');
 });

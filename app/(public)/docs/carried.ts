@@ -46,9 +46,11 @@ export const useCarried = () =>
 export function carriedFieldsIn(body: string | undefined, values: Carried): (keyof Carried)[] {
   try {
     const parsed = JSON.parse(body ?? '') as Record<string, unknown>;
-    return parsed && typeof parsed === 'object'
-      ? (Object.keys(values) as (keyof Carried)[]).filter((key) => key in parsed)
-      : [];
+    if (!parsed || typeof parsed !== 'object') return [];
+    // A body that names a provider takes the route chosen from it too.
+    return (Object.keys(values) as (keyof Carried)[]).filter(
+      (key) => key in parsed || (key === 'routeId' && 'provider' in parsed),
+    );
   } catch {
     return [];
   }
