@@ -58,7 +58,7 @@ export function createAppContext(config: Config): AppContext {
     tracking,
     metrics,
     rateLimiter: createRateLimiter(config, redis),
-    idempotency: createIdempotencyStore(redis, config.redisPrefix, config.idempotencyTtlSeconds),
+    idempotency: createIdempotencyStore(handle.sql, config.idempotencyTtlSeconds),
     async close() {
       await metrics.stop();
       await tracking.close().catch(() => {});

@@ -35,6 +35,10 @@ beforeAll(async () => {
     insert into rate_limit_hits (minute, route_class, client_hash, hits) values
       (date_trunc('minute', now() - interval '36 days'), 'quote', 'old-client', 5),
       (date_trunc('minute', now() - interval '34 days'), 'quote', 'kept-client', 5)`;
+  await t.app.sql`
+    insert into idempotency_keys (scope, key_hash, fingerprint, state, expires_at) values
+      ('/api/v1/quote/lock:c', 'expired', 'f', 'done', now() - interval '1 minute'),
+      ('/api/v1/quote/lock:c', 'live', 'f', 'done', now() + interval '1 hour')`;
   startedAt = new Date();
   worker = spawnEntry('workers/main.ts', { ...t.env, ...INTERVALS, WORKER_HEALTH_PORT: '0' });
 }, 60_000);
@@ -128,6 +132,21 @@ describe('the worker process (workers/main.ts)', () => {
     });
     await waitUntil(async () => (await samples()).calls === 1, WAIT);
     expect(await samples()).toEqual({ calls: 1, hits: ['kept-client'] });
+    const keys = await t.app.sql`select key_hash from idempotency_keys where scope = '/api/v1/quote/lock:c'`;
+    expect(keys.map((k) => k.key_hash)).toEqual(['live']);
+  }, 40_000);
+
+  it('brings back schedules that vanished from Redis (a flush of the BullMQ keys)', async () => {
+    const tracking = createQueue('tracking', t.app.redis, t.app.config.redisPrefix);
+    for (const id of SCHEDULE_IDS) {
+      await queue.removeJobScheduler(id);
+      await tracking.removeJobScheduler(id);
+    }
+    expect(await queue.getJobSchedulers()).toEqual([]);
+    const keys = async () => (await queue.getJobSchedulers()).map((s) => s.key).sort();
+    await waitUntil(async () => (await keys()).length === SCHEDULE_IDS.length, WAIT);
+    expect(await keys()).toEqual([...SCHEDULE_IDS].sort());
+    await tracking.close();
   }, 40_000);
 });
 

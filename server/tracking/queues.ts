@@ -73,3 +73,24 @@ export async function syncJobSchedulers(queues: Record<QueueName, Queue>, config
     }
   }
 }
+
+/**
+ * Upserts the catalog schedules missing from Redis (after a flush of the BullMQ keys or a Redis
+ * restart without persistence, nothing else would bring them back); returns the ones restored.
+ */
+export async function restoreMissingSchedulers(queues: Record<QueueName, Queue>, config: Config) {
+  const restored: string[] = [];
+  for (const [name, queue] of Object.entries(queues) as [QueueName, Queue][]) {
+    const present = new Set((await queue.getJobSchedulers()).map((s) => s.key));
+    for (const id of SCHEDULE_IDS.filter((id) => JOBS[SCHEDULES[id].job].queue === name && !present.has(id))) {
+      const { job, everyMs } = SCHEDULES[id];
+      await queue.upsertJobScheduler(
+        id,
+        { every: everyMs(config) },
+        { name: job, data: {}, opts: { attempts: JOBS[job].attempts } },
+      );
+      restored.push(id);
+    }
+  }
+  return restored;
+}
