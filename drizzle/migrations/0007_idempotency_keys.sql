@@ -4,7 +4,7 @@ CREATE TABLE "idempotency_keys" (
 	"fingerprint" text NOT NULL,
 	"state" text NOT NULL,
 	"status" integer,
-	"body" jsonb,
+	"body" text,
 	"expires_at" timestamp with time zone NOT NULL,
 	CONSTRAINT "idempotency_keys_scope_key_hash_pk" PRIMARY KEY("scope","key_hash")
 );

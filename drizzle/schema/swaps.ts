@@ -213,7 +213,8 @@ export const idempotencyKeys = pgTable(
     fingerprint: text('fingerprint').notNull(),
     state: text('state', { enum: ['in_flight', 'done'] }).notNull(),
     status: integer('status'),
-    body: jsonb('body'),
+    /** The response body as sent: text, so a replay is byte for byte the original (jsonb reorders keys). */
+    body: text('body'),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.scope, t.keyHash] }), index('idempotency_keys_expires_idx').on(t.expiresAt)],

@@ -61,9 +61,8 @@ export function createIdempotencyStore(sql: postgres.Sql, ttlSeconds: number): I
           where idempotency_keys.expires_at <= now()
         returning scope`;
       if (claimed.length === 1) return undefined;
-      // As text: the driver shares drizzle's JSON parsing settings, so the parse is done here.
       const [stored] = await sql<(Omit<StoredOutcome, 'body'> & { body: string | null })[]>`
-        select state, fingerprint, status, body::text as body from idempotency_keys
+        select state, fingerprint, status, body from idempotency_keys
         where scope = ${scope} and key_hash = ${hash}`;
       if (!stored) return store.begin(scope, key, print);
       if (stored.fingerprint !== print) {
@@ -88,7 +87,7 @@ export function createIdempotencyStore(sql: postgres.Sql, ttlSeconds: number): I
     },
     async finish(scope, key, print, response) {
       await sql`update idempotency_keys set state = 'done', fingerprint = ${print}, status = ${response.status},
-          body = ${JSON.stringify(response.body ?? null)}::jsonb, expires_at = now() + make_interval(secs => ${ttlSeconds})
+          body = ${JSON.stringify(response.body ?? null)}, expires_at = now() + make_interval(secs => ${ttlSeconds})
         where scope = ${scope} and key_hash = ${keyHash(key)}`;
     },
     async abandon(scope, key) {
