@@ -2,7 +2,16 @@ import { type ConnectionOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import type { TrackingScheduler } from '../context';
-import { JOBS, type JobData, type JobName, type QueueName, SCHEDULE_IDS, SCHEDULES, trackingJobId } from './jobs';
+import {
+  JOBS,
+  type JobData,
+  type JobName,
+  type QueueName,
+  SCHEDULE_IDS,
+  SCHEDULES,
+  type ScheduleId,
+  trackingJobId,
+} from './jobs';
 
 /** Hash-tagged so every key of a queue lands on one Redis Cluster slot. */
 export const bullPrefix = (redisPrefix: string) => `{${redisPrefix}}`;
@@ -53,6 +62,16 @@ export function createTrackingScheduler(queue: Queue): TrackingScheduler {
   };
 }
 
+/** One catalog schedule with its configured interval (the first run is immediate). */
+function upsertSchedule(queue: Queue, id: ScheduleId, config: Config) {
+  const { job, everyMs } = SCHEDULES[id];
+  return queue.upsertJobScheduler(
+    id,
+    { every: everyMs(config) },
+    { name: job, data: {}, opts: { attempts: JOBS[job].attempts } },
+  );
+}
+
 /**
  * Makes each queue's job schedulers exactly the catalog's: every schedule upserted with its
  * configured interval (the first run is immediate), every other scheduler removed.
@@ -63,14 +82,7 @@ export async function syncJobSchedulers(queues: Record<QueueName, Queue>, config
     for (const scheduler of await queue.getJobSchedulers()) {
       if (!(wanted as string[]).includes(scheduler.key)) await queue.removeJobScheduler(scheduler.key);
     }
-    for (const id of wanted) {
-      const { job, everyMs } = SCHEDULES[id];
-      await queue.upsertJobScheduler(
-        id,
-        { every: everyMs(config) },
-        { name: job, data: {}, opts: { attempts: JOBS[job].attempts } },
-      );
-    }
+    for (const id of wanted) await upsertSchedule(queue, id, config);
   }
 }
 
@@ -83,12 +95,7 @@ export async function restoreMissingSchedulers(queues: Record<QueueName, Queue>,
   for (const [name, queue] of Object.entries(queues) as [QueueName, Queue][]) {
     const present = new Set((await queue.getJobSchedulers()).map((s) => s.key));
     for (const id of SCHEDULE_IDS.filter((id) => JOBS[SCHEDULES[id].job].queue === name && !present.has(id))) {
-      const { job, everyMs } = SCHEDULES[id];
-      await queue.upsertJobScheduler(
-        id,
-        { every: everyMs(config) },
-        { name: job, data: {}, opts: { attempts: JOBS[job].attempts } },
-      );
+      await upsertSchedule(queue, id, config);
       restored.push(id);
     }
   }
