@@ -53,7 +53,7 @@ export function createAppContext(config: Config): AppContext {
     changes,
     metrics,
     rateLimiter: createRateLimiter(config, redis),
-    idempotency: createIdempotencyStore(redis, config.redisPrefix, config.idempotencyTtlSeconds),
+    idempotency: createIdempotencyStore(handle.sql, config.idempotencyTtlSeconds),
     async close() {
       changes.close();
       await metrics.stop();

@@ -141,6 +141,17 @@ describe('health', () => {
     expect(ready.body.checks.postgres.ok).toBe(true);
     expect(ready.body.checks.redis.ok).toBe(true);
   });
+
+  it('answers methods other than GET on the probes with 405 in the unversioned envelope', async () => {
+    for (const path of ['/api/health', '/api/health/ready']) {
+      for (const method of ['POST', 'PUT', 'DELETE']) {
+        const res = await t.fetch(path, { method, body: '{}' });
+        expect(res.status, `${method} ${path}`).toBe(405);
+        expect(res.headers.get('allow')).toBe('GET, HEAD');
+        expect(await res.json()).toEqual({ error: { code: 'METHOD_NOT_ALLOWED', message: expect.any(String) } });
+      }
+    }
+  });
 });
 
 describe('dependencies down', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './support/app';
+import { startSibling, startTestApp, type TestApp } from './support/app';
 import { expectV1Error } from './support/assertions';
 import { BTC_TO_ETH, ETH_TO_BTC } from './support/fixtures';
 
@@ -110,5 +110,35 @@ describe('Idempotency-Key on lock and execute', () => {
     const exec = await t.post('/api/v1/quote/execute', { lockId: lock.body.data.lockId }, withKey(k));
     expect(exec.status).toBe(200);
     expect(exec.body.data.transaction).toBeTruthy();
+  });
+
+  it('replays lock and execute from a web process whose Redis is down, doing neither twice', async () => {
+    const lockKey = key();
+    const body = { ...ETH_TO_BTC, provider: 'RELAY' };
+    const locked = await t.post('/api/v1/quote/lock', body, withKey(lockKey));
+    const executeKey = key();
+    const executed = await t.post('/api/v1/quote/execute', { lockId: locked.body.data.lockId }, withKey(executeKey));
+    expect(executed.status).toBe(200);
+    const quotesBefore = t.sims.RELAY.log.filter((e) => e.kind === 'quote').length;
+
+    const cut = await startSibling(t, { REDIS_URL: 'redis://127.0.0.1:1' });
+    try {
+      const post = (path: string, payload: unknown, k: string) =>
+        fetch(`${cut.baseUrl}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'idempotency-key': k },
+          body: JSON.stringify(payload),
+        });
+      const relocked = await post('/api/v1/quote/lock', body, lockKey);
+      expect(relocked.status).toBe(200);
+      expect(relocked.headers.get('idempotent-replayed')).toBe('true');
+      expect(await relocked.json()).toEqual(locked.body);
+      const reexecuted = await post('/api/v1/quote/execute', { lockId: locked.body.data.lockId }, executeKey);
+      expect(reexecuted.status).toBe(200);
+      expect((await reexecuted.json()).data.transaction.id).toBe(executed.body.data.transaction.id);
+    } finally {
+      await cut.stop();
+    }
+    expect(t.sims.RELAY.log.filter((e) => e.kind === 'quote').length).toBe(quotesBefore);
   });
 });

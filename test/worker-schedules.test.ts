@@ -39,6 +39,10 @@ beforeAll(async () => {
   await t.app.sql`
     insert into queue_depth_samples (sampled_at, queue, waiting, active, delayed, failed) values
       (now() - interval '8 days', 'tracking', 1, 0, 0, 0)`;
+  await t.app.sql`
+insert into idempotency_keys (scope, key_hash, fingerprint, state, expires_at) values
+      ('/api/v1/quote/lock:c', 'expired', 'f', 'done', now() - interval '1 minute'),
+      ('/api/v1/quote/lock:c', 'live', 'f', 'done', now() + interval '1 hour')`;
   startedAt = new Date();
   worker = spawnEntry('workers/main.ts', { ...t.env, ...INTERVALS, WORKER_HEALTH_PORT: '0' });
 }, 60_000);
@@ -173,6 +177,28 @@ describe('the worker process (workers/main.ts)', () => {
     expect(lifi?.points).toHaveLength(25);
     expect(lifi?.points.at(-1)).toMatchObject({ calls: 2, errorRate: 0.5, p50Ms: 200, p95Ms: 290 });
     expect(lifi?.points[0]).toMatchObject({ calls: 0, errorRate: null, p50Ms: null });
+  }, 40_000);
+
+  it('prunes expired Idempotency-Key records', async () => {
+    const liveKeys = async () =>
+      (await t.app.sql`select key_hash from idempotency_keys where scope = '/api/v1/quote/lock:c'`).map(
+        (k) => k.key_hash,
+      );
+    await waitUntil(async () => (await liveKeys()).length === 1, WAIT);
+    expect(await liveKeys()).toEqual(['live']);
+  }, 40_000);
+
+  it('brings back schedules that vanished from Redis (a flush of the BullMQ keys)', async () => {
+    const tracking = createQueue('tracking', t.app.redis, t.app.config.redisPrefix);
+    for (const id of SCHEDULE_IDS) {
+      await queue.removeJobScheduler(id);
+      await tracking.removeJobScheduler(id);
+    }
+    expect(await queue.getJobSchedulers()).toEqual([]);
+    const keys = async () => (await queue.getJobSchedulers()).map((s) => s.key).sort();
+    await waitUntil(async () => (await keys()).length === SCHEDULE_IDS.length, WAIT);
+    expect(await keys()).toEqual([...SCHEDULE_IDS].sort());
+    await tracking.close();
   }, 40_000);
 });
 

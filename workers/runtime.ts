@@ -5,7 +5,13 @@ import type { Config } from '../server/config';
 import { type AppContext, createAppContext } from '../server/context';
 import { listen } from '../server/lifecycle';
 import { createWorkerRedis } from '../server/redis';
-import { bullPrefix, createQueue, createTrackingScheduler, syncJobSchedulers } from '../server/tracking/queues';
+import {
+  bullPrefix,
+  createQueue,
+  createTrackingScheduler,
+  restoreMissingSchedulers,
+  syncJobSchedulers,
+} from '../server/tracking/queues';
 import { maintenanceProcessor, maintenanceTasks } from './processors/maintenance';
 import { trackingProcessor } from './processors/tracking';
 
@@ -42,7 +48,17 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
     stalledInterval: Math.max(1000, Math.floor(config.worker.lockDurationMs / 2)),
   };
 
-  await syncJobSchedulers({ tracking: trackingQueue, maintenance: maintenanceQueue }, config);
+  const queues = { tracking: trackingQueue, maintenance: maintenanceQueue };
+  await syncJobSchedulers(queues, config);
+  // The schedules live in Redis: a flush or an unpersisted restart loses them, the sweep included.
+  const scheduleWatch = setInterval(() => {
+    restoreMissingSchedulers(queues, config)
+      .then((restored) => {
+        if (restored.length) ctx.log.warn({ restored }, 'job schedules were missing from Redis; restored');
+      })
+      .catch((error) => ctx.log.warn({ err: error }, 'job schedules not checked'));
+  }, config.worker.sweepIntervalMs);
+  scheduleWatch.unref();
 
   const tracking = new Worker('tracking', trackingProcessor(ctx), {
     ...common,
@@ -93,6 +109,7 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
     health,
     isReady,
     async close() {
+      clearInterval(scheduleWatch);
       health?.close();
       await Promise.all(workers.map((w) => w.close()));
       await Promise.all([trackingQueue.close(), maintenanceQueue.close()]);

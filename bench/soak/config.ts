@@ -25,8 +25,8 @@ export const SOAK = {
   },
   /** Executes sent at each lock at once, and locks raced at once. */
   raceParallel: 20,
-  racingLocks: Number(process.env.SOAK_RACING_LOCKS ?? 6),
-  fuzzConcurrency: Number(process.env.SOAK_FUZZ_CONCURRENCY ?? 12),
+  racingLocks: Number(process.env.SOAK_RACING_LOCKS ?? 4),
+  fuzzConcurrency: Number(process.env.SOAK_FUZZ_CONCURRENCY ?? 8),
   /** Swap flows (quote → lock → execute → track) in flight at once. */
   swapFlows: Number(process.env.SOAK_SWAP_FLOWS ?? 4),
   /** How long the books wait for every swap to settle after the load stops. */

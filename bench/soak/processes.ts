@@ -54,6 +54,20 @@ export const productEnv: Record<string, string> = {
   ...Object.fromEntries(PROVIDER_KEYS.map((key) => [`${key}_URL`, simulatorUrls[key]])),
 };
 
+/** Every child still running, so an interrupted soak leaves none behind. */
+const running = new Set<ChildProcess>();
+const killAll = () => {
+  for (const child of running) child.kill('SIGKILL');
+};
+process.once('exit', killAll);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    killAll();
+    stopDataServers();
+    process.exit(130);
+  });
+}
+
 export class ProductProcess {
   child?: ChildProcess;
   starts = 0;
@@ -72,13 +86,16 @@ export class ProductProcess {
       env: { ...process.env, ...productEnv, ...this.env },
       stdio: ['ignore', log, log],
     });
+    const child = this.child;
+    running.add(child);
+    child.once('exit', () => running.delete(child));
     this.starts += 1;
     const up = await waitUntil(
       () =>
         fetch(this.healthUrl, { signal: AbortSignal.timeout(1000) })
           .then((r) => r.ok)
           .catch(() => false),
-      { timeoutMs: 60_000, intervalMs: 100 },
+      { timeoutMs: 180_000, intervalMs: 100 },
     );
     if (!up) throw new Error(`${this.name} did not come up; see ${SOAK.root}/logs/${this.name}.log`);
   }

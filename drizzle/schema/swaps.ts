@@ -206,3 +206,22 @@ export const providerCalls = pgTable(
     index('provider_calls_created_idx').on(t.createdAt),
   ],
 );
+
+/**
+ * The first response to each Idempotency-Key, per endpoint and client, kept in Postgres beside the
+ * work it guards, so a retry replays it even across a Redis outage or restart.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    scope: text('scope').notNull(),
+    keyHash: text('key_hash').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    state: text('state', { enum: ['in_flight', 'done'] }).notNull(),
+    status: integer('status'),
+    /** The response body as sent: text, so a replay is byte for byte the original (jsonb reorders keys). */
+    body: text('body'),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.keyHash] }), index('idempotency_keys_expires_idx').on(t.expiresAt)],
+);

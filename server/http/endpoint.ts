@@ -228,12 +228,13 @@ async function beginIdempotency(
   const key = validateIdempotencyKey(rawKey);
   const scope = `${url.pathname}:${clientHash(clientIdentity(request, app.config), app.config.rateLimits.hashKey)}`;
   const print = fingerprint(body);
+  // Without the store a retry could run the work twice: refuse (503, retry later) instead.
   const replay = await app.idempotency.begin(scope, key, print).catch((error) => {
     if (error instanceof AppError) throw error;
-    app.log.warn({ err: error }, 'idempotency store unavailable; request runs without it');
-    return 'unavailable' as const;
+    throw new AppError('SERVICE_UNAVAILABLE', 'Idempotency-Key records are unavailable; retry shortly', {
+      cause: error,
+    });
   });
-  if (replay === 'unavailable') return undefined;
   if (replay) {
     return jsonApiResponse(replay.status, withRequestId(replay.body, x.requestId), {
       ...x.headers,

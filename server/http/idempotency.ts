@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type postgres from 'postgres';
 import { AppError } from '../errors';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -44,26 +44,27 @@ export const fingerprint = (body: unknown) =>
 export const isReplayable = (status: number) => (status >= 200 && status < 300) || status === 404 || status === 409;
 
 /**
- * Stripe's semantics in Redis: the first response for a key is kept for the TTL and replayed for
- * the same body; another body is 422; a request still running under the key is 409.
+ * Stripe's semantics, kept in Postgres with the work they guard: the first response for a key is
+ * kept for the TTL and replayed for the same body; another body is 422; a request still running
+ * under the key is 409. A Redis outage or restart loses nothing, so a retry never runs the work twice.
  */
-export function createIdempotencyStore(redis: Redis, prefix: string, ttlSeconds: number): IdempotencyStore {
-  const redisKey = (scope: string, key: string) =>
-    `${prefix}:idem:${scope}:${createHash('sha256').update(key).digest('hex')}`;
-  return {
+export function createIdempotencyStore(sql: postgres.Sql, ttlSeconds: number): IdempotencyStore {
+  const keyHash = (key: string) => createHash('sha256').update(key).digest('hex');
+  const store: IdempotencyStore = {
     async begin(scope, key, print) {
-      const k = redisKey(scope, key);
-      const claimed = await redis.set(
-        k,
-        JSON.stringify({ state: 'in_flight', fingerprint: print } satisfies StoredOutcome),
-        'PX',
-        IN_FLIGHT_TTL_MS,
-        'NX',
-      );
-      if (claimed === 'OK') return undefined;
-      const raw = await redis.get(k);
-      if (!raw) return this.begin(scope, key, print);
-      const stored = JSON.parse(raw) as StoredOutcome;
+      const hash = keyHash(key);
+      const claimed = await sql`insert into idempotency_keys (scope, key_hash, fingerprint, state, expires_at)
+        values (${scope}, ${hash}, ${print}, 'in_flight', now() + make_interval(secs => ${IN_FLIGHT_TTL_MS / 1000}))
+        on conflict (scope, key_hash) do update
+          set fingerprint = excluded.fingerprint, state = 'in_flight', status = null, body = null,
+            expires_at = excluded.expires_at
+          where idempotency_keys.expires_at <= now()
+        returning scope`;
+      if (claimed.length === 1) return undefined;
+      const [stored] = await sql<(Omit<StoredOutcome, 'body'> & { body: string | null })[]>`
+        select state, fingerprint, status, body from idempotency_keys
+        where scope = ${scope} and key_hash = ${hash}`;
+      if (!stored) return store.begin(scope, key, print);
       if (stored.fingerprint !== print) {
         throw new AppError(
           'IDEMPOTENCY_KEY_REUSED',
@@ -82,14 +83,16 @@ export function createIdempotencyStore(redis: Redis, prefix: string, ttlSeconds:
           },
         );
       }
-      return { status: stored.status ?? 200, body: stored.body };
+      return { status: stored.status ?? 200, body: stored.body === null ? null : JSON.parse(stored.body) };
     },
     async finish(scope, key, print, response) {
-      const stored: StoredOutcome = { state: 'done', fingerprint: print, status: response.status, body: response.body };
-      await redis.set(redisKey(scope, key), JSON.stringify(stored), 'EX', ttlSeconds);
+      await sql`update idempotency_keys set state = 'done', fingerprint = ${print}, status = ${response.status},
+          body = ${JSON.stringify(response.body ?? null)}, expires_at = now() + make_interval(secs => ${ttlSeconds})
+        where scope = ${scope} and key_hash = ${keyHash(key)}`;
     },
     async abandon(scope, key) {
-      await redis.del(redisKey(scope, key));
+      await sql`delete from idempotency_keys where scope = ${scope} and key_hash = ${keyHash(key)}`;
     },
   };
+  return store;
 }

@@ -1,3 +1,4 @@
+import type postgres from 'postgres';
 import type { AppContext } from '../context';
 
 const PRUNE_BATCH = 5000;
@@ -7,34 +8,40 @@ export interface PruneReport {
   providerCalls: number;
   rateLimitHits: number;
   queueDepthSamples: number;
+  idempotencyKeys: number;
 }
 
 /**
- * Deletes dashboard samples past their retention, in small batches so no delete holds locks for
- * long; whatever one run leaves (more than 500 000 rows) the next run takes.
+ * Deletes dashboard samples past their retention and Idempotency-Key records past their TTL (a retry
+ * after it runs anew, as documented), in small batches so no delete holds locks for long; whatever
+ * one run leaves (more than 500 000 rows a table) the next run takes.
  */
 export async function pruneSamples(ctx: AppContext): Promise<PruneReport> {
   const { providerCallsDays, rateLimitHitsDays, queueDepthSamplesDays } = ctx.config.retention;
+  const olderThan = (column: string, days: number) =>
+    ctx.sql`${ctx.sql(column)} < now() - make_interval(days => ${days})`;
   return {
-    providerCalls: await deleteOlderThan(ctx, 'provider_calls', 'created_at', providerCallsDays),
-    rateLimitHits: await deleteOlderThan(ctx, 'rate_limit_hits', 'minute', rateLimitHitsDays),
-    queueDepthSamples: await deleteOlderThan(ctx, 'queue_depth_samples', 'sampled_at', queueDepthSamplesDays),
+    providerCalls: await deleteInBatches(ctx, 'provider_calls', olderThan('created_at', providerCallsDays)),
+    rateLimitHits: await deleteInBatches(ctx, 'rate_limit_hits', olderThan('minute', rateLimitHitsDays)),
+    queueDepthSamples: await deleteInBatches(
+      ctx,
+      'queue_depth_samples',
+      olderThan('sampled_at', queueDepthSamplesDays),
+    ),
+    idempotencyKeys: await deleteInBatches(ctx, 'idempotency_keys', ctx.sql`expires_at < now()`),
   };
 }
 
-async function deleteOlderThan(
+async function deleteInBatches(
   ctx: AppContext,
-  table: 'provider_calls' | 'rate_limit_hits' | 'queue_depth_samples',
-  column: 'created_at' | 'minute' | 'sampled_at',
-  days: number,
+  table: 'provider_calls' | 'rate_limit_hits' | 'queue_depth_samples' | 'idempotency_keys',
+  condition: postgres.PendingQuery<postgres.Row[]>,
 ): Promise<number> {
   let deleted = 0;
   for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
     const result = await ctx.sql`
       delete from ${ctx.sql(table)} where ctid in (
-        select ctid from ${ctx.sql(table)}
-        where ${ctx.sql(column)} < now() - make_interval(days => ${days})
-        limit ${PRUNE_BATCH})`;
+        select ctid from ${ctx.sql(table)} where ${condition} limit ${PRUNE_BATCH})`;
     deleted += result.count;
     if (result.count < PRUNE_BATCH) break;
   }

@@ -2,7 +2,16 @@ import { type ConnectionOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import { perKey } from '../per-key';
-import { JOBS, type JobData, type JobName, type QueueName, SCHEDULE_IDS, SCHEDULES, trackingJobId } from './jobs';
+import {
+  JOBS,
+  type JobData,
+  type JobName,
+  type QueueName,
+  SCHEDULE_IDS,
+  SCHEDULES,
+  type ScheduleId,
+  trackingJobId,
+} from './jobs';
 
 export interface TrackingScheduler {
   schedule(transactionId: string, delayMs: number): Promise<void>;
@@ -75,6 +84,16 @@ export function createTrackingScheduler(queue: Queue): TrackingScheduler {
   };
 }
 
+/** One catalog schedule with its configured interval (the first run is immediate). */
+function upsertSchedule(queue: Queue, id: ScheduleId, config: Config) {
+  const { job, everyMs } = SCHEDULES[id];
+  return queue.upsertJobScheduler(
+    id,
+    { every: everyMs(config) },
+    { name: job, data: {}, opts: { attempts: JOBS[job].attempts } },
+  );
+}
+
 /**
  * Makes each queue's job schedulers exactly the catalog's: every schedule upserted with its
  * configured interval (the first run is immediate), every other scheduler removed.
@@ -85,13 +104,22 @@ export async function syncJobSchedulers(queues: Record<QueueName, Queue>, config
     for (const scheduler of await queue.getJobSchedulers()) {
       if (!(wanted as string[]).includes(scheduler.key)) await queue.removeJobScheduler(scheduler.key);
     }
-    for (const id of wanted) {
-      const { job, everyMs } = SCHEDULES[id];
-      await queue.upsertJobScheduler(
-        id,
-        { every: everyMs(config) },
-        { name: job, data: {}, opts: { attempts: JOBS[job].attempts } },
-      );
+    for (const id of wanted) await upsertSchedule(queue, id, config);
+  }
+}
+
+/**
+ * Upserts the catalog schedules missing from Redis (after a flush of the BullMQ keys or a Redis
+ * restart without persistence, nothing else would bring them back); returns the ones restored.
+ */
+export async function restoreMissingSchedulers(queues: Record<QueueName, Queue>, config: Config) {
+  const restored: string[] = [];
+  for (const [name, queue] of Object.entries(queues) as [QueueName, Queue][]) {
+    const present = new Set((await queue.getJobSchedulers()).map((s) => s.key));
+    for (const id of SCHEDULE_IDS.filter((id) => JOBS[SCHEDULES[id].job].queue === name && !present.has(id))) {
+      await upsertSchedule(queue, id, config);
+      restored.push(id);
     }
   }
+  return restored;
 }
