@@ -133,7 +133,7 @@ export interface paths {
         };
         /**
          * Transaction status
-         * @description One transaction by `transactionId` or by any of its hashes; one of the two is required. Poll until `final` is true.
+         * @description One transaction by `transactionId` or by any of its hashes; one of the two is required. Poll until `final` is true. Answers carry an `ETag`: poll with `If-None-Match` and an unchanged transaction answers 304 with no body. A pending (or recently failed) transaction is `Cache-Control: no-cache` (revalidate every time); a settled one looked up by `transactionId` never changes and is `public, max-age=31536000, immutable`, so a shared cache or CDN may keep it; by `hash` it is `public, max-age=300`, since a hash may still be vouched for on another swap.
          */
         get: operations["transactionStatus"];
         put?: never;
@@ -648,7 +648,7 @@ export interface components {
                 /** @description Public transaction ID for status and track */
                 id: string;
                 /** @enum {string} */
-                status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";
+                status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
             };
         } & {
             [key: string]: unknown;
@@ -695,7 +695,7 @@ export interface components {
             outboundHash: string;
             provider: string;
             /** @enum {string} */
-            status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";
+            status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
             srcAmount: string;
             dstAmount: string;
             walletAddress: string;
@@ -730,7 +730,7 @@ export interface components {
                 inboundHash: string;
                 provider: string;
                 /** @enum {string} */
-                status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";
+                status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
             };
             final: boolean;
             /** @description True when the provider is being polled for this transaction */
@@ -749,7 +749,7 @@ export interface components {
             outboundHash: string;
             provider: string;
             /** @enum {string} */
-            status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";
+            status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
             srcAmount: string;
             dstAmount: string;
             walletAddress: string;
@@ -900,7 +900,7 @@ export interface components {
                 transaction: {
                     id: string;
                     /** @enum {string} */
-                    status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";
+                    status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
                 };
             };
         } & {
@@ -1055,6 +1055,8 @@ export interface components {
     parameters: {
         /** @description Makes retries safe (Stripe semantics). The first response for a key is stored for 24 hours by default and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and the same body: 2xx, 404 and 409 answers are replayed; validation errors and outages are not stored, so a corrected retry runs. The same key with another body answers 422 `IDEMPOTENCY_KEY_REUSED`; a retry while the first request is still running answers 409 `IDEMPOTENCY_IN_PROGRESS`. Keys are scoped to the path and the client. */
         IdempotencyKey: string;
+        /** @description An `ETag` from an earlier answer: while it still matches, the answer is 304 with no body. */
+        IfNoneMatch: string;
     };
     requestBodies: never;
     headers: {
@@ -1074,6 +1076,10 @@ export interface components {
         RateLimit: string;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
+        /** @description Validator of this representation; send it back as `If-None-Match` to get 304 while it holds. */
+        ETag: string;
+        /** @description How long this answer may be reused; `no-store` unless the operation says otherwise. */
+        "Cache-Control": string;
         /** @description Present (`true`) when this is the stored response replayed for a repeated Idempotency-Key. */
         "Idempotent-Replayed": "true";
     };
@@ -1880,7 +1886,10 @@ export interface operations {
                 /** @description Matched against hash, inboundHash and outboundHash. Required when `transactionId` is omitted. */
                 hash?: string;
             };
-            header?: never;
+            header?: {
+                /** @description An `ETag` from an earlier answer: while it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1896,11 +1905,29 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TransactionStatusResponse"];
                 };
+            };
+            /** @description Not modified: the `If-None-Match` validator still holds. */
+            304: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid request. `error.code`: VALIDATION_ERROR. */
             400: {
@@ -2135,7 +2162,7 @@ export interface operations {
                 /** @description Public transaction ID. */
                 transactionId?: string;
                 /** @description Only these statuses; repeat the parameter or separate with commas. */
-                statuses?: ("SUCCESS" | "PENDING" | "FAILED" | "REFUND")[];
+                statuses?: ("PENDING" | "SUCCESS" | "FAILED" | "REFUND")[];
                 /** @description When true (or 1), only SUCCESS, FAILED and REFUND. */
                 finalizedOnly?: "0" | "1" | "true" | "false";
             };
@@ -3136,7 +3163,7 @@ export interface operations {
                 /** @description Search by transaction ID, lock ID, hash, wallet, provider, asset symbol or referral code. */
                 search?: string;
                 /** @description Only these statuses; repeat the parameter or separate with commas. */
-                statuses?: ("SUCCESS" | "PENDING" | "FAILED" | "REFUND")[];
+                statuses?: ("PENDING" | "SUCCESS" | "FAILED" | "REFUND")[];
                 /** @description When true (or 1), only SUCCESS, FAILED and REFUND. */
                 finalizedOnly?: "0" | "1" | "true" | "false";
             };

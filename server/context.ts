@@ -3,11 +3,12 @@ import { type Config, loadConfig } from './config';
 import { createDb, type DbHandle } from './db';
 import { createIdempotencyStore, type IdempotencyStore } from './http/idempotency';
 import { createLogger, type Logger } from './log';
-import { createProviderMetrics } from './observability/provider-metrics';
+import { createProviderMetrics, type ProviderMetrics } from './observability/provider-metrics';
 import { createProviderRegistry, type ProviderRegistry } from './providers/registry';
+import { flushRateLimitHits } from './ratelimit/hits';
 import { createRateLimiter, type RateLimiter } from './ratelimit/limiter';
 import { createWebRedis } from './redis';
-import { createQueue, createTrackingScheduler } from './tracking/queues';
+import { createQueue, createTrackingScheduler, type TrackingScheduler } from './tracking/queues';
 
 /** Everything a domain function may need, built once per process and passed down. */
 export interface AppContext {
@@ -23,18 +24,6 @@ export interface AppContext {
   idempotency?: IdempotencyStore;
   /** Schedules status polling; absent in processes that do not track. */
   tracking?: TrackingScheduler;
-  close(): Promise<void>;
-}
-
-export interface ProviderMetrics {
-  recordQuotes(
-    outcomes: { provider: string; ok: boolean; latencyMs: number; error?: { kind: string } }[],
-  ): Promise<void>;
-  recordFailure(provider: string, stage: 'lock' | 'execute' | 'status'): Promise<void>;
-}
-
-export interface TrackingScheduler {
-  schedule(transactionId: string, delayMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -62,6 +51,7 @@ export function createAppContext(config: Config): AppContext {
     async close() {
       await metrics.stop();
       await tracking.close().catch(() => {});
+      await flushRateLimitHits(redis).catch(() => {});
       redis.disconnect();
       await handle.close();
     },

@@ -3,8 +3,11 @@ import { Readable } from 'node:stream';
 import type { AppContext } from '../context';
 import { handleMetrics } from '../observability/prometheus';
 import { CLIENT_IP_HEADER, signedClientAddress } from '../ratelimit/client';
-import { handleApiRequest, handleHealth } from './routes';
+import type { ApiRequest } from './endpoint';
+import type { ApiResponse } from './respond';
+import { dispatchApiRequest, handleHealth } from './routes';
 
+/** A full Fetch `Request`, for the few non-API routes that take one. */
 function toRequest(req: IncomingMessage, origin: string): Request {
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) {
@@ -21,30 +24,63 @@ function toRequest(req: IncomingMessage, origin: string): Request {
   } as RequestInit);
 }
 
-async function send(res: ServerResponse, response: Response) {
+/**
+ * node:http's message as the API endpoints read it: headers straight from the parsed message, the
+ * peer address from the socket, and a body stream only for methods that carry one.
+ */
+function toApiRequest(req: IncomingMessage, origin: string): ApiRequest {
+  const method = req.method ?? 'GET';
+  let body: ReadableStream<Uint8Array> | null | undefined;
+  return {
+    method,
+    url: origin + (req.url ?? '/'),
+    peerAddress: req.socket.remoteAddress ?? '',
+    headers: {
+      get(name) {
+        const value = req.headers[name.toLowerCase()];
+        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+      },
+    },
+    get body() {
+      if (body === undefined) {
+        body = method === 'GET' || method === 'HEAD' ? null : (Readable.toWeb(req) as ReadableStream<Uint8Array>);
+      }
+      return body;
+    },
+  };
+}
+
+async function sendFetchResponse(res: ServerResponse, response: Response) {
   res.statusCode = response.status;
   for (const [key, value] of response.headers) res.setHeader(key, value);
   res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
 }
 
-/** The same Fetch-API handlers as Next's route files, on a bare node:http server. */
+function sendApiResponse(res: ServerResponse, response: ApiResponse) {
+  res.writeHead(response.status, response.headers);
+  res.end(response.body ?? undefined);
+}
+
+/** Routes outside the API table that answer with a Fetch `Response`, by exact path. */
+const FETCH_ROUTES: Record<string, (app: AppContext, req: IncomingMessage, origin: string) => Promise<Response>> = {
+  '/api/health': (app) => handleHealth(app, 'live'),
+  '/api/health/ready': (app) => handleHealth(app, 'ready'),
+  '/api/metrics': (app, req, origin) => handleMetrics(app, toRequest(req, origin)),
+};
+
+/** The same endpoints as Next's route files, on a bare node:http server without Fetch objects in between. */
 export function createApiServer(app: AppContext): Server {
   return createServer(async (req, res) => {
     const origin = `http://${req.headers.host ?? 'localhost'}`;
     try {
-      const request = toRequest(req, origin);
-      const path = new URL(request.url).pathname;
-      const response =
-        path === '/api/health'
-          ? await handleHealth(app, 'live')
-          : path === '/api/health/ready'
-            ? await handleHealth(app, 'ready')
-            : path === '/api/metrics'
-              ? await handleMetrics(app, request)
-              : await handleApiRequest(app, request);
-      await send(res, response);
+      const rawPath = req.url ?? '/';
+      const query = rawPath.indexOf('?');
+      const path = query === -1 ? rawPath : rawPath.slice(0, query);
+      const fetchRoute = FETCH_ROUTES[path];
+      if (fetchRoute) await sendFetchResponse(res, await fetchRoute(app, req, origin));
+      else sendApiResponse(res, await dispatchApiRequest(app, toApiRequest(req, origin)));
     } catch {
-      res.statusCode = 500;
+      if (!res.headersSent) res.statusCode = 500;
       res.end();
     }
   });

@@ -1,79 +1,18 @@
-import type { Queue } from 'bullmq';
 import { and, asc, eq } from 'drizzle-orm';
 import { maintenanceRuns, transactions } from '../../drizzle/schema';
-import { PROVIDER_KEYS } from '../config';
 import type { AppContext } from '../context';
-import { JOBS, QUEUES, type QueueName, SCHEDULE_IDS, SCHEDULES } from '../tracking/jobs';
-import { createQueue } from '../tracking/queues';
+import { JOBS, QUEUES, SCHEDULE_IDS, SCHEDULES } from '../tracking/jobs';
+import { sharedQueue } from '../tracking/queues';
 import { presentTransactionSummary } from '../transactions/search';
+import { providerHealth } from './provider-health';
 
 const JOB_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'failed', 'completed'] as const;
-
-/** Quote latency percentiles and error rate per provider over the last hour; "no route" is an answer, not an error. */
-async function providerHealth(ctx: AppContext) {
-  const rows = await ctx.sql<
-    {
-      provider: string;
-      quoteCalls: number;
-      quoteErrors: number;
-      p50: number | null;
-      p95: number | null;
-      otherFailures: number;
-    }[]
-  >`
-    select provider,
-           count(*) filter (where stage = 'quote')::int as "quoteCalls",
-           count(*) filter (where stage = 'quote' and outcome not in ('ok', 'no_route'))::int as "quoteErrors",
-           percentile_cont(0.5) within group (order by latency_ms)
-             filter (where stage = 'quote' and latency_ms is not null) as p50,
-           percentile_cont(0.95) within group (order by latency_ms)
-             filter (where stage = 'quote' and latency_ms is not null) as p95,
-           count(*) filter (where stage <> 'quote' and outcome <> 'ok')::int as "otherFailures"
-    from provider_calls
-    where created_at >= now() - interval '1 hour'
-    group by provider`;
-  const keys = [...new Set([...PROVIDER_KEYS, ...rows.map((r) => r.provider)])];
-  return keys.map((key) => {
-    const row = rows.find((r) => r.provider === key);
-    const quoteCalls = row?.quoteCalls ?? 0;
-    return {
-      provider: key,
-      enabled: ctx.providers.get(key) !== undefined,
-      quoteCalls,
-      quoteErrors: row?.quoteErrors ?? 0,
-      errorRate: quoteCalls > 0 ? (row?.quoteErrors ?? 0) / quoteCalls : null,
-      latencyP50Ms: row?.p50 == null ? null : Math.round(row.p50),
-      latencyP95Ms: row?.p95 == null ? null : Math.round(row.p95),
-      otherFailures: row?.otherFailures ?? 0,
-      /** This web process's breaker; null for a provider that is not enabled. */
-      breaker: (ctx.providers.get(key)?.breakerState() ?? null) as string | null,
-    };
-  });
-}
-
-const dashboardQueues = new WeakMap<AppContext, Map<QueueName, Queue>>();
-
-/** Read-only queue handles on the web connection, made once per context. */
-export function queueFor(ctx: AppContext, name: QueueName): Queue {
-  let queues = dashboardQueues.get(ctx);
-  if (!queues) {
-    queues = new Map();
-    dashboardQueues.set(ctx, queues);
-  }
-  let queue = queues.get(name);
-  if (!queue) {
-    queue = createQueue(name, ctx.redis, ctx.config.redisPrefix);
-    queue.on('error', () => {});
-    queues.set(name, queue);
-  }
-  return queue;
-}
 
 /** Job counts and the latest failures per queue; an unreachable Redis marks the queue unavailable instead of failing the page. */
 async function queueDepths(ctx: AppContext) {
   return Promise.all(
     QUEUES.map(async (name) => {
-      const queue = queueFor(ctx, name);
+      const queue = sharedQueue(ctx, name);
       try {
         const [counts, failed] = await Promise.all([queue.getJobCounts(...JOB_STATES), queue.getFailed(0, 4)]);
         return {
@@ -109,7 +48,7 @@ async function scheduledJobs(ctx: AppContext) {
   const queueNames = [...new Set(SCHEDULE_IDS.map((id) => JOBS[SCHEDULES[id].job].queue))];
   const [runs, schedulers] = await Promise.all([
     ctx.db.select().from(maintenanceRuns),
-    Promise.all(queueNames.map((name) => queueFor(ctx, name).getJobSchedulers()))
+    Promise.all(queueNames.map((name) => sharedQueue(ctx, name).getJobSchedulers()))
       .then((lists) => lists.flat())
       .catch((error) => {
         ctx.log.warn({ err: error }, 'job schedulers unavailable');

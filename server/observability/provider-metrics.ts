@@ -1,7 +1,13 @@
 import { providerCalls } from '../../drizzle/schema';
-import type { ProviderMetrics } from '../context';
 import type { Database } from '../db';
-import { providerDuration, providerErrors } from './prometheus';
+import { providerDuration, providerErrors } from './registry';
+
+export interface ProviderMetrics {
+  recordQuotes(
+    outcomes: { provider: string; ok: boolean; latencyMs: number; error?: { kind: string } }[],
+  ): Promise<void>;
+  recordFailure(provider: string, stage: 'lock' | 'execute' | 'status'): Promise<void>;
+}
 
 type CallRow = typeof providerCalls.$inferInsert;
 

@@ -2,14 +2,14 @@ import { queueDepthSamples } from '../../drizzle/schema';
 import type { AppContext } from '../context';
 import { type Range, rangeWindow, toDate } from '../schemas/ranges';
 import { QUEUES } from '../tracking/jobs';
-import { queueFor } from './operations';
+import { sharedQueue } from '../tracking/queues';
 
 /** Records every queue's job counts now: the operations page charts queue depth from these samples. */
 export async function sampleQueueDepths(ctx: AppContext) {
   const sampledAt = new Date();
   const rows = await Promise.all(
     QUEUES.map(async (queue) => {
-      const counts = await queueFor(ctx, queue).getJobCounts(
+      const counts = await sharedQueue(ctx, queue).getJobCounts(
         'waiting',
         'prioritized',
         'waiting-children',

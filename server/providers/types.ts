@@ -80,7 +80,7 @@ export interface ExecuteInput extends QuoteInput {
   transactionId: string;
 }
 
-/** Spec §2 exec object. */
+/** What the client's wallet must do to execute: a transaction to sign or a deposit to send. */
 export interface ExecPayload {
   chainId: number | null;
   providerTarget: string;

@@ -3,8 +3,7 @@ import { isValidWalletAddress } from '../catalog/address-validation';
 import { amountShapeProblem, parseAmount } from '../catalog/amounts';
 import { type CatalogChain, type CatalogSnapshot, getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
-import { type FieldProblem, validationError } from '../errors';
-import { problemsFromZod } from '../http/input';
+import { type FieldProblem, problemsFromZod, validationError } from '../errors';
 import type { RouteAsset } from '../providers/types';
 import { swapFieldCode } from '../schemas/swap';
 
@@ -42,7 +41,7 @@ interface PairFields {
 
 /**
  * Validates a quote or lock body in one pass: schema problems and catalog, amount, address and
- * pair rules are all collected, so the client sees every problem at once (architecture §4).
+ * pair rules are all collected, so the client sees every problem at once instead of fixing one per request.
  */
 export async function validateSwapBody<S extends z.ZodType<PairFields>>(
   ctx: AppContext,

@@ -4,7 +4,7 @@ import { TX_STATUSES } from '../transactions/statuses';
 import { assetSchema, chainSchema, sourceSchema } from './catalog';
 
 /**
- * Response bodies of both interfaces (spec §2, §4, §7). Every documented field is required with its
+ * Response bodies of both interfaces. Every documented field is required with its
  * type; objects the spec calls provider-specific (routes, quotes, exec, providerResult) stay open to
  * additional fields, the rest are closed so a leaked field fails the contract tests.
  */
@@ -133,7 +133,7 @@ export const execSchema = open(
       expiresAt: timestamp.optional(),
     }),
   },
-  'Wallet execution data (spec §2 exec object); not provider tracking state.',
+  'Wallet execution data; not provider tracking state.',
 );
 
 export const providerResultSchema = open(
@@ -257,7 +257,7 @@ export const trackV1Response = z.object({ data: trackResultSchema });
 
 export const historyV1Response = v1List(historyItemSchema);
 
-// ---- Legacy interface (spec §4.11)
+// ---- Legacy interface
 
 const legacyPage = { page: z.number().int(), perPage: z.number().int(), total: z.number().int() };
 
@@ -300,7 +300,7 @@ export const executeLegacyResponse = open({
 
 export const historyLegacyResponse = z.object({ items: z.array(historyItemSchema), ...legacyPage });
 
-// ---- Errors (spec §7)
+// ---- Errors
 
 export const problemSchema = z.object({ code: errorCodeSchema, field: z.string(), message: z.string() });
 

@@ -103,7 +103,7 @@ export type ExecuteBody = z.output<typeof executeBodyV1>;
 const isBlank = (value: unknown) => value === undefined || (typeof value === 'string' && value.trim() === '');
 
 /**
- * The spec §7 code for a field that failed its schema: a missing provider is MISSING_PROVIDER,
+ * The error code for a field that failed its schema: a missing provider is MISSING_PROVIDER,
  * a present-but-wrong amount INVALID_AMOUNT, and so on; anything else VALIDATION_ERROR.
  */
 export function swapFieldCode(field: string, value: unknown): ErrorCode {

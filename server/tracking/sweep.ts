@@ -1,6 +1,7 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { locks, transactionEvents, transactions } from '../../drizzle/schema';
-import type { AppContext, TrackingScheduler } from '../context';
+import type { AppContext } from '../context';
+import type { TrackingScheduler } from './queues';
 
 export interface SweepReport {
   rescheduled: number;

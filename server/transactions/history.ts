@@ -78,7 +78,7 @@ function assertScoped(ctx: AppContext, filter: HistoryFilter, scopeFields: Scope
   throw new AppError('VALIDATION_ERROR', message, { problems });
 }
 
-/** Newest first with an exact total (spec §4.9). */
+/** Newest first with an exact total, so clients can show page counts. */
 export async function listHistory(
   ctx: AppContext,
   filter: HistoryFilter,

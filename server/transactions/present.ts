@@ -14,7 +14,7 @@ const num = (value: string | null) => (value === null ? null : Number(value));
 const decimalText = (value: string) => formatAmount(parseUnits(value, 8), 8);
 
 /**
- * The recorded fee fields of spec §2, as status and history report them: the provider's recorded
+ * The recorded fee fields, as status and history report them: the provider's recorded
  * fee in its own currency once a poll has seen it, until then the fee quoted at execute in USD.
  */
 export function recordedFee(tx: TransactionRow) {
@@ -32,7 +32,7 @@ export function recordedFee(tx: TransactionRow) {
   };
 }
 
-/** Spec §2 "Transaction (status response)". */
+/** A transaction as the status endpoint answers it. */
 export function presentTransaction(tx: TransactionRow) {
   return {
     id: tx.id,
@@ -53,7 +53,7 @@ export function presentTransaction(tx: TransactionRow) {
   };
 }
 
-/** Spec §2 "Transaction (history item)": no updatedAt, plus amountUsd. */
+/** A transaction as a history page lists it: no updatedAt, plus amountUsd. */
 export function presentHistoryItem(tx: TransactionRow) {
   const { updatedAt: _updatedAt, ...rest } = presentTransaction(tx);
   return { ...rest, amountUsd: num(tx.amountUsd) ?? 0 };

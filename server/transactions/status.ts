@@ -4,10 +4,29 @@ import { findTransaction } from './lookup';
 import { type PublicTransaction, presentTransaction } from './present';
 import { isFinal } from './transitions';
 
-export async function getTransactionStatus(
-  ctx: AppContext,
-  query: StatusQuery,
-): Promise<{ transaction: PublicTransaction; final: boolean }> {
+/** Bumped when the status representation changes shape, so validators from before never match. */
+const REPRESENTATION = 'v1';
+
+export interface TransactionStatus {
+  data: { transaction: PublicTransaction; final: boolean };
+  /** Changes whenever the row does: a validator for the answer. */
+  version: string;
+  /**
+   * Nothing about this transaction can change any more: it succeeded or was refunded, or it failed
+   * longer ago than a refund can still follow.
+   */
+  settled: boolean;
+}
+
+export async function getTransactionStatus(ctx: AppContext, query: StatusQuery): Promise<TransactionStatus> {
   const tx = await findTransaction(ctx, query);
-  return { transaction: presentTransaction(tx), final: isFinal(tx.status) };
+  const refundWindowOver =
+    tx.status === 'FAILED' &&
+    tx.finalizedAt !== null &&
+    Date.now() - tx.finalizedAt.getTime() > ctx.config.worker.refundWatchMs;
+  return {
+    data: { transaction: presentTransaction(tx), final: isFinal(tx.status) },
+    version: `${REPRESENTATION}.${tx.id}.${tx.rowVersion}`,
+    settled: tx.status === 'SUCCESS' || tx.status === 'REFUND' || refundWindowOver,
+  };
 }
