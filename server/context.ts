@@ -5,7 +5,7 @@ import { createIdempotencyStore, type IdempotencyStore } from './http/idempotenc
 import { createLogger, type Logger } from './log';
 import { createProviderMetrics, type ProviderMetrics } from './observability/provider-metrics';
 import { createProviderRegistry, type ProviderRegistry } from './providers/registry';
-import { flushRateLimitHits } from './ratelimit/hits';
+import { flushRateLimitHits } from './ratelimit/hit-counter';
 import { createRateLimiter, type RateLimiter } from './ratelimit/limiter';
 import { createWebRedis } from './redis';
 import { createQueue, createTrackingScheduler, type TrackingScheduler } from './tracking/queues';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHash } from '../server/ratelimit/client';
-import { flushRateLimitHits, rollupRateLimitHits } from '../server/ratelimit/hits';
+import { flushRateLimitHits } from '../server/ratelimit/hit-counter';
+import { rollupRateLimitHits } from '../server/ratelimit/hits';
 import { startSibling, startTestApp, type TestApp } from './support/app';
 import { expectLegacyError, expectV1Error } from './support/assertions';
 

@@ -5,7 +5,7 @@ import { newRequestId } from '../ids';
 import { logContext } from '../log';
 import { httpDuration, httpRequests } from '../observability/registry';
 import { clientHash, clientIdentity } from '../ratelimit/client';
-import { countRateLimitHit } from '../ratelimit/hits';
+import { countRateLimitHit } from '../ratelimit/hit-counter';
 import { type RateDecision, type RouteClass, rateLimitHeaders } from '../ratelimit/limiter';
 import { withDeadline } from '../routing/deadline';
 import { fingerprint, IDEMPOTENCY_HEADER, isReplayable, validateIdempotencyKey } from './idempotency';

@@ -63,8 +63,8 @@ function sendApiResponse(res: ServerResponse, response: ApiResponse) {
 
 /** Routes outside the API table that answer with a Fetch `Response`, by exact path. */
 const FETCH_ROUTES: Record<string, (app: AppContext, req: IncomingMessage, origin: string) => Promise<Response>> = {
-  '/api/health': (app) => handleHealth(app, 'live'),
-  '/api/health/ready': (app) => handleHealth(app, 'ready'),
+  '/api/health': (app, req, origin) => handleHealth(app, 'live', toApiRequest(req, origin)),
+  '/api/health/ready': (app, req, origin) => handleHealth(app, 'ready', toApiRequest(req, origin)),
   '/api/metrics': (app, req, origin) => handleMetrics(app, toRequest(req, origin)),
 };
 

@@ -94,8 +94,20 @@ export async function dispatchApiRequest(app: AppContext, request: ApiRequest, p
 export const handleApiRequest = async (app: AppContext, request: Request, path?: string): Promise<Response> =>
   toFetchResponse(await dispatchApiRequest(app, request, path));
 
-/** Liveness answers from the process alone; readiness also asks Postgres and Redis. */
-export async function handleHealth(app: AppContext, probe: 'live' | 'ready'): Promise<Response> {
+/**
+ * Liveness answers from the process alone; readiness also asks Postgres and Redis. Probes answer GET
+ * and HEAD; any other method gets 405 in the unversioned envelope, as every other listed path does.
+ */
+export async function handleHealth(app: AppContext, probe: 'live' | 'ready', request?: ApiRequest): Promise<Response> {
+  const method = request?.method ?? 'GET';
+  if (request && method !== 'GET' && method !== 'HEAD') {
+    const allow = 'GET, HEAD';
+    if (method === 'OPTIONS') return toFetchResponse(preflight('legacy', allow));
+    const error = new AppError('METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${allow}`, {
+      headers: { allow },
+    });
+    return toFetchResponse(await serveApi('legacy', app, request, failing('catalog', error)));
+  }
   if (probe === 'live') return jsonResponse(200, { status: 'ok' }, {});
   const readiness = await checkReadiness(app);
   return jsonResponse(readiness.ok ? 200 : 503, { status: readiness.ok ? 'ready' : 'unavailable', ...readiness }, {});
