@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { APIRequestContext, Browser, Locator, Page, TestInfo } from '@playwright/test';
-import { ETH_TO_BTC } from '../../test/support/fixtures';
+import { BTC_TO_ETH, ETH_TO_BTC } from '../../test/support/fixtures';
 import {
   E2E_ADMIN,
   executeFirstRoute,
@@ -113,6 +113,10 @@ test('support finds a swap by its outbound hash, reads the timeline and polls no
   expect(swap.outboundHash).toBeTruthy();
   const { context, page, blocked } = await signIn(browser, SUPPORT, testInfo, 'support');
   await expect(page.getByRole('heading', { level: 1, name: 'Transactions' })).toBeVisible();
+  await page.getByLabel('Transaction id, lock id, hash or wallet').fill(swap.outboundHash.slice(0, 12));
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByRole('link', { name: new RegExp(swap.id) })).toBeVisible();
+  await expect(page.getByText('1 transaction · page 1 of 1')).toBeVisible();
   await page.getByLabel('Transaction id, lock id, hash or wallet').fill(swap.outboundHash);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(page.getByText('1 transaction · page 1 of 1')).toBeVisible();
@@ -128,8 +132,9 @@ test('support finds a swap by its outbound hash, reads the timeline and polls no
   await expect(timeline.getByText(/PENDING → SUCCESS/)).toBeVisible();
   await expect(page.getByRole('region', { name: 'Hashes' }).getByTitle(swap.outboundHash)).toBeVisible();
   await page.getByRole('button', { name: 'Poll now' }).click();
-  await expect(page.getByText('Polled RELAY: status is now SUCCESS')).toBeVisible();
-  await expect(timeline.getByText(/Poll requested from the dashboard by support-/)).toBeVisible();
+  await expect(page.getByText(/the swap is final \(SUCCESS\); its status no longer changes/)).toBeVisible();
+  await expect(page.getByText(/Polled RELAY/)).toHaveCount(0);
+  await expect(timeline.getByText(/Poll requested from the dashboard/)).toHaveCount(0);
   await shot(page, testInfo, 'transaction-detail');
   await expectAccessible(page);
 
@@ -251,5 +256,73 @@ test('admin pages render with data and pass axe', async ({ browser }, testInfo) 
   await expect(page.getByText('Transaction not found')).toBeVisible();
   await shot(page, testInfo, 'transaction-not-found');
   expect(blocked).toEqual([]);
+  await context.close();
+});
+
+test('Poll now on a deposit swap without a hash says why it did not poll', async ({ browser, request }, testInfo) => {
+  const locked = await request.post('/api/v1/quote/lock', { data: { ...BTC_TO_ETH, provider: 'THORCHAIN' } });
+  expect(locked.status(), await locked.text()).toBe(200);
+  const executed = await request.post('/api/v1/quote/execute', { data: { lockId: (await locked.json()).data.lockId } });
+  const id: string = (await executed.json()).data.transaction.id;
+  const context = await browser.newContext({ storageState: adminState });
+  const page = await context.newPage();
+  await page.goto(`/dashboard/transactions/${id}`);
+  await page.getByRole('button', { name: 'Poll now' }).click();
+  await expect(page.getByText(/Not polled:/)).toBeVisible();
+  await expect(page.getByText(/there is no hash or provider reference to ask about yet/)).toBeVisible();
+  await expect(page.getByText('Status stays PENDING.')).toBeVisible();
+  await shot(page, testInfo, 'poll-now-not-polled');
+  await expectAccessible(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, testInfo, 'poll-now-not-polled-390');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/dashboard/operations');
+  await expect(page.getByRole('region', { name: 'Quote latency, p95' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Queue depth' })).toBeVisible();
+  await shot(page, testInfo, 'operations-trends');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, testInfo, 'operations-trends-390');
+  await context.close();
+});
+
+test('the admin deactivates a user, whose open session ends, then reactivates them and resets the password', async ({
+  browser,
+}, testInfo) => {
+  const support = await signIn(browser, SUPPORT, testInfo, 'support-before-deactivation');
+  const context = await browser.newContext({ storageState: adminState });
+  const page = await context.newPage();
+  page.on('dialog', (dialog) => dialog.accept());
+  await page.goto('/dashboard/users');
+  const row = page.getByRole('row', { name: new RegExp(SUPPORT.email) });
+  await expect(row.getByText('Active', { exact: true })).toBeVisible();
+  await row.getByRole('button', { name: `Deactivate ${SUPPORT.email}` }).click();
+  await expect(page.getByText(`${SUPPORT.email} is deactivated`)).toBeVisible();
+  await expect(row.getByText('Deactivated', { exact: true })).toBeVisible();
+  await shot(page, testInfo, 'users-deactivated');
+  await expectAccessible(page);
+
+  await support.page.reload();
+  await expect(support.page).toHaveURL(/\/sign-in/);
+  await support.page.getByLabel('Email').fill(SUPPORT.email);
+  await support.page.getByLabel('Password').fill(SUPPORT.password);
+  await support.page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(support.page.getByRole('alert')).toBeVisible();
+  await expect(support.page).toHaveURL(/\/sign-in/);
+
+  await row.getByRole('button', { name: 'Reactivate' }).click();
+  await expect(page.getByText(`${SUPPORT.email} can sign in again.`)).toBeVisible();
+  await row.getByRole('button', { name: `Reset the password of ${SUPPORT.email}` }).click();
+  const issued = page.getByText(`New password for ${SUPPORT.email}:`);
+  await expect(issued).toBeVisible();
+  const password =
+    (await page
+      .locator('code')
+      .filter({ hasText: /^[A-Za-z0-9_-]{20,}$/ })
+      .textContent()) ?? '';
+  await shot(page, testInfo, 'users-password-reset');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, testInfo, 'users-390');
+  await support.context.close();
+  await signIn(browser, { email: SUPPORT.email, password }, testInfo, 'support-after-reset');
   await context.close();
 });
