@@ -35,6 +35,20 @@ const pretty = (raw: string) => {
 };
 
 /** Sends one request to this deployment's live API and shows the answer as received. */
+/** An event stream stays open until the swap is final: show its first status event, then let it go. */
+async function firstStatusEvent(res: Response): Promise<string> {
+  const reader = res.body?.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (reader && !/event: status\n[^\n]*\n\n/.test(text)) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  await reader?.cancel();
+  return `${text}\n: (the stream continues until the status is final; follow it with EventSource)`;
+}
+
 export function TryIt({
   method,
   path,
@@ -72,7 +86,9 @@ export function TryIt({
         headers,
         ...(method === 'POST' ? { body } : {}),
       });
-      const raw = await res.text();
+      const raw = res.headers.get('content-type')?.startsWith('text/event-stream')
+        ? await firstStatusEvent(res)
+        : await res.text();
       setResult({
         status: res.status,
         statusText: res.statusText,
