@@ -17,6 +17,8 @@ export interface BenchSettings {
   keepDatabase: boolean;
   /** Concurrent keep-alive connections for the throughput runs. */
   connections: number;
+  /** Leave Next out of the HTTP section (a profiling run of the lean server needs no build). */
+  skipNext: boolean;
   /** How long the Next server may wait for the shared build lock. */
   nextLockWaitSeconds: number;
   /** The whole run is stopped past this, whatever it is doing. */
@@ -48,6 +50,7 @@ export function benchSettings(source: Record<string, string | undefined>): Bench
     redisUrl: redis.toString(),
     keepDatabase: source.BENCH_KEEP_DB === '1',
     connections: Math.round(positive(source.BENCH_CONNECTIONS, 10, 'BENCH_CONNECTIONS')),
+    skipNext: source.BENCH_SKIP_NEXT === '1',
     nextLockWaitSeconds: positive(source.BENCH_NEXT_LOCK_WAIT_S, 150, 'BENCH_NEXT_LOCK_WAIT_S'),
     budgetMs: positive(source.BENCH_BUDGET_S, 570, 'BENCH_BUDGET_S') * 1000,
     resultsPath: new URL('./results/latest.json', import.meta.url).pathname,

@@ -29,6 +29,47 @@ async function seedStatusRows(b: Bench): Promise<string[]> {
   return rows.map((r) => r.hash);
 }
 
+const BODY_SAMPLE = 100;
+
+/** The status bodies of a sample of hashes, as served without any validator. */
+async function statusBodies(
+  port: number,
+  paths: string[],
+): Promise<Map<string, { text: string; etag: string | null }>> {
+  const out = new Map<string, { text: string; etag: string | null }>();
+  for (const path of paths.slice(0, BODY_SAMPLE)) {
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(10_000) });
+    out.set(path, { text: await res.text(), etag: res.headers.get('etag') });
+  }
+  return out;
+}
+
+/**
+ * Caching must never change what a client reads: after the load, every sampled body is byte for
+ * byte what it was before, and its validator answers 304 with no body.
+ */
+async function checkCachedBodies(b: Bench, port: number, before: Map<string, { text: string; etag: string | null }>) {
+  const after = await statusBodies(port, [...before.keys()]);
+  let changed = 0;
+  let notRevalidated = 0;
+  for (const [path, first] of before) {
+    if (after.get(path)?.text !== first.text) changed++;
+    if (!first.etag) {
+      notRevalidated++;
+      continue;
+    }
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+      headers: { 'if-none-match': first.etag },
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (res.status !== 304 || (await res.text()) !== '') notRevalidated++;
+  }
+  if (changed) b.report.violation(`http: ${changed} of ${before.size} status bodies changed between before and after`);
+  if (notRevalidated) {
+    b.report.violation(`http: ${notRevalidated} of ${before.size} status answers did not revalidate with their ETag`);
+  }
+}
+
 async function expectOk(url: string) {
   const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
   const text = await res.text();
@@ -43,11 +84,13 @@ export async function httpSection(b: Bench): Promise<void> {
   });
   let next: NextHandle | undefined;
   try {
-    try {
-      next = await startNext(childEnv(b.env), { lockWaitSeconds: b.settings.nextLockWaitSeconds });
-    } catch (error) {
-      b.report.note(`Next not measured: ${(error as Error).message.slice(0, 400)}`);
-    }
+    if (b.settings.skipNext) b.report.note('Next not measured: BENCH_SKIP_NEXT=1');
+    else
+      try {
+        next = await startNext(childEnv(b.env), { lockWaitSeconds: b.settings.nextLockWaitSeconds });
+      } catch (error) {
+        b.report.note(`Next not measured: ${(error as Error).message.slice(0, 400)}`);
+      }
     const statusPath = (h: string) => `/api/v1/transaction/status?hash=${h}`;
     const targets = [
       { label: 'bare', port: bare.info.port as number, paths: hashes.map((h) => `/status?hash=${h}`) },
@@ -60,6 +103,8 @@ export async function httpSection(b: Bench): Promise<void> {
         : []),
     ];
     for (const t of targets) await expectOk(`http://127.0.0.1:${t.port}${t.paths[0]}`);
+    const leanPaths = hashes.map(statusPath);
+    const bodiesBefore = await statusBodies(api.port, leanPaths);
 
     const spec = (t: (typeof targets)[number], durationMs: number, warmupMs: number) => ({
       label: t.label,
@@ -84,6 +129,7 @@ export async function httpSection(b: Bench): Promise<void> {
     );
     b.report.details.http = results;
     report(b, results);
+    await checkCachedBodies(b, api.port, bodiesBefore);
   } finally {
     await next?.stop();
     await bare.stop();

@@ -47,10 +47,11 @@ export async function startChild(
   args: string[],
   { env, readyTimeoutMs = 30_000 }: { env: NodeJS.ProcessEnv; readyTimeoutMs?: number },
 ): Promise<ChildHandle> {
+  const profileDir = process.env.BENCH_CPU_PROF;
   const child = fork(modulePath, args, {
     cwd: ROOT,
     env,
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}/${name}`] : [])],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   const output: string[] = [];

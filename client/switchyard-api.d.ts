@@ -133,7 +133,7 @@ export interface paths {
         };
         /**
          * Transaction status
-         * @description One transaction by `transactionId` or by any of its hashes; one of the two is required. Poll until `final` is true.
+         * @description One transaction by `transactionId` or by any of its hashes; one of the two is required. Poll until `final` is true. Answers carry an `ETag`: poll with `If-None-Match` and an unchanged transaction answers 304 with no body. A pending (or recently failed) transaction is `Cache-Control: no-cache` (revalidate every time); a settled one looked up by `transactionId` never changes and is `public, max-age=31536000, immutable`, so a shared cache or CDN may keep it; by `hash` it is `public, max-age=300`, since a hash may still be vouched for on another swap.
          */
         get: operations["transactionStatus"];
         put?: never;
@@ -534,8 +534,8 @@ export interface components {
         };
         /** @description Fee object with the display fields (quote, lock, execute). */
         Fee: {
-            /** @description Estimated fee in USD */
-            usd: string | null;
+            /** @description Estimated fee in USD; null when it cannot be priced */
+            usd: number | null;
             formatted: string | null;
             currency: string | null;
             details: components["schemas"]["FeeItem"][];
@@ -544,7 +544,8 @@ export interface components {
         };
         FeeBreakdown: {
             total: {
-                usd: string | null;
+                /** @description Estimated fee in USD; null when it cannot be priced */
+                usd: number | null;
                 formatted: string | null;
                 currency: string | null;
             } & {
@@ -628,7 +629,7 @@ export interface components {
         ReferralResponse: {
             data: components["schemas"]["ReferralStatus"];
         };
-        /** @description Wallet execution data (spec §2 exec object); not provider tracking state. */
+        /** @description Wallet execution data; not provider tracking state. */
         Exec: {
             chainId: number | null;
             /** @description Contract, deposit or provider target address of the wallet call */
@@ -707,7 +708,7 @@ export interface components {
                 /** @description Public transaction ID for status and track */
                 id: string;
                 /** @enum {string} */
-                status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";
+                status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
             };
         } & {
             [key: string]: unknown;
@@ -733,6 +734,7 @@ export interface components {
         };
         /** @description Fee object with the recorded fields (status, history). */
         RecordedFee: {
+            /** @description Estimated fee in USD; null when it cannot be priced */
             usd: number | null;
             formatted: string | null;
             amount: string | null;
@@ -745,12 +747,15 @@ export interface components {
         };
         Transaction: {
             id: string;
+            /** @description The source hash the swap is tracked by; empty until known */
             hash: string;
+            /** @description The inbound (deposit) hash; empty until known */
             inboundHash: string;
-            outboundHash: string | null;
+            /** @description The destination-chain hash; empty until known */
+            outboundHash: string;
             provider: string;
             /** @enum {string} */
-            status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";
+            status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
             /** @description Why the swap is where it is (see the README mapping); null until anything reported progress */
             substatus: ("WAITING_SOURCE_CONFIRMATIONS" | "SWAPPING" | "WAITING_DESTINATION" | "REFUND_IN_PROGRESS" | "DELAYED" | "COMPLETED" | "PARTIAL" | "REFUNDED" | "EXPIRED" | "FAILED" | "NOT_FOUND_UPSTREAM") | null;
             srcAmount: string;
@@ -810,13 +815,15 @@ export interface components {
              * @description The status after this step
              * @enum {string}
              */
-            status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";
+            status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
             /** @description Why the swap is where it is (see the README mapping); null until anything reported progress */
             substatus: ("WAITING_SOURCE_CONFIRMATIONS" | "SWAPPING" | "WAITING_DESTINATION" | "REFUND_IN_PROGRESS" | "DELAYED" | "COMPLETED" | "PARTIAL" | "REFUNDED" | "EXPIRED" | "FAILED" | "NOT_FOUND_UPSTREAM") | null;
-            /** @description The hash the swap was tracked by after this step; empty when none */
+            /** @description The hash the swap was tracked by after this step; empty until known */
             hash: string;
+            /** @description The inbound hash the provider reported; empty until known */
             inboundHash: string;
-            outboundHash: string | null;
+            /** @description The outbound (payout or refund) hash; empty until known */
+            outboundHash: string;
         };
         TransactionExecution: {
             /** @description True while the swap is pending and no source transaction is known yet */
@@ -834,11 +841,13 @@ export interface components {
         TrackResult: {
             transaction: {
                 id: string;
+                /** @description The source hash the swap is tracked by; empty until known */
                 hash: string;
+                /** @description The inbound (deposit) hash; empty until known */
                 inboundHash: string;
                 provider: string;
                 /** @enum {string} */
-                status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";
+                status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
             };
             final: boolean;
             /** @description True when the provider is being polled for this transaction */
@@ -849,12 +858,15 @@ export interface components {
         };
         HistoryItem: {
             id: string;
+            /** @description The source hash the swap is tracked by; empty until known */
             hash: string;
+            /** @description The inbound (deposit) hash; empty until known */
             inboundHash: string;
-            outboundHash: string | null;
+            /** @description The destination-chain hash; empty until known */
+            outboundHash: string;
             provider: string;
             /** @enum {string} */
-            status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";
+            status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
             /** @description Why the swap is where it is (see the README mapping); null until anything reported progress */
             substatus: ("WAITING_SOURCE_CONFIRMATIONS" | "SWAPPING" | "WAITING_DESTINATION" | "REFUND_IN_PROGRESS" | "DELAYED" | "COMPLETED" | "PARTIAL" | "REFUNDED" | "EXPIRED" | "FAILED" | "NOT_FOUND_UPSTREAM") | null;
             srcAmount: string;
@@ -1016,7 +1028,7 @@ export interface components {
                 transaction: {
                     id: string;
                     /** @enum {string} */
-                    status: "SUCCESS" | "PENDING" | "FAILED" | "REFUND";
+                    status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
                 };
             };
         } & {
@@ -1171,6 +1183,8 @@ export interface components {
     parameters: {
         /** @description Makes retries safe (Stripe semantics). The first response for a key is stored for 24 hours by default and replayed, with `Idempotent-Replayed: true`, to a retry with the same key and the same body: 2xx, 404 and 409 answers are replayed; validation errors and outages are not stored, so a corrected retry runs. The same key with another body answers 422 `IDEMPOTENCY_KEY_REUSED`; a retry while the first request is still running answers 409 `IDEMPOTENCY_IN_PROGRESS`. Keys are scoped to the path and the client. */
         IdempotencyKey: string;
+        /** @description An `ETag` from an earlier answer: while it still matches, the answer is 304 with no body. */
+        IfNoneMatch: string;
     };
     requestBodies: never;
     headers: {
@@ -1190,6 +1204,10 @@ export interface components {
         RateLimit: string;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
+        /** @description Validator of this representation; send it back as `If-None-Match` to get 304 while it holds. */
+        ETag: string;
+        /** @description How long this answer may be reused; `no-store` unless the operation says otherwise. */
+        "Cache-Control": string;
         /** @description Present (`true`) when this is the stored response replayed for a repeated Idempotency-Key. */
         "Idempotent-Replayed": "true";
     };
@@ -1996,7 +2014,10 @@ export interface operations {
                 /** @description Matched against hash, inboundHash and outboundHash. Required when `transactionId` is omitted. */
                 hash?: string;
             };
-            header?: never;
+            header?: {
+                /** @description An `ETag` from an earlier answer: while it still matches, the answer is 304 with no body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2012,11 +2033,29 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TransactionStatusResponse"];
                 };
+            };
+            /** @description Not modified: the `If-None-Match` validator still holds. */
+            304: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid request. `error.code`: VALIDATION_ERROR. */
             400: {
@@ -2251,7 +2290,7 @@ export interface operations {
                 /** @description Public transaction ID. */
                 transactionId?: string;
                 /** @description Only these statuses; repeat the parameter or separate with commas. */
-                statuses?: ("SUCCESS" | "PENDING" | "FAILED" | "REFUND")[];
+                statuses?: ("PENDING" | "SUCCESS" | "FAILED" | "REFUND")[];
                 /** @description When true (or 1), only SUCCESS, FAILED and REFUND. */
                 finalizedOnly?: "0" | "1" | "true" | "false";
             };
@@ -3591,7 +3630,7 @@ export interface operations {
                 /** @description Search by transaction ID, lock ID, hash, wallet, provider, asset symbol or referral code. */
                 search?: string;
                 /** @description Only these statuses; repeat the parameter or separate with commas. */
-                statuses?: ("SUCCESS" | "PENDING" | "FAILED" | "REFUND")[];
+                statuses?: ("PENDING" | "SUCCESS" | "FAILED" | "REFUND")[];
                 /** @description When true (or 1), only SUCCESS, FAILED and REFUND. */
                 finalizedOnly?: "0" | "1" | "true" | "false";
             };

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { ensureAdmin } from '../server/auth/users';
 import { loadConfig } from '../server/config';
 import { createAppContext } from '../server/context';
-import { createUserInput } from '../server/dashboard/schemas';
+import { createUserInput } from '../server/schemas/users';
 
 /** npx tsx scripts/create-admin.ts --email x --password y --name z — creates an admin; never promotes an existing account. */
 const { values } = parseArgs({

@@ -9,6 +9,7 @@ export NEXT_TELEMETRY_DISABLED=1
 bash scripts/services.sh --with-chromium
 bash scripts/deps.sh
 echo "== lint";       npx biome check .
+echo "== cycles";     bash scripts/check-cycles.sh
 echo "== typecheck";  npx tsc --noEmit
 echo "== openapi";    npm run lint:openapi
 echo "== build";      npm run build

@@ -74,8 +74,10 @@ export const envSchema = z.object({
   RATE_LIMIT_ROLLUP_INTERVAL_MS: positiveInt.default(60_000),
   PRICE_REFRESH_INTERVAL_MS: positiveInt.default(10 * 60_000),
   PRUNE_INTERVAL_MS: positiveInt.default(3600_000),
+  QUEUE_SAMPLE_INTERVAL_MS: positiveInt.default(60_000),
   PROVIDER_CALLS_RETENTION_DAYS: positiveInt.default(7),
   RATE_LIMIT_HITS_RETENTION_DAYS: positiveInt.default(35),
+  QUEUE_DEPTH_SAMPLES_RETENTION_DAYS: positiveInt.default(7),
   SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(60_000),
   STALE_AFTER_MS: positiveInt.default(6 * 3600_000),
   REFUND_WATCH_MS: z.coerce
@@ -168,6 +170,7 @@ export interface Config {
     rateLimitRollupIntervalMs: number;
     priceRefreshIntervalMs: number;
     pruneIntervalMs: number;
+    queueSampleIntervalMs: number;
     sweepGraceMs: number;
     staleAfterMs: number;
     refundWatchMs: number;
@@ -177,7 +180,7 @@ export interface Config {
     timeScale: number;
   };
   /** How long the dashboard's sample tables keep their rows. */
-  retention: { providerCallsDays: number; rateLimitHitsDays: number };
+  retention: { providerCallsDays: number; rateLimitHitsDays: number; queueDepthSamplesDays: number };
   upstreamAllowedHosts: string[];
   providers: Record<ProviderKey, ProviderConfig>;
   /** LI.FI's INVALID status is waited out until a swap is this old, then it counts as failed. */
@@ -277,6 +280,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
       rateLimitRollupIntervalMs: env.RATE_LIMIT_ROLLUP_INTERVAL_MS,
       priceRefreshIntervalMs: env.PRICE_REFRESH_INTERVAL_MS,
       pruneIntervalMs: env.PRUNE_INTERVAL_MS,
+      queueSampleIntervalMs: env.QUEUE_SAMPLE_INTERVAL_MS,
       sweepGraceMs: env.SWEEP_GRACE_MS,
       staleAfterMs: env.STALE_AFTER_MS,
       refundWatchMs: env.REFUND_WATCH_MS,
@@ -287,6 +291,7 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     retention: {
       providerCallsDays: env.PROVIDER_CALLS_RETENTION_DAYS,
       rateLimitHitsDays: env.RATE_LIMIT_HITS_RETENTION_DAYS,
+      queueDepthSamplesDays: env.QUEUE_DEPTH_SAMPLES_RETENTION_DAYS,
     },
     upstreamAllowedHosts: env.UPSTREAM_ALLOWED_HOSTS,
     providers,

@@ -3,11 +3,12 @@ import { type Config, loadConfig } from './config';
 import { createDb, type DbHandle } from './db';
 import { createIdempotencyStore, type IdempotencyStore } from './http/idempotency';
 import { createLogger, type Logger } from './log';
-import { createProviderMetrics } from './metrics/provider-metrics';
+import { createProviderMetrics, type ProviderMetrics } from './observability/provider-metrics';
 import { createProviderRegistry, type ProviderRegistry } from './providers/registry';
+import { flushRateLimitHits } from './ratelimit/hit-counter';
 import { createRateLimiter, type RateLimiter } from './ratelimit/limiter';
 import { createWebRedis } from './redis';
-import { createQueue, createTrackingScheduler } from './tracking/queues';
+import { createQueue, createTrackingScheduler, type TrackingScheduler } from './tracking/queues';
 import { type ChangeFeed, createChangeFeed } from './transactions/changes';
 
 /** Everything a domain function may need, built once per process and passed down. */
@@ -26,18 +27,6 @@ export interface AppContext {
   tracking?: TrackingScheduler;
   /** Transaction changes from every process; subscribes only once something watches. */
   changes: ChangeFeed;
-  close(): Promise<void>;
-}
-
-export interface ProviderMetrics {
-  recordQuotes(
-    outcomes: { provider: string; ok: boolean; latencyMs: number; error?: { kind: string } }[],
-  ): Promise<void>;
-  recordFailure(provider: string, stage: 'lock' | 'execute' | 'status'): Promise<void>;
-}
-
-export interface TrackingScheduler {
-  schedule(transactionId: string, delayMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -68,6 +57,7 @@ export function createAppContext(config: Config): AppContext {
       changes.close();
       await metrics.stop();
       await tracking.close().catch(() => {});
+      await flushRateLimitHits(redis).catch(() => {});
       redis.disconnect();
       await handle.close();
     },

@@ -4,6 +4,7 @@ import * as schema from '../drizzle/schema';
 
 export type Database = PostgresJsDatabase<typeof schema>;
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** Verbs that must compose with a caller's transaction take an Executor and use it for every statement. */
 export type Executor = Database | Transaction;
 
 export interface DbHandle {
@@ -28,12 +29,6 @@ export function createDb({ url, poolMax, connectTimeoutMs }: DbOptions): DbHandl
   });
   const db = drizzle(sql, { schema });
   return { db, sql, close: () => sql.end({ timeout: 2 }) };
-}
-
-/** Runs `work` in a transaction, or inside the one already given. */
-export async function withTransaction<T>(executor: Executor, work: (tx: Transaction) => Promise<T>): Promise<T> {
-  if ('rollback' in executor) return work(executor as Transaction);
-  return (executor as Database).transaction(work);
 }
 
 /** An ILIKE pattern matching `term` anywhere, with the LIKE wildcards in it escaped. */

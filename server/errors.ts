@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   INVALID_AMOUNT: 400,
@@ -57,7 +59,7 @@ export class AppError extends Error {
   }
 }
 
-/** Architecture §4: the single code, the shared code, or VALIDATION_ERROR for a mix. */
+/** The single code, the shared code, or VALIDATION_ERROR for a mix: one envelope code must describe them all. */
 export function validationError(problems: FieldProblem[]): AppError {
   const codes = new Set(problems.map((p) => p.code));
   const [only] = codes;
@@ -108,4 +110,16 @@ export function toAppError(error: unknown): AppError {
     });
   }
   return new AppError('INTERNAL_ERROR', 'Internal error', { cause: error, retryable: false });
+}
+
+/** Zod issues become field problems; a refinement may carry its spec code in `params.code`. */
+export function problemsFromZod(error: z.ZodError): FieldProblem[] {
+  return error.issues.map((issue) => {
+    const params = (issue as { params?: { code?: ErrorCode } }).params;
+    const field = issue.path.map(String).join('.');
+    let message = issue.message;
+    if (issue.code === 'invalid_type' && /received undefined/.test(message)) message = 'Required';
+    if (issue.code === 'unrecognized_keys') message = `Unknown field(s): ${issue.keys.join(', ')}`;
+    return { code: params?.code ?? 'VALIDATION_ERROR', field, message };
+  });
 }

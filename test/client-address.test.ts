@@ -3,8 +3,8 @@ import { getAuth } from '../server/auth/auth';
 import { handleAuthRequestFor } from '../server/auth/handler';
 import { handleApiRequest } from '../server/http/routes';
 import { CLIENT_IP_HEADER, clientKey, signedClientAddress } from '../server/ratelimit/client';
-import { PASSWORD, signedInUser } from './dashboard/support';
 import { startTestApp, type TestApp } from './support/app';
+import { PASSWORD, signedInUser } from './support/dashboard';
 
 const LIMITS = { RATE_LIMIT_CATALOG: '3', RATE_LIMIT_EXECUTE: '50', RATE_LIMIT_WINDOW_SECONDS: '60' };
 

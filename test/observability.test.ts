@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sharedQueue } from '../server/tracking/queues';
 import { startTestApp, type TestApp } from './support/app';
 import { ETH_TO_BTC } from './support/fixtures';
 import { spawnEntry } from './support/processes';
@@ -36,6 +37,21 @@ describe('GET /api/metrics', () => {
     expect(text).toMatch(/switchyard_queue_jobs\{queue="tracking",state="waiting"\} \d+/);
     expect(text).toMatch(/switchyard_tracking_lag_seconds \d/);
     expect(text).toMatch(/switchyard_transactions\{state="pending"\} \d+/);
+    expect(text).toMatch(/switchyard_provider_circuit_open\{provider="RELAY"\} 0/);
+  });
+
+  it('reads queue depths through kept queue handles instead of opening one per scrape', async () => {
+    const tracking = sharedQueue(t.app, 'tracking');
+    const counted = vi.spyOn(tracking, 'getJobCounts');
+    for (let i = 0; i < 2; i++) {
+      const res = await t.fetch('/api/metrics', { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(res.status).toBe(200);
+    }
+    expect(counted).toHaveBeenCalledTimes(2);
+    counted.mockRestore();
+    expect(sharedQueue(t.app, 'tracking')).toBe(tracking);
+    expect(tracking.closing).toBeUndefined();
+    expect(await tracking.getJobCounts('waiting')).toEqual({ waiting: expect.any(Number) });
   });
 
   it('is absent when no token is configured', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../server/config';
-import { providerHealth } from '../server/providers/health';
+import { providerHealth } from '../server/observability/provider-health';
 import { createProviderRegistry } from '../server/providers/registry';
 import { startTestApp, type TestApp } from './support/app';
 import { ETH_TO_BTC } from './support/fixtures';
@@ -27,7 +27,7 @@ describe('circuit breaker', () => {
     t.sims.THORCHAIN.configure({ faults: { quote: 'error5xx' } });
     for (let i = 0; i < 3; i++) await t.post('/api/v1/quote', ETH_TO_BTC);
     const callsWhenOpened = quoteCalls('THORCHAIN');
-    expect(providerHealth(t.app).find((p) => p.key === 'THORCHAIN')?.breaker).toBe('open');
+    expect((await providerHealth(t.app)).find((p) => p.provider === 'THORCHAIN')?.breaker).toBe('open');
 
     const whileOpen = await t.post('/api/v1/quote', ETH_TO_BTC);
     expect(whileOpen.status).toBe(200);
@@ -39,13 +39,13 @@ describe('circuit breaker', () => {
     await new Promise((r) => setTimeout(r, 700));
     const recovered = await t.post('/api/v1/quote', ETH_TO_BTC);
     expect(providersIn(recovered).has('THORCHAIN')).toBe(true);
-    expect(providerHealth(t.app).find((p) => p.key === 'THORCHAIN')?.breaker).toBe('closed');
+    expect((await providerHealth(t.app)).find((p) => p.provider === 'THORCHAIN')?.breaker).toBe('closed');
   });
 
   it('does not count "no route" answers as failures', async () => {
     t.sims.CHAINFLIP.configure({ faults: { quote: 'noroute' } });
     for (let i = 0; i < 5; i++) await t.post('/api/v1/quote', ETH_TO_BTC);
-    expect(providerHealth(t.app).find((p) => p.key === 'CHAINFLIP')?.breaker).toBe('closed');
+    expect((await providerHealth(t.app)).find((p) => p.provider === 'CHAINFLIP')?.breaker).toBe('closed');
   });
 });
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../server/config';
 import { createAppContext } from '../server/context';
-import { recordRateLimitHit, rollupRateLimitHits } from '../server/ratelimit/hits';
+import { recordRateLimitHit } from '../server/ratelimit/hit-counter';
+import { rollupRateLimitHits } from '../server/ratelimit/hits';
 import { redisReady, startTestApp, type TestApp } from './support/app';
 
 let t: TestApp;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHash } from '../server/ratelimit/client';
+import { flushRateLimitHits } from '../server/ratelimit/hit-counter';
 import { rollupRateLimitHits } from '../server/ratelimit/hits';
 import { startSibling, startTestApp, type TestApp } from './support/app';
 import { expectLegacyError, expectV1Error } from './support/assertions';
@@ -63,6 +64,8 @@ describe('rate limits shared through Redis', () => {
   });
 
   it('records every 429 per minute, route class and hashed client, rolled up into Postgres', async () => {
+    // Each process writes its counted 429s within a second; the sibling's must be in Redis before the rollup.
+    await flushRateLimitHits(sibling.app.redis);
     const written = await rollupRateLimitHits(t.app);
     expect(written).toBeGreaterThan(0);
     const rows = await t.app
@@ -121,6 +124,36 @@ describe('Redis down', () => {
       const statuses: number[] = [];
       for (let i = 0; i < 7; i++) statuses.push((await t.fetch('/api/v1/swap/chains?perPage=1')).status);
       expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    } finally {
+      await t.stop();
+    }
+  });
+});
+
+describe('the limiter’s cost per request', () => {
+  it('is at most one Redis round trip, and none once a client is over the limit', async () => {
+    const t = await startTestApp(LIMITS);
+    try {
+      // Every write to the web connection's socket is one round trip: commands are awaited one by one.
+      const socket = (t.app.redis as unknown as { stream: { write: (...args: unknown[]) => boolean } }).stream;
+      const write = socket.write.bind(socket);
+      let writes = 0;
+      socket.write = (...args: unknown[]) => {
+        writes++;
+        return write(...args);
+      };
+      const roundTrips = async () => {
+        writes = 0;
+        const res = await t.fetch('/api/v1/swap/sources');
+        return { status: res.status, roundTrips: writes };
+      };
+      // The first request of a process also loads the limiter's script into Redis.
+      await t.fetch('/api/v1/swap/sources');
+      const answers = [];
+      for (let i = 0; i < 7; i++) answers.push(await roundTrips());
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 429, 429, 429]);
+      expect(answers.slice(0, 5).map((a) => a.roundTrips)).toEqual([1, 1, 1, 1, 1]);
+      expect(answers.slice(5).map((a) => a.roundTrips)).toEqual([0, 0]);
     } finally {
       await t.stop();
     }

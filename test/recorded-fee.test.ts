@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollTransaction } from '../server/tracking/poll';
-import { callerFor, signedInUser } from './dashboard/support';
 import { startTestApp, type TestApp } from './support/app';
 import { firstRow } from './support/assertions';
+import { callerFor, signedInUser } from './support/dashboard';
 import { ADDR, USDC_ETH_TO_ARB, WALLETS } from './support/fixtures';
 import { executeSwap } from './support/flows';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerFor, signedInUser } from './dashboard/support';
 import { startTestApp, type TestApp } from './support/app';
 import { expectV1Error, expectV1Headers } from './support/assertions';
+import { callerFor, signedInUser } from './support/dashboard';
 import { BTC_TO_ETH, ETH_TO_BTC } from './support/fixtures';
 import { executeSwap } from './support/flows';
 

@@ -3,8 +3,8 @@ import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MaintenanceJobName, SCHEDULE_IDS, SCHEDULES } from '../server/tracking/jobs';
 import { createQueue } from '../server/tracking/queues';
-import { callerFor, signedInUser } from './dashboard/support';
 import { startTestApp, type TestApp } from './support/app';
+import { callerFor, signedInUser } from './support/dashboard';
 import { spawnEntry, waitUntil } from './support/processes';
 
 /** Shortened intervals for the real worker process; every wait below is bounded by a few of them. */
@@ -13,6 +13,7 @@ const INTERVALS = {
   RATE_LIMIT_ROLLUP_INTERVAL_MS: '1000',
   PRICE_REFRESH_INTERVAL_MS: '1500',
   PRUNE_INTERVAL_MS: '1000',
+  QUEUE_SAMPLE_INTERVAL_MS: '1000',
 };
 const WAIT = { timeoutMs: 30_000, intervalMs: 200 };
 const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
@@ -35,6 +36,9 @@ beforeAll(async () => {
     insert into rate_limit_hits (minute, route_class, client_hash, hits) values
       (date_trunc('minute', now() - interval '36 days'), 'quote', 'old-client', 5),
       (date_trunc('minute', now() - interval '34 days'), 'quote', 'kept-client', 5)`;
+  await t.app.sql`
+    insert into queue_depth_samples (sampled_at, queue, waiting, active, delayed, failed) values
+      (now() - interval '8 days', 'tracking', 1, 0, 0, 0)`;
   startedAt = new Date();
   worker = spawnEntry('workers/main.ts', { ...t.env, ...INTERVALS, WORKER_HEALTH_PORT: '0' });
 }, 60_000);
@@ -128,6 +132,47 @@ describe('the worker process (workers/main.ts)', () => {
     });
     await waitUntil(async () => (await samples()).calls === 1, WAIT);
     expect(await samples()).toEqual({ calls: 1, hits: ['kept-client'] });
+    const oldQueueSamples = async () =>
+      (await t.app.sql`select 1 from queue_depth_samples where sampled_at < now() - interval '1 day'`).length;
+    await waitUntil(async () => (await oldQueueSamples()) === 0, WAIT);
+  }, 40_000);
+
+  it('samples the depth of every queue each interval, and the operations trends chart them', async () => {
+    await t.app.sql`
+      insert into provider_calls (provider, stage, outcome, latency_ms) values
+        ('LIFI', 'quote', 'ok', 100), ('LIFI', 'quote', 'timeout', 300), ('LIFI', 'status', 'error', 50)`;
+    const waitingTracking = 3;
+    const tracking = createQueue('tracking', t.app.redis, t.app.config.redisPrefix);
+    await tracking.addBulk(
+      Array.from({ length: waitingTracking }, (_, i) => ({
+        name: 'tracking.poll',
+        data: { transactionId: `tx_${String(i).padStart(22, '0')}` },
+        opts: { delay: 3_600_000 },
+      })),
+    );
+    await tracking.close();
+    const delayedSamples = async () =>
+      (
+        await t.app.sql<{ queue: string; delayed: number }[]>`
+        select queue, delayed from queue_depth_samples where sampled_at > ${startedAt.toISOString()}
+        order by sampled_at desc`
+      ).filter((r) => r.queue === 'tracking' && r.delayed >= waitingTracking);
+    await waitUntil(async () => (await delayedSamples()).length >= 2, WAIT);
+    const queues = await t.app.sql<{ queue: string }[]>`
+      select distinct queue from queue_depth_samples where sampled_at > ${startedAt.toISOString()} order by queue`;
+    expect(queues.map((q) => q.queue)).toEqual(['maintenance', 'tracking']);
+
+    const admin = await callerFor(t.app, (await signedInUser(t.app, 'admin')).headers);
+    const trends = await admin.operations.trends({ range: '24h' });
+    expect(trends.bucket).toBe('hour');
+    const trackingSeries = trends.queues.find((q) => q.queue === 'tracking');
+    expect(trackingSeries?.points).toHaveLength(25);
+    expect(trackingSeries?.points.at(-1)?.delayed).toBeGreaterThanOrEqual(waitingTracking);
+    expect(trackingSeries?.points[0]).toMatchObject({ waiting: null, active: null, delayed: null });
+    const lifi = trends.providers.find((p) => p.provider === 'LIFI');
+    expect(lifi?.points).toHaveLength(25);
+    expect(lifi?.points.at(-1)).toMatchObject({ calls: 2, errorRate: 0.5, p50Ms: 200, p95Ms: 290 });
+    expect(lifi?.points[0]).toMatchObject({ calls: 0, errorRate: null, p50Ms: null });
   }, 40_000);
 });
 
@@ -138,6 +183,7 @@ function envOf(job: MaintenanceJobName): keyof typeof INTERVALS {
     'maintenance.rollup-rate-limits': 'RATE_LIMIT_ROLLUP_INTERVAL_MS',
     'maintenance.refresh-prices': 'PRICE_REFRESH_INTERVAL_MS',
     'maintenance.prune': 'PRUNE_INTERVAL_MS',
+    'maintenance.sample-queues': 'QUEUE_SAMPLE_INTERVAL_MS',
   };
   return names[job];
 }

@@ -12,9 +12,10 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
+import { TX_STATUSES } from '../../server/transactions/statuses';
 
 export const lockState = pgEnum('lock_state', ['locked', 'executing', 'used']);
-export const transactionStatus = pgEnum('transaction_status', ['PENDING', 'SUCCESS', 'FAILED', 'REFUND']);
+export const transactionStatus = pgEnum('transaction_status', TX_STATUSES);
 export const apiInterface = pgEnum('api_interface', ['v1', 'legacy']);
 
 const timestamps = {
@@ -136,9 +137,10 @@ export const transactions = pgTable(
     ...timestamps,
   },
   (t) => [
-    index('transactions_hash_key_idx').on(t.hashKey),
-    index('transactions_inbound_hash_key_idx').on(t.inboundHashKey),
-    index('transactions_outbound_hash_key_idx').on(t.outboundHashKey),
+    // text_pattern_ops serves both the exact lookups and the dashboard's prefix search, in any collation.
+    index('transactions_hash_key_idx').on(t.hashKey.op('text_pattern_ops')),
+    index('transactions_inbound_hash_key_idx').on(t.inboundHashKey.op('text_pattern_ops')),
+    index('transactions_outbound_hash_key_idx').on(t.outboundHashKey.op('text_pattern_ops')),
     index('transactions_wallet_created_idx').on(t.walletKey, t.createdAt, t.id),
     index('transactions_recipient_created_idx').on(t.recipientWalletKey, t.createdAt, t.id),
     index('transactions_referral_created_idx').on(t.referralCode, t.createdAt, t.id),

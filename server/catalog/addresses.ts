@@ -31,3 +31,13 @@ export function walletKey(kind: ChainKind, wallet: string): string {
   const trimmed = wallet.trim();
   return kind === 'EVM' ? trimmed.toLowerCase() : trimmed;
 }
+
+/**
+ * Every key a wallet may be stored under when its chain is unknown (a search box, a history filter):
+ * an EVM-shaped address has one, anything else is tried verbatim and as EVM would fold it.
+ */
+export function walletLookupKeys(wallet: string): string[] {
+  const trimmed = wallet.trim();
+  if (/^0x[0-9a-fA-F]{40}$/.test(trimmed)) return [walletKey('EVM', trimmed)];
+  return [...new Set([walletKey('OTHER', trimmed), walletKey('EVM', trimmed)])];
+}

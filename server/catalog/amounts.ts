@@ -5,16 +5,22 @@ export type AmountProblem = 'not_a_number' | 'not_positive' | 'too_many_decimals
 const DECIMAL = /^\d+(\.\d+)?$/;
 const MAX_BASE_UNITS = 2n ** 256n - 1n;
 
+/** What is wrong with an amount whatever its asset: not a plain decimal, or not above zero. */
+export function amountShapeProblem(amount: string): 'not_a_number' | 'not_positive' | null {
+  if (!DECIMAL.test(amount) || amount.length > 100) return 'not_a_number';
+  return /[1-9]/.test(amount) ? null : 'not_positive';
+}
+
 /** Human decimal string → base units, refusing signs, exponents, zero and excess precision. */
 export function parseAmount(
   amount: string,
   decimals: number,
 ): { ok: true; base: bigint } | { ok: false; problem: AmountProblem } {
-  if (!DECIMAL.test(amount) || amount.length > 100) return { ok: false, problem: 'not_a_number' };
+  const shape = amountShapeProblem(amount);
+  if (shape) return { ok: false, problem: shape };
   const fraction = amount.split('.')[1] ?? '';
   if (fraction.length > decimals) return { ok: false, problem: 'too_many_decimals' };
   const base = parseUnits(amount, decimals);
-  if (base <= 0n) return { ok: false, problem: 'not_positive' };
   if (base > MAX_BASE_UNITS) return { ok: false, problem: 'too_large' };
   return { ok: true, base };
 }

@@ -3,30 +3,36 @@ import type { AppContext } from '../context';
 import { AppError, toAppError } from '../errors';
 import { newRequestId } from '../ids';
 import { logContext } from '../log';
-import { httpDuration, httpRequests } from '../observability/prometheus';
+import { httpDuration, httpRequests } from '../observability/registry';
 import { clientHash, clientIdentity } from '../ratelimit/client';
-import { recordRateLimitHit } from '../ratelimit/hits';
-import { type RateDecision, rateLimitHeaders } from '../ratelimit/limiter';
+import { countRateLimitHit } from '../ratelimit/hit-counter';
+import { type RateDecision, type RouteClass, rateLimitHeaders } from '../ratelimit/limiter';
 import { withDeadline } from '../routing/deadline';
 import { fingerprint, IDEMPOTENCY_HEADER, isReplayable, validateIdempotencyKey } from './idempotency';
 import { type FieldCoder, parseQuery, parseWith, readJsonBody } from './input';
+import type { ApiRequest } from './request';
 import {
   API_VERSION,
+  type ApiResponse,
   type EndpointResult,
+  etagMatches,
   eventStreamResponse,
-  jsonResponse,
+  jsonApiResponse,
   legacyErrorBody,
+  toFetchResponse,
   v1ErrorBody,
 } from './respond';
 
-export type RouteClass = 'catalog' | 'quote' | 'execute' | 'transactions';
 export type ApiInterface = 'v1' | 'legacy';
+export type { ApiRequest };
 
 export interface RequestContext {
   app: AppContext;
-  request: Request;
+  request: ApiRequest;
   url: URL;
   requestId: string;
+  /** `performance.now()` when the request arrived: deadlines that bound the answer count from here. */
+  receivedAt: number;
   /** The JSON object body, read once under the size limit (empty for endpoints without a body). */
   body: Record<string, unknown>;
 }
@@ -102,20 +108,18 @@ export function interfaceHeaders(api: ApiInterface, requestId: string): Record<s
   return api === 'v1' ? { 'x-api-version': API_VERSION, 'x-request-id': requestId } : { 'x-request-id': requestId };
 }
 
-/** A replayed error keeps spec §7 rule 3: `error.requestId` matches this response's X-Request-Id. */
+/** A replayed error keeps its `error.requestId` equal to this response's X-Request-Id. */
 function withRequestId(body: unknown, requestId: string): unknown {
   const error = (body as { error?: Record<string, unknown> } | null)?.error;
   return error && 'requestId' in error ? { ...(body as object), error: { ...error, requestId } } : body;
 }
 
-function errorResponse(api: ApiInterface, error: AppError, requestId: string, headers: Record<string, string>) {
-  const body = api === 'v1' ? v1ErrorBody(error, requestId) : legacyErrorBody(error);
-  return jsonResponse(error.status, body, { ...headers, ...error.headers });
-}
+const errorBody = (api: ApiInterface, error: AppError, requestId: string) =>
+  api === 'v1' ? v1ErrorBody(error, requestId) : legacyErrorBody(error);
 
 async function applyRateLimit(
   app: AppContext,
-  request: Request,
+  request: ApiRequest,
   target: Pick<Endpoint, 'routeClass'>,
 ): Promise<RateDecision | undefined> {
   if (!app.rateLimiter) return undefined;
@@ -124,7 +128,7 @@ async function applyRateLimit(
     const decision = await app.rateLimiter.consume(target.routeClass, client);
     if (!decision.allowed) {
       const hashed = clientHash(client, app.config.rateLimits.hashKey);
-      recordRateLimitHit(app.redis, app.config.redisPrefix, target.routeClass, hashed).catch(() => {});
+      countRateLimitHit(app.redis, app.config.redisPrefix, target.routeClass, hashed);
     }
     return decision;
   } catch (error) {
@@ -138,99 +142,142 @@ async function applyRateLimit(
  * errors mapped once with nothing internal leaked. Every log line written meanwhile carries the
  * request id; every response is counted and timed for Prometheus.
  */
-export async function serve(
+export async function serveApi(
   api: ApiInterface,
   app: AppContext,
-  request: Request,
+  request: ApiRequest,
   target: Endpoint,
   route = 'unmatched',
-): Promise<Response> {
+): Promise<ApiResponse> {
   const requestId = newRequestId();
   const started = performance.now();
-  const response = await logContext.run({ requestId }, () => serveWithId(api, app, request, target, requestId));
+  const response = await logContext.run({ requestId }, () =>
+    serveWithId({ api, app, request, target, requestId, receivedAt: started }),
+  );
+  const ms = performance.now() - started;
   const labels = { route, method: request.method };
   httpRequests.inc({ ...labels, status: String(response.status) });
-  httpDuration.observe(labels, (performance.now() - started) / 1000);
-  app.log.info(
-    { requestId, method: request.method, route, status: response.status, ms: Math.round(performance.now() - started) },
-    'request',
-  );
+  httpDuration.observe(labels, ms / 1000);
+  app.log.info({ requestId, method: request.method, route, status: response.status, ms: Math.round(ms) }, 'request');
   return response;
 }
 
-async function serveWithId(
-  api: ApiInterface,
-  app: AppContext,
-  request: Request,
-  target: Endpoint,
-  requestId: string,
-): Promise<Response> {
-  let headers = interfaceHeaders(api, requestId);
-  let url: URL;
-  try {
-    url = new URL(request.url);
-  } catch {
-    return errorResponse(api, new AppError('VALIDATION_ERROR', 'Malformed request URL'), requestId, headers);
-  }
-  const decision = await applyRateLimit(app, request, target);
-  if (decision) headers = { ...headers, ...rateLimitHeaders(decision) };
-  if (decision && !decision.allowed) {
-    const error = new AppError(
-      'RATE_LIMITED',
-      `Too many ${target.routeClass} requests; retry in ${decision.resetSeconds} s`,
-    );
-    return errorResponse(api, error, requestId, headers);
-  }
+/** `serveApi` for Fetch-API callers (Next's route handlers). */
+export const serve = async (...args: Parameters<typeof serveApi>): Promise<Response> =>
+  toFetchResponse(await serveApi(...args));
 
-  let idempotency: { scope: string; key: string; print: string } | undefined;
-  try {
-    const body = target.hasBody ? await readJsonBody(request, app.config.maxBodyBytes) : {};
-    const rawKey = target.idempotent ? request.headers.get(IDEMPOTENCY_HEADER) : null;
-    if (rawKey !== null && app.idempotency) {
-      const key = validateIdempotencyKey(rawKey);
-      const scope = `${url.pathname}:${clientHash(clientIdentity(request, app.config), app.config.rateLimits.hashKey)}`;
-      const print = fingerprint(body);
-      const replay = await app.idempotency.begin(scope, key, print).catch((error) => {
-        if (error instanceof AppError) throw error;
-        app.log.warn({ err: error }, 'idempotency store unavailable; request runs without it');
-        return 'unavailable' as const;
-      });
-      if (replay && replay !== 'unavailable') {
-        return jsonResponse(replay.status, withRequestId(replay.body, requestId), {
-          ...headers,
-          'idempotent-replayed': 'true',
-        });
-      }
-      if (replay !== 'unavailable') idempotency = { scope, key, print };
-    }
+/** One request on its way through the steps of `serveWithId`; each step adds what it learnt. */
+interface Exchange {
+  api: ApiInterface;
+  app: AppContext;
+  request: ApiRequest;
+  target: Endpoint;
+  requestId: string;
+  receivedAt: number;
+  headers: Record<string, string>;
+  url?: URL;
+  idempotency?: { scope: string; key: string; print: string };
+}
 
-    const result = await withDeadline(
-      app.config.requestDeadlineMs,
-      () => target.run({ app, request, url, requestId, body }),
-      () => new AppError('SERVICE_UNAVAILABLE', 'The request took too long; retry shortly'),
-    );
-    if (result.events) return eventStreamResponse(result.events, { ...headers, ...result.headers });
-    const status = result.status ?? 200;
-    if (idempotency) {
-      const { scope, key, print } = idempotency;
-      await app.idempotency?.finish(scope, key, print, { status, body: result.body }).catch(() => {});
-    }
-    return jsonResponse(status, result.body, { ...headers, ...result.headers });
+async function serveWithId(exchange: Omit<Exchange, 'headers'>): Promise<ApiResponse> {
+  const x: Exchange = { ...exchange, headers: interfaceHeaders(exchange.api, exchange.requestId) };
+  try {
+    const url = parseUrl(x);
+    await rateLimit(x);
+    const body = await readBody(x);
+    const replay = await beginIdempotency(x, url, body);
+    if (replay) return replay;
+    const result = await run(x, url, body);
+    await finishIdempotency(x, { status: result.status ?? 200, body: result.body });
+    return respond(x, result);
   } catch (caught) {
-    const error = toAppError(caught);
-    if (idempotency) {
-      const { scope, key, print } = idempotency;
-      const store = app.idempotency;
-      if (isReplayable(error.status)) {
-        const body = api === 'v1' ? v1ErrorBody(error, requestId) : legacyErrorBody(error);
-        await store?.finish(scope, key, print, { status: error.status, body }).catch(() => {});
-      } else {
-        await store?.abandon(scope, key).catch(() => {});
-      }
-    }
-    if (error.status >= 500) {
-      app.log.error({ requestId, err: error.cause ?? error, path: url.pathname }, error.message);
-    }
-    return errorResponse(api, error, requestId, headers);
+    return fail(x, toAppError(caught));
   }
+}
+
+function parseUrl(x: Exchange): URL {
+  try {
+    x.url = new URL(x.request.url);
+    return x.url;
+  } catch {
+    throw new AppError('VALIDATION_ERROR', 'Malformed request URL');
+  }
+}
+
+async function rateLimit(x: Exchange): Promise<void> {
+  const decision = await applyRateLimit(x.app, x.request, x.target);
+  if (!decision) return;
+  x.headers = { ...x.headers, ...rateLimitHeaders(decision) };
+  if (!decision.allowed) {
+    throw new AppError('RATE_LIMITED', `Too many ${x.target.routeClass} requests; retry in ${decision.resetSeconds} s`);
+  }
+}
+
+const readBody = (x: Exchange): Promise<Record<string, unknown>> =>
+  x.target.hasBody ? readJsonBody(x.request, x.app.config.maxBodyBytes) : Promise.resolve({});
+
+/** Starts an idempotent request, or answers with the stored response of the one it repeats. */
+async function beginIdempotency(
+  x: Exchange,
+  url: URL,
+  body: Record<string, unknown>,
+): Promise<ApiResponse | undefined> {
+  const { app, request } = x;
+  const rawKey = x.target.idempotent ? request.headers.get(IDEMPOTENCY_HEADER) : null;
+  if (rawKey === null || !app.idempotency) return undefined;
+  const key = validateIdempotencyKey(rawKey);
+  const scope = `${url.pathname}:${clientHash(clientIdentity(request, app.config), app.config.rateLimits.hashKey)}`;
+  const print = fingerprint(body);
+  const replay = await app.idempotency.begin(scope, key, print).catch((error) => {
+    if (error instanceof AppError) throw error;
+    app.log.warn({ err: error }, 'idempotency store unavailable; request runs without it');
+    return 'unavailable' as const;
+  });
+  if (replay === 'unavailable') return undefined;
+  if (replay) {
+    return jsonApiResponse(replay.status, withRequestId(replay.body, x.requestId), {
+      ...x.headers,
+      'idempotent-replayed': 'true',
+    });
+  }
+  x.idempotency = { scope, key, print };
+  return undefined;
+}
+
+const run = (x: Exchange, url: URL, body: Record<string, unknown>) =>
+  withDeadline(
+    x.app.config.requestDeadlineMs,
+    () => x.target.run({ app: x.app, request: x.request, url, requestId: x.requestId, receivedAt: x.receivedAt, body }),
+    () => new AppError('SERVICE_UNAVAILABLE', 'The request took too long; retry shortly'),
+  );
+
+async function finishIdempotency(x: Exchange, response: { status: number; body: unknown }) {
+  if (!x.idempotency) return;
+  const { scope, key, print } = x.idempotency;
+  await x.app.idempotency?.finish(scope, key, print, response).catch(() => {});
+}
+
+/** The success answer; a conditional GET whose validator still matches gets 304 and no body. */
+function respond(x: Exchange, result: EndpointResult): ApiResponse {
+  const status = result.status ?? 200;
+  const headers = { ...x.headers, ...result.headers };
+  if (result.events) return eventStreamResponse(result.events, headers);
+  if (result.etag) headers.etag = result.etag;
+  if (result.cacheControl) headers['cache-control'] = result.cacheControl;
+  if (result.etag && status === 200 && etagMatches(x.request.headers.get('if-none-match'), result.etag)) {
+    return jsonApiResponse(304, null, headers);
+  }
+  return jsonApiResponse(status, result.body, headers);
+}
+
+async function fail(x: Exchange, error: AppError): Promise<ApiResponse> {
+  const body = errorBody(x.api, error, x.requestId);
+  if (x.idempotency) {
+    if (isReplayable(error.status)) await finishIdempotency(x, { status: error.status, body });
+    else await x.app.idempotency?.abandon(x.idempotency.scope, x.idempotency.key).catch(() => {});
+  }
+  if (error.status >= 500) {
+    x.app.log.error({ requestId: x.requestId, err: error.cause ?? error, path: x.url?.pathname }, error.message);
+  }
+  return jsonApiResponse(error.status, body, { ...x.headers, ...error.headers });
 }

@@ -1,17 +1,6 @@
 import type { z } from 'zod';
-import { AppError, type ErrorCode, type FieldProblem, validationError } from '../errors';
-
-/** Zod issues become field problems; a refinement may carry its spec code in `params.code`. */
-export function problemsFromZod(error: z.ZodError): FieldProblem[] {
-  return error.issues.map((issue) => {
-    const params = (issue as { params?: { code?: ErrorCode } }).params;
-    const field = issue.path.map(String).join('.');
-    let message = issue.message;
-    if (issue.code === 'invalid_type' && /received undefined/.test(message)) message = 'Required';
-    if (issue.code === 'unrecognized_keys') message = `Unknown field(s): ${issue.keys.join(', ')}`;
-    return { code: params?.code ?? 'VALIDATION_ERROR', field, message };
-  });
-}
+import { AppError, type ErrorCode, problemsFromZod, validationError } from '../errors';
+import type { ApiRequest } from './request';
 
 export type FieldCoder = (field: string, value: unknown) => ErrorCode;
 
@@ -114,7 +103,10 @@ function bodyProblem(message: string, status = 400): AppError {
 }
 
 /** Reads a JSON object body under a byte limit, without trusting Content-Length alone. */
-export async function readJsonBody(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
+export async function readJsonBody(
+  request: Pick<ApiRequest, 'headers' | 'body'>,
+  maxBytes: number,
+): Promise<Record<string, unknown>> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(contentType.trim())) {
     throw bodyProblem('Content-Type must be application/json');

@@ -3,16 +3,24 @@ import { handleMetrics } from '../observability/prometheus';
 import { handleApiRequest, handleHealth } from './routes';
 
 type Handler = (request: Request) => Promise<Response>;
+type MethodExports = Record<'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS', Handler>;
+
+/** Every method of a route file to one handler, so the dispatcher (not Next's empty 405) answers each. */
+const everyMethod = (handler: Handler): MethodExports => ({
+  GET: handler,
+  POST: handler,
+  PUT: handler,
+  PATCH: handler,
+  DELETE: handler,
+  OPTIONS: handler,
+});
 
 /** The method exports of one Next route file; every method goes through the same dispatcher. */
-export function apiRoute(path?: string): Record<'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS', Handler> {
-  const handler: Handler = (request) => handleApiRequest(getAppContext(), request, path);
-  return { GET: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler, OPTIONS: handler };
-}
+export const apiRoute = (path?: string): MethodExports =>
+  everyMethod((request) => handleApiRequest(getAppContext(), request, path));
 
 export const metricsRoute = (): Handler => (request) => handleMetrics(getAppContext(), request);
 
-export const healthRoute =
-  (probe: 'live' | 'ready'): Handler =>
-  () =>
-    handleHealth(getAppContext(), probe);
+/** A probe's method exports: GET answers it, every other method the 405 envelope. */
+export const healthRoute = (probe: 'live' | 'ready'): MethodExports =>
+  everyMethod((request) => handleHealth(getAppContext(), probe, request));

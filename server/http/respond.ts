@@ -6,8 +6,23 @@ export interface EndpointResult {
   status?: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** A validator for this representation: conditional requests that match it answer 304 without a body. */
+  etag?: string;
+  /** How long shared caches may keep this answer; errors and answers without one are `no-store`. */
+  cacheControl?: string;
   /** A Server-Sent Events body, sent instead of `body`. */
   events?: ReadableStream<Uint8Array>;
+}
+
+/**
+ * What both servers send: status, headers and the serialised body. Next turns it into a Fetch
+ * `Response`; the lean server writes it straight to the socket.
+ */
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** A stream only for Server-Sent Events. */
+  body: string | null | ReadableStream<Uint8Array>;
 }
 
 const BASE_HEADERS = {
@@ -16,19 +31,20 @@ const BASE_HEADERS = {
   'x-content-type-options': 'nosniff',
   'access-control-allow-origin': '*',
   'access-control-expose-headers':
-    'X-Request-Id, X-API-Version, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, RateLimit, RateLimit-Policy',
+    'X-Request-Id, X-API-Version, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, RateLimit, RateLimit-Policy, ETag',
 };
 
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string>): Response {
-  return new Response(status === 204 ? null : JSON.stringify(body), {
+export function jsonApiResponse(status: number, body: unknown, headers: Record<string, string>): ApiResponse {
+  return {
     status,
     headers: { ...BASE_HEADERS, ...headers },
-  });
+    body: status === 204 || status === 304 ? null : JSON.stringify(body),
+  };
 }
 
 /** `no-transform` keeps compressing proxies (and Next's compression) from buffering the events. */
-export function eventStreamResponse(events: ReadableStream<Uint8Array>, headers: Record<string, string>): Response {
-  return new Response(events, {
+export function eventStreamResponse(events: ReadableStream<Uint8Array>, headers: Record<string, string>): ApiResponse {
+  return {
     status: 200,
     headers: {
       ...BASE_HEADERS,
@@ -37,6 +53,27 @@ export function eventStreamResponse(events: ReadableStream<Uint8Array>, headers:
       'cache-control': 'no-cache, no-transform',
       'x-accel-buffering': 'no',
     },
+    body: events,
+  };
+}
+
+export const toFetchResponse = (r: ApiResponse): Response =>
+  new Response(r.body, { status: r.status, headers: r.headers });
+
+export const jsonResponse = (status: number, body: unknown, headers: Record<string, string>): Response =>
+  toFetchResponse(jsonApiResponse(status, body, headers));
+
+/**
+ * RFC 9110 If-None-Match: `*` or any listed tag matches; the weak comparison applies to GET and
+ * HEAD, so a `W/` prefix on either side is ignored.
+ */
+export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const strip = (tag: string) => tag.trim().replace(/^W\//, '');
+  const own = strip(etag);
+  return ifNoneMatch.split(',').some((tag) => {
+    const candidate = strip(tag);
+    return candidate === '*' || candidate === own;
   });
 }
 
@@ -56,7 +93,7 @@ export function v1ErrorBody(error: AppError, requestId: string) {
   };
 }
 
-/** Architecture §4: the legacy interface answers `{ error: { code, message } }`. */
+/** The legacy interface answers `{ error: { code, message } }`, the shape its existing clients parse. */
 export function legacyErrorBody(error: AppError) {
   return { error: { code: error.code, message: error.message } };
 }

@@ -1,11 +1,11 @@
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
 import { checkReadiness } from '../health';
-import { type ApiInterface, type Endpoint, interfaceHeaders, serve } from './endpoint';
+import { type ApiInterface, type ApiRequest, type Endpoint, interfaceHeaders, serveApi } from './endpoint';
 import { listAssetsLegacy, listChainsLegacy, listSourcesLegacy } from './legacy/catalog';
 import { executeLegacy, lockLegacy, quoteLegacy } from './legacy/swap';
 import { historyLegacy } from './legacy/transactions';
-import { jsonResponse } from './respond';
+import { type ApiResponse, jsonApiResponse, jsonResponse, toFetchResponse } from './respond';
 import { listAssetsV1, listChainsV1, listSourcesV1 } from './v1/catalog';
 import { openApiV1 } from './v1/openapi';
 import { referralV1 } from './v1/referral';
@@ -38,7 +38,7 @@ export const API_ROUTES: Record<string, { api: ApiInterface; methods: Partial<Re
   '/api/v1/transaction/stream': { api: 'v1', methods: { GET: streamV1 } },
   '/api/v1/transaction/execution': { api: 'v1', methods: { GET: executionV1 } },
   '/api/v1/referral': { api: 'v1', methods: { GET: referralV1 } },
-  '/api/v1/openapi.json': { api: 'v1', methods: { GET: openApiV1 } },
+  '/api/v1/openapi.json': { api: 'v1', methods: { GET: openApiV1(() => API_ROUTES) } },
   '/api/swap/chains': { api: 'legacy', methods: { GET: listChainsLegacy } },
   '/api/swap/assets': { api: 'legacy', methods: { GET: listAssetsLegacy } },
   '/api/swap/sources': { api: 'legacy', methods: { GET: listSourcesLegacy } },
@@ -52,8 +52,8 @@ export type ApiPath = keyof typeof API_ROUTES;
 
 const interfaceOf = (pathname: string): ApiInterface => (/^\/api\/v1(\/|$)/.test(pathname) ? 'v1' : 'legacy');
 
-function preflight(api: ApiInterface, allow: string): Response {
-  return jsonResponse(204, null, {
+function preflight(api: ApiInterface, allow: string): ApiResponse {
+  return jsonApiResponse(204, null, {
     ...interfaceHeaders(api, ''),
     'access-control-allow-methods': allow,
     'access-control-allow-headers': 'Content-Type, Idempotency-Key, Last-Event-ID',
@@ -62,12 +62,12 @@ function preflight(api: ApiInterface, allow: string): Response {
 }
 
 /** Dispatches one request by path and method; unknown paths and methods answer in their interface's envelope. */
-export async function handleApiRequest(app: AppContext, request: Request, path?: string): Promise<Response> {
+export async function dispatchApiRequest(app: AppContext, request: ApiRequest, path?: string): Promise<ApiResponse> {
   const pathname = path ?? new URL(request.url).pathname.replace(/\/+$/, '');
   const route = API_ROUTES[pathname];
   const api = route?.api ?? interfaceOf(pathname);
   if (!route)
-    return serve(
+    return serveApi(
       api,
       app,
       request,
@@ -78,7 +78,7 @@ export async function handleApiRequest(app: AppContext, request: Request, path?:
   if (method === 'OPTIONS') return preflight(api, `${allow}, OPTIONS`);
   const target = route.methods[method as Method];
   if (!target) {
-    return serve(
+    return serveApi(
       api,
       app,
       request,
@@ -90,11 +90,27 @@ export async function handleApiRequest(app: AppContext, request: Request, path?:
       ),
     );
   }
-  return serve(api, app, request, target, pathname);
+  return serveApi(api, app, request, target, pathname);
 }
 
-/** Liveness answers from the process alone; readiness also asks Postgres and Redis. */
-export async function handleHealth(app: AppContext, probe: 'live' | 'ready'): Promise<Response> {
+/** `dispatchApiRequest` for Fetch-API callers (Next's route handlers). */
+export const handleApiRequest = async (app: AppContext, request: Request, path?: string): Promise<Response> =>
+  toFetchResponse(await dispatchApiRequest(app, request, path));
+
+/**
+ * Liveness answers from the process alone; readiness also asks Postgres and Redis. Probes answer GET
+ * and HEAD; any other method gets 405 in the unversioned envelope, as every other listed path does.
+ */
+export async function handleHealth(app: AppContext, probe: 'live' | 'ready', request?: ApiRequest): Promise<Response> {
+  const method = request?.method ?? 'GET';
+  if (request && method !== 'GET' && method !== 'HEAD') {
+    const allow = 'GET, HEAD';
+    if (method === 'OPTIONS') return toFetchResponse(preflight('legacy', allow));
+    const error = new AppError('METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${allow}`, {
+      headers: { allow },
+    });
+    return toFetchResponse(await serveApi('legacy', app, request, failing('catalog', error)));
+  }
   if (probe === 'live') return jsonResponse(200, { status: 'ok' }, {});
   const readiness = await checkReadiness(app);
   return jsonResponse(readiness.ok ? 200 : 503, { status: readiness.ok ? 'ready' : 'unavailable', ...readiness }, {});

@@ -6,6 +6,7 @@ const MAX_BATCHES_PER_RUN = 100;
 export interface PruneReport {
   providerCalls: number;
   rateLimitHits: number;
+  queueDepthSamples: number;
 }
 
 /**
@@ -13,17 +14,18 @@ export interface PruneReport {
  * long; whatever one run leaves (more than 500 000 rows) the next run takes.
  */
 export async function pruneSamples(ctx: AppContext): Promise<PruneReport> {
-  const { providerCallsDays, rateLimitHitsDays } = ctx.config.retention;
+  const { providerCallsDays, rateLimitHitsDays, queueDepthSamplesDays } = ctx.config.retention;
   return {
     providerCalls: await deleteOlderThan(ctx, 'provider_calls', 'created_at', providerCallsDays),
     rateLimitHits: await deleteOlderThan(ctx, 'rate_limit_hits', 'minute', rateLimitHitsDays),
+    queueDepthSamples: await deleteOlderThan(ctx, 'queue_depth_samples', 'sampled_at', queueDepthSamplesDays),
   };
 }
 
 async function deleteOlderThan(
   ctx: AppContext,
-  table: 'provider_calls' | 'rate_limit_hits',
-  column: 'created_at' | 'minute',
+  table: 'provider_calls' | 'rate_limit_hits' | 'queue_depth_samples',
+  column: 'created_at' | 'minute' | 'sampled_at',
   days: number,
 ): Promise<number> {
   let deleted = 0;

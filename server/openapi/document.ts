@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../errors';
 import type { ApiInterface, Endpoint } from '../http/endpoint';
-import { API_ROUTES } from '../http/routes';
 import { assetSchema, chainSchema, sourceSchema } from '../schemas/catalog';
 import * as responses from '../schemas/responses';
 import {
@@ -161,6 +160,8 @@ interface OperationDoc {
   example?: unknown;
   /** Per-endpoint wording of a query parameter. */
   params?: Record<string, string>;
+  /** Answers carry `ETag` and `Cache-Control`, and `If-None-Match` may get 304. */
+  conditional?: boolean;
 }
 
 const SWAP_INPUT: ErrorCode[] = ['INVALID_AMOUNT', 'INVALID_SLIPPAGE', 'INVALID_ADDRESS', 'UNSUPPORTED_PAIR'];
@@ -223,8 +224,13 @@ const OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Transaction status',
     description:
       'One transaction by `transactionId` or by any of its hashes; one of the two is required. ' +
-      'Poll until `final` is true.',
+      'Poll until `final` is true. Answers carry an `ETag`: poll with `If-None-Match` and an unchanged ' +
+      'transaction answers 304 with no body. A pending (or recently failed) transaction is `Cache-Control: ' +
+      'no-cache` (revalidate every time); a settled one looked up by `transactionId` never changes and is ' +
+      '`public, max-age=31536000, immutable`, so a shared cache or CDN may keep it; by `hash` it is ' +
+      '`public, max-age=300`, since a hash may still be vouched for on another swap.',
     raises: ['NOT_FOUND'],
+    conditional: true,
     params: TRANSACTION_LOOKUP_PARAMS,
   },
   'GET /api/v1/transaction/events': {
@@ -352,7 +358,7 @@ const PARAM_DOCS: Record<string, string> = {
 
 /**
  * Statuses a code is also answered with besides its ERROR_STATUS entry: a refused or vanished
- * provider route is 409, and an oversized body is 413 VALIDATION_ERROR (architecture §4).
+ * provider route is 409, and an oversized body is 413 VALIDATION_ERROR.
  */
 const ALSO_ANSWERED_AS: Partial<Record<ErrorCode, number[]>> = {
   PROVIDER_UNAVAILABLE: [409],
@@ -393,6 +399,14 @@ const HEADERS: Record<string, OpenApiHeader> = {
     schema: { type: 'string' },
   },
   'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer' } },
+  ETag: {
+    description: 'Validator of this representation; send it back as `If-None-Match` to get 304 while it holds.',
+    schema: { type: 'string' },
+  },
+  'Cache-Control': {
+    description: 'How long this answer may be reused; `no-store` unless the operation says otherwise.',
+    schema: { type: 'string' },
+  },
   'Idempotent-Replayed': {
     description: 'Present (`true`) when this is the stored response replayed for a repeated Idempotency-Key.',
     schema: { type: 'string', const: 'true' },
@@ -410,6 +424,14 @@ const IDEMPOTENCY_KEY: OpenApiParameter = {
     'same key with another body answers 422 `IDEMPOTENCY_KEY_REUSED`; a retry while the first request is still ' +
     'running answers 409 `IDEMPOTENCY_IN_PROGRESS`. Keys are scoped to the path and the client.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+};
+
+const IF_NONE_MATCH: OpenApiParameter = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'An `ETag` from an earlier answer: while it still matches, the answer is 304 with no body.',
+  schema: { type: 'string' },
 };
 
 const TAGS = [
@@ -548,14 +570,21 @@ function operation(
   const replay = (status: number) => (replayable && [200, 404, 409].includes(status) ? ['Idempotent-Replayed'] : []);
   const errorSchema = ref(api === 'v1' ? 'V1Error' : 'LegacyError');
 
+  const caching = doc.conditional ? ['ETag', 'Cache-Control'] : [];
   const result: OpenApiResponse = {
     description: target.events ? 'Server-Sent Events (text/event-stream); each `data:` is this object' : 'Success',
-    headers: responseHeaders(api, replay(200)),
+    headers: responseHeaders(api, [...replay(200), ...caching]),
     content: target.events
       ? eventStream(ref(nameOf(RESPONSE_COMPONENTS, target.events, `the events of ${key}`)))
       : json(ref(nameOf(RESPONSE_COMPONENTS, target.response, `the response of ${key}`))),
   };
   const responses: Record<string, OpenApiResponse> = { '200': result };
+  if (doc.conditional) {
+    responses['304'] = {
+      description: 'Not modified: the `If-None-Match` validator still holds.',
+      headers: result.headers,
+    };
+  }
   for (const [status, codes] of errorCodesByStatus(target, doc.raises ?? [])) {
     responses[String(status)] = {
       description: `${STATUS_TEXT[status] ?? 'Error'}. \`error.code\`: ${codes.join(', ')}.`,
@@ -568,6 +597,7 @@ function operation(
   const parameters: OpenApiOperation['parameters'] = [
     ...(target.query ? queryParameters(target.query, doc.params ?? {}) : []),
     ...(replayable ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+    ...(doc.conditional ? [{ $ref: '#/components/parameters/IfNoneMatch' }] : []),
   ];
   return {
     operationId: doc.operationId,
@@ -617,9 +647,9 @@ function healthPaths(): OpenApiDocument['paths'] {
   };
 }
 
-function build(): OpenApiDocument {
+function build(routes: ApiRouteTable): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
-  for (const [path, route] of Object.entries(API_ROUTES)) {
+  for (const [path, route] of Object.entries(routes)) {
     const item: Partial<Record<HttpMethod, OpenApiOperation>> = {};
     for (const [method, target] of Object.entries(route.methods)) {
       if (target)
@@ -648,15 +678,22 @@ function build(): OpenApiDocument {
     components: {
       schemas: { ...componentSchemas(RESPONSE_COMPONENTS, 'output'), ...componentSchemas(REQUEST_COMPONENTS, 'input') },
       headers: HEADERS,
-      parameters: { IdempotencyKey: IDEMPOTENCY_KEY },
+      parameters: { IdempotencyKey: IDEMPOTENCY_KEY, IfNoneMatch: IF_NONE_MATCH },
     },
   };
 }
 
-let cached: OpenApiDocument | undefined;
+/** Every public path, its interface and its endpoints by method, as `http/routes.ts` lists them. */
+export type ApiRouteTable = Record<string, { api: ApiInterface; methods: Partial<Record<string, Endpoint>> }>;
 
-/** The OpenAPI 3.1 document of both interfaces, built once from API_ROUTES and the zod schemas. */
-export function buildOpenApiDocument(): OpenApiDocument {
-  cached ??= build();
-  return cached;
+const built = new WeakMap<ApiRouteTable, OpenApiDocument>();
+
+/** The OpenAPI 3.1 document of both interfaces, built once per route table from it and the zod schemas. */
+export function buildOpenApiDocument(routes: ApiRouteTable): OpenApiDocument {
+  let document = built.get(routes);
+  if (!document) {
+    document = build(routes);
+    built.set(routes, document);
+  }
+  return document;
 }

@@ -49,7 +49,7 @@ export function providerBaseUrl(config: Config, key: ProviderKey): string {
 }
 
 /**
- * Published limits (providers.md §0), the budget live mode keeps to without an operator override:
+ * Each provider's published limits, the budget live mode keeps to without an operator override:
  * THORNode's public guidance, Relay /quote without and with a key, Chainflip's quote limiter,
  * LI.FI /advanced/routes without a key (75 per 2 h) and with one.
  */

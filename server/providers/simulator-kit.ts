@@ -48,6 +48,8 @@ export interface SimRequest {
   body: unknown;
   headers: Record<string, string>;
   config: SimulatorConfig;
+  /** The ending scripted for the first of `keys` that has one (`POST /__sim/scripts`), else the configured one. */
+  outcomeFor(...keys: (string | undefined)[]): Outcome;
 }
 
 export interface SimResponse {
@@ -73,6 +75,8 @@ export interface RunningSimulator {
   config: SimulatorConfig;
   log: SimulatorLogEntry[];
   configure(patch: Partial<Omit<SimulatorConfig, 'faults'>> & { faults?: Partial<Record<CallKind, Fault>> }): void;
+  /** Gives the swap that names `key` (a recipient address, say) this ending, whatever the configured one. */
+  script(key: string, outcome: Outcome): void;
   reset(): void;
   close(): Promise<void>;
 }
@@ -106,9 +110,24 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
+const OUTCOMES: readonly Outcome[] = ['success', 'failure', 'refund'];
+/** Scripts kept at most; the oldest go first (a long soak scripts one per swap). */
+const MAX_SCRIPTS = 100_000;
+
+/** `{ scripts: [{ key, outcome }] }`: every entry a non-empty key and a known outcome. */
+function parseScripts(body: unknown): { key: string; outcome: Outcome }[] | undefined {
+  const list = (body as { scripts?: unknown } | undefined)?.scripts;
+  if (!Array.isArray(list)) return undefined;
+  const valid = list.every(
+    (s) => typeof s?.key === 'string' && s.key !== '' && OUTCOMES.includes(s.outcome as Outcome),
+  );
+  return valid ? (list as { key: string; outcome: Outcome }[]) : undefined;
+}
+
 /**
  * An HTTP server speaking one provider's wire format, with `/__sim/*` control endpoints for tests
- * and operators: `GET /__sim/state`, `PUT /__sim/config` (partial SimulatorConfig), `POST /__sim/reset`.
+ * and operators: `GET /__sim/state`, `PUT /__sim/config` (partial SimulatorConfig), `POST /__sim/reset`,
+ * `POST /__sim/scripts` (`{ scripts: [{ key, outcome }] }`: per-swap endings, keyed by what the swap names).
  */
 export async function startSimulator(
   name: string,
@@ -117,6 +136,14 @@ export async function startSimulator(
 ): Promise<RunningSimulator> {
   let config = defaultSimulatorConfig();
   const log: SimulatorLogEntry[] = [];
+  const scripts = new Map<string, Outcome>();
+  const outcomeFor = (...keys: (string | undefined)[]): Outcome => {
+    for (const key of keys) {
+      const scripted = key ? scripts.get(key.toLowerCase()) : undefined;
+      if (scripted) return scripted;
+    }
+    return config.outcome;
+  };
   const hanging = new Set<ServerResponse>();
 
   const server = createServer(async (req, res) => {
@@ -130,6 +157,12 @@ export async function startSimulator(
       if (method === 'PUT' && url.pathname === '/__sim/config') {
         simulator.configure((body ?? {}) as never);
         return json(res, { status: 200, body: { config } });
+      }
+      if (method === 'POST' && url.pathname === '/__sim/scripts') {
+        const parsed = parseScripts(body);
+        if (!parsed) return json(res, { status: 400, body: { message: 'expected { scripts: [{ key, outcome }] }' } });
+        for (const { key, outcome } of parsed) simulator.script(key, outcome);
+        return json(res, { status: 200, body: { scripted: parsed.length } });
       }
       if (method === 'POST' && url.pathname === '/__sim/reset') {
         simulator.reset();
@@ -145,7 +178,7 @@ export async function startSimulator(
       log.push({ method, path: `${url.pathname}${url.search}`, kind: route.kind, at: Date.now(), headers });
       if (log.length > 5000) log.shift();
       const fault: Fault = route.kind === 'other' ? 'none' : config.faults[route.kind];
-      const simReq: SimRequest = { method, url, body, headers, config };
+      const simReq: SimRequest = { method, url, body, headers, config, outcomeFor };
       switch (fault) {
         case 'hang':
           hanging.add(res);
@@ -201,9 +234,15 @@ export async function startSimulator(
     configure(patch) {
       config = { ...config, ...patch, faults: { ...config.faults, ...(patch.faults ?? {}) } };
     },
+    script(key, outcome) {
+      scripts.delete(key.toLowerCase());
+      scripts.set(key.toLowerCase(), outcome);
+      if (scripts.size > MAX_SCRIPTS) scripts.delete(scripts.keys().next().value as string);
+    },
     reset() {
       config = defaultSimulatorConfig();
       log.length = 0;
+      scripts.clear();
       onReset?.();
     },
     async close() {

@@ -1,8 +1,8 @@
 import type { ProviderKey } from '../config';
+import type { TxStatus } from '../transactions/statuses';
 
-export type { ProviderKey };
+export type { ProviderKey, TxStatus };
 export type ChainType = 'EVM' | 'UTXO' | 'COSMOS' | 'OTHER';
-export type TxStatus = 'PENDING' | 'SUCCESS' | 'FAILED' | 'REFUND';
 
 /** A catalog asset with everything an adapter needs to name it upstream. */
 export interface RouteAsset {
@@ -80,7 +80,7 @@ export interface ExecuteInput extends QuoteInput {
   transactionId: string;
 }
 
-/** Spec §2 exec object. */
+/** What the client's wallet must do to execute: a transaction to sign or a deposit to send. */
 export interface ExecPayload {
   chainId: number | null;
   providerTarget: string;

@@ -24,6 +24,12 @@ function processKey(): Buffer {
   return slots[KEY_SLOT];
 }
 
+/** What the address is read from: a request's headers, and the socket's address when the server hands it over. */
+export interface ClientRequest {
+  readonly headers: { get(name: string): string | null };
+  readonly peerAddress?: string;
+}
+
 const signatureOf = (address: string) => createHmac('sha256', processKey()).update(address).digest('base64url');
 
 /** The header value our node:http layers set from the socket: the address and its signature. */
@@ -32,7 +38,8 @@ export function signedClientAddress(socketAddress: string | undefined): string {
   return `${address} ${signatureOf(address)}`;
 }
 
-function verifiedSocketAddress(request: Request): string | undefined {
+function verifiedSocketAddress(request: ClientRequest): string | undefined {
+  if (request.peerAddress !== undefined) return request.peerAddress || UNKNOWN_CLIENT;
   const [address, signature, ...rest] = (request.headers.get(CLIENT_IP_HEADER) ?? '').trim().split(' ');
   if (!address || !signature || rest.length) return undefined;
   const expected = Buffer.from(signatureOf(address));
@@ -45,7 +52,7 @@ function verifiedSocketAddress(request: Request): string | undefined {
  * right-most X-Forwarded-For entry (the one our own proxy appended). Without either, as under
  * `next start`, every client is UNKNOWN_CLIENT rather than whoever it claims to be.
  */
-export function clientAddress(request: Request, config: Pick<Config, 'trustProxy'>): string {
+export function clientAddress(request: ClientRequest, config: Pick<Config, 'trustProxy'>): string {
   if (config.trustProxy) {
     const last = request.headers.get('x-forwarded-for')?.split(',').at(-1)?.trim();
     if (last && ipaddr.isValid(last)) return last;
@@ -65,7 +72,7 @@ export function clientKey(address: string): string {
   return `${ipaddr.fromByteArray(prefix).toString()}/64`;
 }
 
-export const clientIdentity = (request: Request, config: Pick<Config, 'trustProxy'>) =>
+export const clientIdentity = (request: ClientRequest, config: Pick<Config, 'trustProxy'>) =>
   clientKey(clientAddress(request, config));
 
 /** Rate-limit hits are stored per client without keeping the raw address. */

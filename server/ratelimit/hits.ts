@@ -3,26 +3,10 @@ import { sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import { rateLimitHits } from '../../drizzle/schema';
 import type { AppContext } from '../context';
+import { flushRateLimitHits, hitKeys } from './hit-counter';
 
-const KEEP_UNROLLED_SECONDS = 3 * 3600;
 const ROLLUP_LEASE_MS = 120_000;
 const INSERT_CHUNK = 1000;
-
-const minuteOf = (ms: number) => Math.floor(ms / 60_000) * 60_000;
-
-/** One hash per minute plus two indexes, all under one hash tag so they share a Redis Cluster slot. */
-function hitKeys(prefix: string) {
-  const base = `${prefix}:{rl-hits}`;
-  return {
-    minute: (minute: string) => `${base}:${minute}`,
-    rolling: (minute: string) => `${base}:${minute}:rolling`,
-    /** Minutes with counts not yet rolled up. */
-    pending: `${base}:pending`,
-    /** Minutes renamed to `:rolling` and not yet written to Postgres (a crash leaves them here). */
-    rollingIndex: `${base}:rolling-minutes`,
-    lease: `${base}:lease`,
-  };
-}
 
 /** Renames a pending minute to `:rolling`; a minute whose earlier `:rolling` is still there waits for the next run. */
 const CLAIM_MINUTE = `
@@ -37,24 +21,6 @@ const RELEASE_LEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
-/** Counts one 429 for the dashboard: per minute, route class and hashed client. */
-export async function recordRateLimitHit(
-  redis: Redis,
-  prefix: string,
-  routeClass: string,
-  clientHash: string,
-  now = Date.now(),
-) {
-  const keys = hitKeys(prefix);
-  const minute = String(minuteOf(now));
-  await redis
-    .multi()
-    .hincrby(keys.minute(minute), `${routeClass}|${clientHash}`, 1)
-    .expire(keys.minute(minute), KEEP_UNROLLED_SECONDS)
-    .sadd(keys.pending, minute)
-    .exec();
-}
-
 /**
  * Moves the counters of every minute, the current one included, from Redis into Postgres. A
  * minute's hash is renamed before it is read, so a hit landing meanwhile starts a fresh hash (and
@@ -62,6 +28,7 @@ export async function recordRateLimitHit(
  * a run that died before Postgres took it is written by the next run. One run at a time holds a lease.
  */
 export async function rollupRateLimitHits(ctx: AppContext, redis: Redis = ctx.redis): Promise<number> {
+  await flushRateLimitHits(ctx.redis);
   const keys = hitKeys(ctx.config.redisPrefix);
   const token = randomUUID();
   if ((await redis.set(keys.lease, token, 'PX', ROLLUP_LEASE_MS, 'NX')) !== 'OK') {

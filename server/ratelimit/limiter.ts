@@ -1,7 +1,9 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config';
-import type { RouteClass } from '../http/endpoint';
+
+/** The rate-limit budget a public endpoint draws on. */
+export type RouteClass = keyof Config['rateLimits']['perClient'];
 
 export interface RateDecision {
   allowed: boolean;
@@ -31,6 +33,10 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
         keyPrefix: `${config.redisPrefix}:rl:${routeClass}`,
         points: perClient[routeClass],
         duration: windowSeconds,
+        // A client already over the limit is refused from memory until its window ends: no Redis
+        // round trip for traffic that cannot get through anyway.
+        inMemoryBlockOnConsumed: perClient[routeClass] + 1,
+        inMemoryBlockDuration: windowSeconds,
         insuranceLimiter: new RateLimiterMemory({ points: perClient[routeClass], duration: windowSeconds }),
       }),
     ]),

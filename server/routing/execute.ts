@@ -10,7 +10,14 @@ import type { AppContext } from '../context';
 import { AppError, notFound } from '../errors';
 import { newTransactionId, PUBLIC_ID_PATTERN } from '../ids';
 import { isProviderError, ProviderError, providerAppError } from '../providers/errors';
-import type { ExecPayload, ExecutionResult, ProviderKey, ProviderResult, RouteAsset } from '../providers/types';
+import type {
+  ExecPayload,
+  ExecutionResult,
+  ProviderAdapter,
+  ProviderKey,
+  ProviderResult,
+  RouteAsset,
+} from '../providers/types';
 import { publishTransactionChange } from '../transactions/changes';
 import { hashKey } from '../transactions/keys';
 import { withDeadline } from './deadline';
@@ -81,22 +88,42 @@ function holdsLockedTerms(lock: LockRow, route: PublicRoute, dst: RouteAsset, re
   }
 }
 
-/** Claim, call the provider, record the transaction (architecture §4 "Execute"). */
+type Catalog = Awaited<ReturnType<typeof getCatalog>>;
+
+/** What the provider answered for a claimed lock, with the assets it was asked about. */
+interface Execution {
+  lock: LockRow;
+  adapter: ProviderAdapter;
+  src: RouteAsset;
+  dst: RouteAsset;
+  route: PublicRoute;
+  transactionId: string;
+  result: ExecutionResult;
+}
+
+/** Claim, call the provider, record the transaction, schedule its tracking, and present it. */
 export async function executeLock(ctx: AppContext, request: ExecuteRequest): Promise<ExecuteResult> {
   if (!PUBLIC_ID_PATTERN.test(request.lockId) || !request.lockId.startsWith('lk_')) throw notFound('Lock', 'lockId');
   const lock = await claimLock(ctx, request.lockId);
+  const execution = await callProvider(ctx, lock, await getCatalog(ctx));
+  const recorded = await record(ctx, execution, request);
+  await publishTransactionChange(ctx, execution.transactionId);
+  if (recorded.trackable) await scheduleTracking(ctx, execution.transactionId);
+  return recorded.answer;
+}
+
+/** The provider's execute under its deadline; any failure hands the claim back before it is reported. */
+async function callProvider(ctx: AppContext, lock: LockRow, catalog: Catalog): Promise<Execution> {
   const adapter = ctx.providers.get(lock.provider);
-  const catalog = await getCatalog(ctx);
   const src = catalog.assetById(lock.srcAssetId);
   const dst = catalog.assetById(lock.dstAssetId);
+  const route = lock.route as unknown as PublicRoute;
   const transactionId = newTransactionId();
-
-  let result: ExecutionResult;
   try {
     if (!adapter || !src || !dst)
       throw new ProviderError(lock.provider as ProviderKey, 'UNAVAILABLE', 'provider or asset no longer active');
     const deadline = ctx.config.executeDeadlineMs;
-    result = await withDeadline(
+    const result = await withDeadline(
       deadline,
       (signal) =>
         adapter.execute(
@@ -115,7 +142,8 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
         ),
       () => new ProviderError(adapter.key, 'UNAVAILABLE', `no answer within ${deadline} ms`),
     );
-    holdsLockedTerms(lock, lock.route as unknown as PublicRoute, dst, result);
+    holdsLockedTerms(lock, route, dst, result);
+    return { lock, adapter, src, dst, route, transactionId, result };
   } catch (error) {
     await releaseLock(ctx, lock.id);
     await ctx.metrics?.recordFailure(lock.provider, 'execute');
@@ -124,23 +152,105 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
     }
     throw providerAppError(error, lock.provider);
   }
+}
 
-  const route = lock.route as unknown as PublicRoute;
+/** A code given at execute replaces the lock's, and is checked the same way. */
+async function referralFor(ctx: AppContext, lock: LockRow, request: ExecuteRequest) {
+  if (request.referralCode !== undefined) return resolveReferral(ctx, request.referralCode);
+  return lock.referralCode && lock.referralOwnerId ? { code: lock.referralCode, ownerId: lock.referralOwnerId } : null;
+}
+
+const DIVISION_BY_ZERO = '22012';
+
+/** The transaction, its first event and the lock marked used: all or nothing. */
+async function record(ctx: AppContext, execution: Execution, request: ExecuteRequest) {
+  const { lock, adapter, src, dst, route, transactionId, result } = execution;
   const fee = result.fee ? presentFee(result.fee, [src, dst]) : route.fee;
   const dstAmountBase = result.dstAmountBase ?? parseUnits(route.dst.amount, dst.decimals);
-  // A code given at execute replaces the lock's, and is checked the same way.
-  const referral =
-    request.referralCode === undefined
-      ? lock.referralCode && lock.referralOwnerId
-        ? { code: lock.referralCode, ownerId: lock.referralOwnerId }
-        : null
-      : await resolveReferral(ctx, request.referralCode);
+  const referral = await referralFor(ctx, lock, request);
   const trackable = adapter.canTrack(result.trackingContext, '');
+  const srcUsd = usdValue(BigInt(lock.amountBase), src.decimals, src.priceUsd) ?? (route.src.usd || null);
   // The provider sent the source transaction itself: what is left is waiting for it to confirm.
   const submitted = !!result.providerResult.txHash;
-  const srcUsd = usdValue(BigInt(lock.amountBase), src.decimals, src.priceUsd) ?? (route.src.usd || null);
+  const answer = present(execution, fee, dstAmountBase);
 
-  const answer: ExecuteResult = {
+  const createTransaction = ctx.db.insert(transactions).values({
+    id: transactionId,
+    lockId: lock.id,
+    provider: lock.provider,
+    status: 'PENDING',
+    substatus: submitted ? 'WAITING_SOURCE_CONFIRMATIONS' : null,
+    hash: result.providerResult.txHash ?? '',
+    inboundHash: result.providerResult.txHash ?? '',
+    hashKey: hashKey(result.providerResult.txHash),
+    inboundHashKey: hashKey(result.providerResult.txHash),
+    srcChain: src.chain,
+    dstChain: dst.chain,
+    srcAsset: snapshot(src),
+    dstAsset: snapshot(dst),
+    srcAmount: lock.amount,
+    dstAmount: formatAmount(dstAmountBase, dst.decimals),
+    srcAmountBase: lock.amountBase,
+    dstAmountBase: dstAmountBase.toString(),
+    amountUsd: srcUsd,
+    walletAddress: lock.depositor,
+    recipientWalletAddress: lock.recipient,
+    walletKey: walletKey(src.chainType, lock.depositor),
+    recipientWalletKey: walletKey(dst.chainType, lock.recipient),
+    quotedFeeUsd: fee.usd === null ? null : String(fee.usd),
+    feeDetails: fee.details,
+    referralCode: referral?.code ?? null,
+    referralOwnerId: referral?.ownerId ?? null,
+    quote: route as unknown as Record<string, unknown>,
+    providerResult: result.providerResult as unknown as Record<string, unknown>,
+    execution: answer as unknown as Record<string, unknown>,
+    trackingContext: result.trackingContext,
+    nextPollAt: trackable ? new Date() : null,
+  });
+  const noteCreation = ctx.db.insert(transactionEvents).values({
+    transactionId,
+    type: 'created',
+    toStatus: 'PENDING',
+    message: `Executed lock ${lock.id} through ${lock.provider}`,
+    data: {
+      lockId: lock.id,
+      referralCode: referral?.code ?? null,
+      execution: result.providerResult.execution,
+      trackable,
+      ...(submitted ? { substatus: 'WAITING_SOURCE_CONFIRMATIONS' } : {}),
+    },
+  });
+  const useLock = ctx.db
+    .update(locks)
+    .set({ state: 'used', usedAt: sql`now()`, transactionId, updatedAt: sql`now()` })
+    .where(and(eq(locks.id, lock.id), eq(locks.state, 'executing')))
+    .returning({ id: locks.id });
+  // One statement, so one round trip and all or nothing: when the lock is no longer ours the
+  // division by zero aborts it, inserts included.
+  await ctx.db
+    .execute(
+      sql`with used as (${useLock.getSQL()}), created as (${createTransaction.getSQL()}), noted as (${noteCreation.getSQL()})
+        select 1 / count(*) as claimed from used`,
+    )
+    .catch((error) => {
+      if ((error as { code?: string }).code === DIVISION_BY_ZERO) {
+        throw new AppError('QUOTE_EXPIRED', 'This lock was executed concurrently', { field: 'lockId' });
+      }
+      throw error;
+    });
+  return { answer, trackable };
+}
+
+/** The recorded swap is already safe: the sweep finds it by its due poll time when the queue cannot take it. */
+async function scheduleTracking(ctx: AppContext, transactionId: string) {
+  await ctx.tracking?.schedule(transactionId, 0).catch((error) => {
+    ctx.log.warn({ err: error, transactionId }, 'could not schedule tracking; the sweep will pick it up');
+  });
+}
+
+function present(execution: Execution, fee: PublicFee, dstAmountBase: bigint): ExecuteResult {
+  const { lock, dst, route, transactionId, result } = execution;
+  return {
     provider: lock.provider,
     lockId: lock.id,
     providerResult: result.providerResult,
@@ -161,64 +271,4 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
     ...(result.exec ? { exec: result.exec } : {}),
     transaction: { id: transactionId, status: 'PENDING' },
   };
-
-  await ctx.db.transaction(async (tx) => {
-    await tx.insert(transactions).values({
-      id: transactionId,
-      lockId: lock.id,
-      provider: lock.provider,
-      status: 'PENDING',
-      substatus: submitted ? 'WAITING_SOURCE_CONFIRMATIONS' : null,
-      hash: result.providerResult.txHash ?? '',
-      inboundHash: result.providerResult.txHash ?? '',
-      hashKey: hashKey(result.providerResult.txHash),
-      inboundHashKey: hashKey(result.providerResult.txHash),
-      srcChain: src.chain,
-      dstChain: dst.chain,
-      srcAsset: snapshot(src),
-      dstAsset: snapshot(dst),
-      srcAmount: lock.amount,
-      dstAmount: formatAmount(dstAmountBase, dst.decimals),
-      srcAmountBase: lock.amountBase,
-      dstAmountBase: dstAmountBase.toString(),
-      amountUsd: srcUsd,
-      walletAddress: lock.depositor,
-      recipientWalletAddress: lock.recipient,
-      walletKey: walletKey(src.chainType, lock.depositor),
-      recipientWalletKey: walletKey(dst.chainType, lock.recipient),
-      quotedFeeUsd: fee.usd,
-      feeDetails: fee.details,
-      referralCode: referral?.code ?? null,
-      referralOwnerId: referral?.ownerId ?? null,
-      quote: route as unknown as Record<string, unknown>,
-      providerResult: result.providerResult as unknown as Record<string, unknown>,
-      execution: answer as unknown as Record<string, unknown>,
-      trackingContext: result.trackingContext,
-      nextPollAt: trackable ? new Date() : null,
-    });
-    await tx.insert(transactionEvents).values({
-      transactionId,
-      type: 'created',
-      toStatus: 'PENDING',
-      message: `Executed lock ${lock.id} through ${lock.provider}`,
-      data: {
-        lockId: lock.id,
-        referralCode: referral?.code ?? null,
-        execution: result.providerResult.execution,
-        trackable,
-        ...(submitted ? { substatus: 'WAITING_SOURCE_CONFIRMATIONS' } : {}),
-      },
-    });
-    const [used] = await tx
-      .update(locks)
-      .set({ state: 'used', usedAt: sql`now()`, transactionId, updatedAt: sql`now()` })
-      .where(and(eq(locks.id, lock.id), eq(locks.state, 'executing')))
-      .returning({ id: locks.id });
-    if (!used) throw new AppError('QUOTE_EXPIRED', 'This lock was executed concurrently', { field: 'lockId' });
-  });
-
-  await publishTransactionChange(ctx, transactionId);
-  if (trackable) await ctx.tracking?.schedule(transactionId, 0).catch(() => {});
-
-  return answer;
 }

@@ -63,7 +63,7 @@ export function lockTtl(ctx: AppContext, route: ProviderRoute, now: number): num
   return Math.min(ctx.config.lockTtlMs, providerLimit);
 }
 
-/** Re-quotes the chosen provider and records a short-lived lock on one of its routes (architecture §4 "Lock"). */
+/** Re-quotes the chosen provider and records a short-lived lock on one of its routes, so execute runs on terms the client saw. */
 export async function lockRoute(ctx: AppContext, request: LockRequest): Promise<LockedQuote> {
   const adapter = await selectProvider(ctx, request);
   const { pair } = request;

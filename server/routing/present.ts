@@ -10,7 +10,7 @@ export interface AmountDisplay {
 }
 
 export interface PublicFee {
-  usd: string | null;
+  usd: number | null;
   formatted: string | null;
   currency: string | null;
   details: FeeItem[];
@@ -22,7 +22,7 @@ export interface PublicRoute {
   src: AmountDisplay;
   dst: AmountDisplay;
   fee: PublicFee;
-  feeBreakdown: { total: { usd: string | null; formatted: string | null; currency: string | null }; items: FeeItem[] };
+  feeBreakdown: { total: { usd: number | null; formatted: string | null; currency: string | null }; items: FeeItem[] };
   estimatedTime: number;
   steps: ProviderRoute['steps'];
   minimumReceived?: string;
@@ -51,13 +51,14 @@ export function presentFee(fee: DisplayFee, assets: RouteAsset[]): PublicFee {
   const details = fee.details.map((item) => priceItem(item, assets));
   const priced = details.filter((d) => d.amountUsd !== null);
   const usd =
-    fee.usd ??
-    (priced.length && priced.length === details.length
-      ? priced.reduce((sum, d) => sum + (d.amountUsd ?? 0), 0).toFixed(2)
-      : null);
+    fee.usd !== null
+      ? Number(fee.usd)
+      : priced.length && priced.length === details.length
+        ? Math.round(priced.reduce((sum, d) => sum + (d.amountUsd ?? 0), 0) * 100) / 100
+        : null;
   return {
     usd,
-    formatted: fee.formatted ?? (usd !== null ? `$${usd}` : null),
+    formatted: fee.formatted ?? (usd !== null ? `$${usd.toFixed(2)}` : null),
     currency: fee.currency ?? (usd !== null ? 'USD' : null),
     details,
   };

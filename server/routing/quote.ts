@@ -17,7 +17,8 @@ export interface ProviderQuoteOutcome {
 }
 
 /**
- * Asks one provider for routes under its deadline; never throws. A 'preview' (quote fan-out) may
+ * Asks one provider for routes under its deadline, counted from `receivedAt` (the request's arrival)
+ * so that the time spent before the fan-out does not push the answer past it; never throws. A 'preview' (quote fan-out) may
  * not spend the part of the provider's budget kept for locks, executes and status polls.
  */
 export async function quoteProvider(
@@ -25,9 +26,10 @@ export async function quoteProvider(
   adapter: ResilientAdapter,
   pair: SwapPair,
   purpose: 'preview' | 'lock' = 'lock',
+  receivedAt = performance.now(),
 ): Promise<ProviderQuoteOutcome> {
   const started = performance.now();
-  const deadline = ctx.config.providers[adapter.key].deadlineMs;
+  const deadline = Math.max(0, ctx.config.providers[adapter.key].deadlineMs - (started - receivedAt));
   try {
     const routes = await withDeadline(
       deadline,
@@ -67,8 +69,9 @@ export function candidateProviders(ctx: AppContext, pair: SwapPair, activeSource
 }
 
 /**
- * Fan-out to every candidate in parallel, each under its own deadline. No route anywhere is an empty
- * list; every candidate failing is 503 (architecture §4). An identical request answered a moment
+ * Fan-out to every candidate in parallel, each under its own deadline counted from the request's arrival.
+ * No route anywhere is an empty list (a valid answer); every candidate failing is 503, as the failure is
+ * ours to retry. An identical request answered a moment
  * ago is served from the shared cache; a client past its share of a provider's upstream budget
  * gets the other providers, or 429 when it is past its share of all of them.
  */
@@ -77,6 +80,7 @@ export async function quoteRoutes(
   pair: SwapPair,
   activeSources: Set<string>,
   client: string,
+  receivedAt = performance.now(),
 ): Promise<PublicRoute[]> {
   const candidates = candidateProviders(ctx, pair, activeSources);
   if (candidates.length === 0) return [];
@@ -90,7 +94,9 @@ export async function quoteRoutes(
       { headers: { 'retry-after': String(retryAfterSeconds) } },
     );
   }
-  const outcomes = await Promise.all(allowed.map((adapter) => quoteProvider(ctx, adapter, pair, 'preview')));
+  const outcomes = await Promise.all(
+    allowed.map((adapter) => quoteProvider(ctx, adapter, pair, 'preview', receivedAt)),
+  );
   await ctx.metrics?.recordQuotes(outcomes);
   if (outcomes.every((o) => !o.ok)) {
     throw new AppError('SERVICE_UNAVAILABLE', 'No provider could be reached for a quote; retry shortly');

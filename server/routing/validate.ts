@@ -1,10 +1,9 @@
 import type { z } from 'zod';
 import { isValidWalletAddress } from '../catalog/address-validation';
-import { parseAmount } from '../catalog/amounts';
+import { amountShapeProblem, parseAmount } from '../catalog/amounts';
 import { type CatalogChain, type CatalogSnapshot, getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
-import { type FieldProblem, validationError } from '../errors';
-import { problemsFromZod } from '../http/input';
+import { type FieldProblem, problemsFromZod, validationError } from '../errors';
 import type { RouteAsset } from '../providers/types';
 import { swapFieldCode } from '../schemas/swap';
 
@@ -42,7 +41,7 @@ interface PairFields {
 
 /**
  * Validates a quote or lock body in one pass: schema problems and catalog, amount, address and
- * pair rules are all collected, so the client sees every problem at once (architecture §4).
+ * pair rules are all collected, so the client sees every problem at once instead of fixing one per request.
  */
 export async function validateSwapBody<S extends z.ZodType<PairFields>>(
   ctx: AppContext,
@@ -90,9 +89,12 @@ export async function validateSwapBody<S extends z.ZodType<PairFields>>(
 
   let amountBase: bigint | undefined;
   if (ok('amount')) {
-    const result = parseAmount(String(raw.amount), src.asset?.decimals ?? 78);
-    if (result.ok) amountBase = result.base;
-    else problems.push({ code: 'INVALID_AMOUNT', field: 'amount', message: AMOUNT_MESSAGES[result.problem] });
+    const amount = String(raw.amount);
+    // Precision and size depend on the source asset; without one only the shape can be judged.
+    const result = src.asset ? parseAmount(amount, src.asset.decimals) : null;
+    const problem = result ? (result.ok ? null : result.problem) : amountShapeProblem(amount);
+    if (result?.ok) amountBase = result.base;
+    if (problem) problems.push({ code: 'INVALID_AMOUNT', field: 'amount', message: AMOUNT_MESSAGES[problem] });
   }
 
   checkWallet(problems, 'depositor', raw.depositor, src.chain, failed);

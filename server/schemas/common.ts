@@ -10,7 +10,7 @@ const integerParam = (field: string, min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().min(min, `${field} must be at least ${min}`).max(max, `${field} must be at most ${max}`));
 
-/** `page` and `perPage` with the per-endpoint default and maximum of spec §8. */
+/** `page` and `perPage` with each endpoint's own default and maximum. */
 export function paginationQuery(defaultPerPage: number, maxPerPage: number) {
   return {
     page: integerParam('page', 1, MAX_PAGE).default(1),

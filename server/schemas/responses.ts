@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../errors';
 import { SUBSTATUSES } from '../providers/types';
+import { TX_STATUSES } from '../transactions/statuses';
 import { TIMELINE_SOURCES, TIMELINE_TYPES } from '../transactions/timeline';
 import { assetSchema, chainSchema, sourceSchema } from './catalog';
-import { TX_STATUSES } from './transactions';
 
 /**
- * Response bodies of both interfaces (spec §2, §4, §7). Every documented field is required with its
+ * Response bodies of both interfaces. Every documented field is required with its
  * type; objects the spec calls provider-specific (routes, quotes, exec, providerResult) stay open to
  * additional fields, the rest are closed so a leaked field fails the contract tests.
  */
@@ -53,9 +53,12 @@ export const feeItemSchema = open(
   'One fee line item; providers may add fields.',
 );
 
+/** One type wherever a fee carries USD: quote, lock, execute, status and history. */
+const feeUsd = z.number().nullable().describe('Estimated fee in USD; null when it cannot be priced');
+
 export const feeSchema = open(
   {
-    usd: z.string().nullable().describe('Estimated fee in USD'),
+    usd: feeUsd,
     formatted: z.string().nullable(),
     currency: z.string().nullable(),
     details: z.array(feeItemSchema),
@@ -64,7 +67,7 @@ export const feeSchema = open(
 );
 
 export const feeBreakdownSchema = open({
-  total: open({ usd: z.string().nullable(), formatted: z.string().nullable(), currency: z.string().nullable() }),
+  total: open({ usd: feeUsd, formatted: z.string().nullable(), currency: z.string().nullable() }),
   items: z.array(feeItemSchema),
 });
 
@@ -132,7 +135,7 @@ export const execSchema = open(
       expiresAt: timestamp.optional(),
     }),
   },
-  'Wallet execution data (spec §2 exec object); not provider tracking state.',
+  'Wallet execution data; not provider tracking state.',
 );
 
 export const providerResultSchema = open(
@@ -195,7 +198,7 @@ export const recordedFeeItemSchema = open(
 
 export const recordedFeeSchema = z
   .object({
-    usd: z.number().nullable(),
+    usd: feeUsd,
     formatted: z.string().nullable(),
     amount: z.string().nullable(),
     amountUsd: z.number().nullable(),
@@ -225,11 +228,14 @@ export const explorerUrlsSchema = z
   })
   .describe('Links present only once their transaction (or tracker id) is known');
 
+/** A hash not known yet is the empty string, never null or absent, in every transaction answer. */
+const hashField = (what: string) => z.string().describe(`${what}; empty until known`);
+
 const transactionShape = {
   id: z.string(),
-  hash: z.string(),
-  inboundHash: z.string(),
-  outboundHash: z.string().nullable(),
+  hash: hashField('The source hash the swap is tracked by'),
+  inboundHash: hashField('The inbound (deposit) hash'),
+  outboundHash: hashField('The destination-chain hash'),
   provider: z.string(),
   status: z.enum(TX_STATUSES),
   substatus: substatusSchema,
@@ -258,8 +264,8 @@ export const statusV1Response = z.object({ data: transactionStatusSchema });
 export const trackResultSchema = z.object({
   transaction: z.object({
     id: z.string(),
-    hash: z.string(),
-    inboundHash: z.string(),
+    hash: hashField('The source hash the swap is tracked by'),
+    inboundHash: hashField('The inbound (deposit) hash'),
     provider: z.string(),
     status: z.enum(TX_STATUSES),
   }),
@@ -277,9 +283,9 @@ export const timelineEventSchema = z.object({
   type: z.enum(TIMELINE_TYPES).describe('What happened'),
   status: z.enum(TX_STATUSES).describe('The status after this step'),
   substatus: substatusSchema,
-  hash: z.string().describe('The hash the swap was tracked by after this step; empty when none'),
-  inboundHash: z.string(),
-  outboundHash: z.string().nullable(),
+  hash: hashField('The hash the swap was tracked by after this step'),
+  inboundHash: hashField('The inbound hash the provider reported'),
+  outboundHash: hashField('The outbound (payout or refund) hash'),
 });
 export const transactionExecutionSchema = z.object({
   outstanding: z.boolean().describe('True while the swap is pending and no source transaction is known yet'),
@@ -291,7 +297,7 @@ export const executionV1Response = z.object({ data: transactionExecutionSchema }
 
 export const eventsV1Response = z.object({ data: z.array(timelineEventSchema).describe('Oldest first') });
 
-// ---- Legacy interface (spec §4.11)
+// ---- Legacy interface
 
 const legacyPage = { page: z.number().int(), perPage: z.number().int(), total: z.number().int() };
 
@@ -334,7 +340,7 @@ export const executeLegacyResponse = open({
 
 export const historyLegacyResponse = z.object({ items: z.array(historyItemSchema), ...legacyPage });
 
-// ---- Errors (spec §7)
+// ---- Errors
 
 export const problemSchema = z.object({ code: errorCodeSchema, field: z.string(), message: z.string() });
 

@@ -76,18 +76,23 @@ export const lockBodyLegacy = quoteBodyLegacy.extend(lockFields);
 
 const executeReferral = referralCodeSchema.optional().describe('When omitted, the code given at lock is used');
 
+/** The id lock returned; missing or blank reads as such, since MISSING_LOCK_ID carries this message. */
+const lockIdField = (field: 'lockId' | 'quoteId') => {
+  const missing = `${field} is missing: pass the ${field} that lock returned`;
+  return z
+    .string({ error: (iss) => (iss.input === undefined ? missing : `${field} must be a string`) })
+    .trim()
+    .min(1, missing)
+    .max(64, 'too long');
+};
+
 export const executeBodyV1 = z.object({
-  lockId: z.string('must be a string').trim().min(1, 'must not be empty').max(64).describe('The `lockId` from lock'),
+  lockId: lockIdField('lockId').describe('The `lockId` from lock'),
   referralCode: executeReferral,
 });
 
 export const executeBodyLegacy = z.object({
-  quoteId: z
-    .string('must be a string')
-    .trim()
-    .min(1, 'must not be empty')
-    .max(64)
-    .describe('The locked `quoteId` from lock'),
+  quoteId: lockIdField('quoteId').describe('The locked `quoteId` from lock'),
   referralCode: executeReferral,
 });
 
@@ -98,7 +103,7 @@ export type ExecuteBody = z.output<typeof executeBodyV1>;
 const isBlank = (value: unknown) => value === undefined || (typeof value === 'string' && value.trim() === '');
 
 /**
- * The spec §7 code for a field that failed its schema: a missing provider is MISSING_PROVIDER,
+ * The error code for a field that failed its schema: a missing provider is MISSING_PROVIDER,
  * a present-but-wrong amount INVALID_AMOUNT, and so on; anything else VALIDATION_ERROR.
  */
 export function swapFieldCode(field: string, value: unknown): ErrorCode {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { TX_STATUSES, type TxStatus } from '../transactions/statuses';
 import { booleanParam, listParam, paginationQuery, searchParam } from './common';
 import { referralCodeSchema } from './swap';
 
-export const TX_STATUSES = ['SUCCESS', 'PENDING', 'FAILED', 'REFUND'] as const;
 export const MAX_HISTORY_ADDRESSES = 20;
 
 export const transactionIdParam = z.string('must be a string').trim().min(1, 'must not be empty').max(64, 'too long');
@@ -65,6 +65,36 @@ export interface HistoryFilter {
   search?: string;
   referralCode?: string;
   transactionId?: string;
-  statuses?: (typeof TX_STATUSES)[number][];
+  statuses?: TxStatus[];
   finalizedOnly?: boolean;
 }
+
+/** The support search over every transaction. */
+export const TRANSACTION_SORT_FIELDS = ['createdAt', 'amountUsd', 'status', 'provider'] as const;
+export type TransactionSortField = (typeof TRANSACTION_SORT_FIELDS)[number];
+
+export const transactionSearchInput = z
+  .object({
+    /** A transaction id, lock id, any of the three hashes, or a wallet. */
+    query: z.string().trim().max(256).optional(),
+    statuses: z.array(z.enum(TX_STATUSES)).max(TX_STATUSES.length).optional(),
+    provider: z.string().trim().max(32).optional(),
+    /** Matches the source or the destination chain. */
+    chain: z.string().trim().max(32).optional(),
+    from: z.coerce.date().optional(),
+    to: z.coerce.date().optional(),
+    referralCode: z.string().trim().max(64).optional(),
+    stale: z.boolean().optional(),
+    sort: z
+      .object({ field: z.enum(TRANSACTION_SORT_FIELDS), direction: z.enum(['asc', 'desc']) })
+      .default({ field: 'createdAt', direction: 'desc' }),
+    page: z.number().int().min(1).max(100_000).default(1),
+    perPage: z.number().int().min(1).max(100).default(25),
+  })
+  .refine((input) => !input.from || !input.to || input.from <= input.to, {
+    path: ['to'],
+    message: 'must not be before from',
+  });
+export type TransactionSearchInput = z.output<typeof transactionSearchInput>;
+
+export const transactionIdInput = z.object({ id: z.string().trim().min(1).max(64) });

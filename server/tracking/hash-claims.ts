@@ -47,46 +47,56 @@ function withdrawal(tx: TransactionRow, hash: string): Patch {
 }
 
 /**
- * Reads the provider's verdict on the client-reported hash. A rejected claim is cleared (unless it
- * was verified before); a status that was looked up by an unverified hash does not count; a hash the
- * provider reported for the swap it knows by our own id becomes the verified hash.
+ * What the provider's verdict on the client-reported hash decides without asking the database: a
+ * rejected claim is cleared (unless it was verified before); a status that was looked up by an
+ * unverified hash does not count. A first verification needs the database (`settleHashClaim`).
  */
-export async function settleHashClaim(db: Executor, tx: TransactionRow, result: StatusResult): Promise<ClaimOutcome> {
+export function claimWithoutLookup(tx: TransactionRow, result: StatusResult): ClaimOutcome | 'verify' {
   const check = result.hashCheck;
   const current = claimedHash(tx);
-  const events: EventInsert[] = [];
-  const patch: Patch = {};
-  const reject = (hash: string, reason: string) => {
-    Object.assign(patch, withdrawal(tx, hash));
-    events.push({
-      transactionId: tx.id,
-      type: 'hash_rejected',
-      message: `Hash ${hash} rejected: ${reason}`,
-      data: { hash, reason },
-    });
-  };
-
   if (!check || check.hash !== current || !current) {
-    const stale = check?.decidesStatus === true;
-    return { counts: !stale, patch, events };
+    return { counts: check?.decidesStatus !== true, patch: {}, events: [] };
   }
   if (check.verdict === 'rejected') {
-    if (!tx.hashVerifiedAt) reject(check.hash, check.reason ?? 'the provider does not tie it to this swap');
-    return { counts: !check.decidesStatus, patch, events };
+    const claim: ClaimOutcome = { counts: !check.decidesStatus, patch: {}, events: [] };
+    if (!tx.hashVerifiedAt) reject(tx, claim, check.hash, check.reason ?? 'the provider does not tie it to this swap');
+    return claim;
   }
-  if (check.verdict === 'verified' && !tx.hashVerifiedAt) {
-    const key = hashKey(check.hash) as string;
-    if (await verifiedElsewhere(db, tx, key)) {
-      reject(check.hash, 'it is already verified as another transaction’s deposit');
-      return { counts: !check.decidesStatus, patch, events };
-    }
-    patch.hashVerifiedAt = new Date();
-    events.push({
-      transactionId: tx.id,
-      type: 'hash_verified',
-      message: `Hash ${check.hash} verified against the provider's record`,
-      data: { hash: check.hash },
-    });
+  if (check.verdict === 'verified' && !tx.hashVerifiedAt) return 'verify';
+  return { counts: check.verdict === 'verified' || !check.decidesStatus, patch: {}, events: [] };
+}
+
+function reject(tx: TransactionRow, claim: ClaimOutcome, hash: string, reason: string) {
+  Object.assign(claim.patch, withdrawal(tx, hash));
+  claim.events.push({
+    transactionId: tx.id,
+    type: 'hash_rejected',
+    message: `Hash ${hash} rejected: ${reason}`,
+    data: { hash, reason },
+  });
+}
+
+/**
+ * Reads the provider's verdict on the client-reported hash (see `claimWithoutLookup`); a hash the
+ * provider reported for the swap it knows by our own id becomes the verified hash, unless it is
+ * already verified for another transaction.
+ */
+export async function settleHashClaim(db: Executor, tx: TransactionRow, result: StatusResult): Promise<ClaimOutcome> {
+  const decided = claimWithoutLookup(tx, result);
+  if (decided !== 'verify') return decided;
+  const check = result.hashCheck as NonNullable<StatusResult['hashCheck']>;
+  const claim: ClaimOutcome = { counts: true, patch: {}, events: [] };
+  const key = hashKey(check.hash) as string;
+  if (await verifiedElsewhere(db, tx, key)) {
+    reject(tx, claim, check.hash, 'it is already verified as another transaction’s deposit');
+    return { ...claim, counts: !check.decidesStatus };
   }
-  return { counts: check.verdict === 'verified' || !check.decidesStatus, patch, events };
+  claim.patch.hashVerifiedAt = new Date();
+  claim.events.push({
+    transactionId: tx.id,
+    type: 'hash_verified',
+    message: `Hash ${check.hash} verified against the provider's record`,
+    data: { hash: check.hash },
+  });
+  return claim;
 }

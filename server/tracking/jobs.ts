@@ -14,6 +14,7 @@ export const JOBS = {
   'maintenance.rollup-rate-limits': { queue: 'maintenance', schema: emptyJob, attempts: 3 },
   'maintenance.refresh-prices': { queue: 'maintenance', schema: emptyJob, attempts: 2 },
   'maintenance.prune': { queue: 'maintenance', schema: emptyJob, attempts: 2 },
+  'maintenance.sample-queues': { queue: 'maintenance', schema: emptyJob, attempts: 1 },
 } as const satisfies Record<string, { queue: QueueName; schema: z.ZodType; attempts: number }>;
 
 export type JobName = keyof typeof JOBS;
@@ -34,6 +35,7 @@ export const SCHEDULES = {
   },
   'refresh-prices': { job: 'maintenance.refresh-prices', everyMs: (c: Config) => c.worker.priceRefreshIntervalMs },
   prune: { job: 'maintenance.prune', everyMs: (c: Config) => c.worker.pruneIntervalMs },
+  'sample-queues': { job: 'maintenance.sample-queues', everyMs: (c: Config) => c.worker.queueSampleIntervalMs },
 } as const satisfies Record<string, { job: MaintenanceJobName; everyMs: (config: Config) => number }>;
 
 export type ScheduleId = keyof typeof SCHEDULES;

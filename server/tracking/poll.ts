@@ -11,9 +11,10 @@ import { hashKey } from '../transactions/keys';
 import { transactionById } from '../transactions/lookup';
 import { canTransition, isFinal, substatusFor } from '../transactions/transitions';
 import { nextPollDelay, REFUND_WATCH_INTERVAL_MS } from './cadence';
-import { claimedHash, settleHashClaim } from './hash-claims';
+import { claimedHash, claimWithoutLookup, settleHashClaim } from './hash-claims';
 
 type TransactionRow = typeof transactions.$inferSelect;
+type VersionedRow = TransactionRow & { rowVersion: string };
 type EventInsert = typeof transactionEvents.$inferInsert;
 
 export interface PollOutcome {
@@ -176,6 +177,58 @@ function whatCounts(tx: TransactionRow, result: StatusResult, upstream: Record<s
   return { patch, events };
 }
 
+const sameValue = (a: unknown, b: unknown) =>
+  a === b ||
+  (a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : JSON.stringify(a) === JSON.stringify(b));
+
+/** Whether an answer teaches nothing about the row as read: no hash verdict, progress, status or amount to record. */
+function learnsNothing(tx: TransactionRow, result: StatusResult): boolean {
+  if (result.upstreamState !== tx.lastUpstreamState) return false;
+  const claim = claimWithoutLookup(tx, result);
+  if (claim === 'verify' || claim.events.length || Object.keys(claim.patch).length) return false;
+  if (!claim.counts) return true;
+  const learnt = whatCounts(tx, result, {});
+  return (
+    !learnt.events.length &&
+    Object.entries(learnt.patch).every(([key, value]) => sameValue(tx[key as keyof TransactionRow], value))
+  );
+}
+
+const preparedQuietPolls = new WeakMap<AppContext, ReturnType<typeof prepareQuietPoll>>();
+
+/** Counts a poll and sets the next one, only if the row is still the version the poll read. */
+const prepareQuietPoll = (ctx: AppContext) =>
+  ctx.db
+    .update(transactions)
+    .set({
+      pollAttempts: sql`${transactions.pollAttempts} + 1`,
+      pollErrors: 0,
+      lastPolledAt: sql`now()`,
+      lastPollError: null,
+      nextPollAt: sql`${sql.placeholder('next')}::timestamptz`,
+      updatedAt: sql`now()`,
+    })
+    .where(
+      and(eq(transactions.id, sql.placeholder('id')), sql`${transactions}.xmin::text = ${sql.placeholder('version')}`),
+    )
+    .returning({ id: transactions.id })
+    .prepare('tx_quiet_poll');
+
+/**
+ * The common poll that learns nothing new costs one write beside the read: no row lock, no
+ * transaction. It applies only while nobody wrote the row since it was read; otherwise the caller
+ * takes the locked path.
+ */
+async function recordQuietPoll(ctx: AppContext, tx: VersionedRow, nextPollAt: Date | null): Promise<boolean> {
+  let statement = preparedQuietPolls.get(ctx);
+  if (!statement) {
+    statement = prepareQuietPoll(ctx);
+    preparedQuietPolls.set(ctx, statement);
+  }
+  const rows = await statement.execute({ id: tx.id, version: tx.rowVersion, next: nextPollAt?.toISOString() ?? null });
+  return rows.length === 1;
+}
+
 /**
  * Applies one status answer under a row lock: allowed transitions only, hashes, amounts, fee,
  * events, and the next poll time, all in the one update.
@@ -274,8 +327,13 @@ export async function pollTransaction(ctx: AppContext, transactionId: string): P
   let updated: TransactionRow | undefined;
   try {
     const result = await askProvider(ctx, adapter, tx);
-    updated = await applyStatus(ctx, tx.id, result, (row) => schedule(row, 0, false));
-    if (!updated) return STOP(tx.status);
+    const next = learnsNothing(tx, result) ? schedule(tx, 0, false) : undefined;
+    if (next !== undefined && (await recordQuietPoll(ctx, tx, next))) {
+      updated = { ...tx, nextPollAt: next };
+    } else {
+      updated = await applyStatus(ctx, tx.id, result, (row) => schedule(row, 0, false));
+      if (!updated) return STOP(tx.status);
+    }
   } catch (caught) {
     const error = caught instanceof Error ? caught : new Error('unknown');
     const nextPollAt = schedule(tx, tx.pollErrors + 1, isProviderError(error) && error.kind === 'RATE_LIMITED');

@@ -1,8 +1,12 @@
 import { type ConnectionOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
-import type { TrackingScheduler } from '../context';
 import { JOBS, type JobData, type JobName, type QueueName, SCHEDULE_IDS, SCHEDULES, trackingJobId } from './jobs';
+
+export interface TrackingScheduler {
+  schedule(transactionId: string, delayMs: number): Promise<void>;
+  close(): Promise<void>;
+}
 
 /** Hash-tagged so every key of a queue lands on one Redis Cluster slot. */
 export const bullPrefix = (redisPrefix: string) => `{${redisPrefix}}`;
@@ -15,6 +19,27 @@ export function createQueue(name: QueueName, connection: Redis | ConnectionOptio
   });
   // Connection errors also reject the calls that hit them; callers decide what they mean.
   queue.on('error', () => {});
+  return queue;
+}
+
+const sharedQueues = new WeakMap<Redis, Map<string, Queue>>();
+
+/**
+ * A queue handle on a process's own Redis connection, made on first use and kept: the dashboard and
+ * the metrics scrape read counts and schedulers through it without opening a queue per request.
+ */
+export function sharedQueue(ctx: { redis: Redis; config: Pick<Config, 'redisPrefix'> }, name: QueueName): Queue {
+  let queues = sharedQueues.get(ctx.redis);
+  if (!queues) {
+    queues = new Map();
+    sharedQueues.set(ctx.redis, queues);
+  }
+  const key = `${ctx.config.redisPrefix}:${name}`;
+  let queue = queues.get(key);
+  if (!queue) {
+    queue = createQueue(name, ctx.redis, ctx.config.redisPrefix);
+    queues.set(key, queue);
+  }
   return queue;
 }
 

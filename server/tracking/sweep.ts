@@ -1,7 +1,8 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { locks, transactionEvents, transactions } from '../../drizzle/schema';
-import type { AppContext, TrackingScheduler } from '../context';
+import type { AppContext } from '../context';
 import { publishTransactionChange } from '../transactions/changes';
+import type { TrackingScheduler } from './queues';
 
 export interface SweepReport {
   rescheduled: number;

@@ -1,20 +1,15 @@
 import { and, count, desc, eq, ilike, inArray, isNotNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import { union } from 'drizzle-orm/pg-core';
 import { transactions } from '../../drizzle/schema';
+import { walletLookupKeys } from '../catalog/addresses';
 import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import { containsPattern } from '../db';
 import { AppError } from '../errors';
 import { offsetOf, type Paginated } from '../schemas/common';
 import type { HistoryFilter } from '../schemas/transactions';
-import { hashKey } from './keys';
 import { presentHistoryItem } from './present';
-
-/** EVM wallets are stored lowercased; anything else verbatim (base58 and bech32 are case-sensitive or canonical). */
-const walletLookupKeys = (address: string) => {
-  const trimmed = address.trim();
-  return /^0x[0-9a-fA-F]{40}$/.test(trimmed) ? [trimmed.toLowerCase()] : [trimmed, trimmed.toLowerCase()];
-};
+import { identifiedBy } from './search';
 
 /** Every filter except the wallet one, which `listHistory` turns into two index scans. */
 function historyWhere(filter: HistoryFilter): SQL | undefined {
@@ -25,16 +20,9 @@ function historyWhere(filter: HistoryFilter): SQL | undefined {
   if (filter.transactionId) where.push(eq(transactions.id, filter.transactionId));
   if (filter.search) {
     const term = filter.search.trim();
-    const key = hashKey(term) ?? term;
     where.push(
       or(
-        eq(transactions.id, term),
-        eq(transactions.lockId, term),
-        eq(transactions.hashKey, key),
-        eq(transactions.inboundHashKey, key),
-        eq(transactions.outboundHashKey, key),
-        inArray(transactions.walletKey, walletLookupKeys(term)),
-        inArray(transactions.recipientWalletKey, walletLookupKeys(term)),
+        identifiedBy(term),
         eq(transactions.provider, term.toUpperCase()),
         ilike(sql`${transactions.srcAsset}->>'symbol'`, containsPattern(term)),
         ilike(sql`${transactions.dstAsset}->>'symbol'`, containsPattern(term)),
@@ -91,7 +79,7 @@ function assertScoped(ctx: AppContext, filter: HistoryFilter, scopeFields: Scope
   throw new AppError('VALIDATION_ERROR', message, { problems });
 }
 
-/** Newest first with an exact total (spec §4.9). */
+/** Newest first with an exact total, so clients can show page counts. */
 export async function listHistory(
   ctx: AppContext,
   filter: HistoryFilter,

@@ -1,10 +1,16 @@
-import { asc, eq, or, sql } from 'drizzle-orm';
+import { asc, eq, getTableColumns, or, sql } from 'drizzle-orm';
 import { transactions } from '../../drizzle/schema';
 import type { AppContext } from '../context';
 import { notFound } from '../errors';
 import { hashKey } from './keys';
 
-type TransactionRow = typeof transactions.$inferSelect;
+/** A row as read, with its version: Postgres' `xmin`, which every update of the row changes. */
+type TransactionRow = typeof transactions.$inferSelect & { rowVersion: string };
+
+const versioned = {
+  ...getTableColumns(transactions),
+  rowVersion: sql<string>`${transactions}.xmin::text`.as('row_version'),
+};
 
 const prepared = new WeakMap<
   AppContext,
@@ -13,7 +19,7 @@ const prepared = new WeakMap<
 
 const prepareById = (ctx: AppContext) =>
   ctx.db
-    .select()
+    .select(versioned)
     .from(transactions)
     .where(eq(transactions.id, sql.placeholder('id')))
     .limit(1)
@@ -27,7 +33,7 @@ const prepareById = (ctx: AppContext) =>
  */
 const prepareByHash = (ctx: AppContext) =>
   ctx.db
-    .select()
+    .select(versioned)
     .from(transactions)
     .where(
       or(

@@ -17,7 +17,7 @@ const num = (value: string | null) => (value === null ? null : Number(value));
 const decimalText = (value: string) => formatAmount(parseUnits(value, 8), 8);
 
 /**
- * The recorded fee fields of spec §2, as status and history report them: the provider's recorded
+ * The recorded fee fields, as status and history report them: the provider's recorded
  * fee in its own currency once a poll has seen it, until then the fee quoted at execute in USD.
  */
 export function recordedFee(tx: TransactionRow) {
@@ -35,13 +35,13 @@ export function recordedFee(tx: TransactionRow) {
   };
 }
 
-/** Spec §2 "Transaction (status response)", plus `substatus` and `explorerUrls`; the catalog holds the explorers. */
+/** A transaction as the status endpoint answers it; the catalog holds the explorer templates. */
 export function presentTransaction(tx: TransactionRow, catalog: CatalogSnapshot) {
   return {
     id: tx.id,
     hash: tx.hash,
     inboundHash: tx.inboundHash,
-    outboundHash: tx.outboundHash,
+    outboundHash: tx.outboundHash ?? '',
     provider: tx.provider,
     status: tx.status,
     substatus: tx.substatus as Substatus | null,
@@ -58,7 +58,7 @@ export function presentTransaction(tx: TransactionRow, catalog: CatalogSnapshot)
   };
 }
 
-/** Spec §2 "Transaction (history item)": no updatedAt, plus amountUsd. */
+/** A transaction as a history page lists it: no updatedAt, plus amountUsd. */
 export function presentHistoryItem(tx: TransactionRow, catalog: CatalogSnapshot) {
   const { updatedAt: _updatedAt, ...rest } = presentTransaction(tx, catalog);
   return { ...rest, amountUsd: num(tx.amountUsd) ?? 0 };

@@ -6,16 +6,39 @@ import { findTransaction } from './lookup';
 import { type PublicTransaction, presentTransaction } from './present';
 import { isFinal } from './transitions';
 
-export interface TransactionStatus {
+/** Bumped when the status representation changes shape, so validators from before never match. */
+const REPRESENTATION = 'v2';
+
+/** The status endpoint's `data`; the stream and webhooks send the same object. */
+export interface StatusData {
   transaction: PublicTransaction;
   final: boolean;
 }
 
-/** The status endpoint's `data` for one row; the stream and webhooks send the same object. */
-export async function presentStatus(ctx: AppContext, tx: typeof transactions.$inferSelect): Promise<TransactionStatus> {
+export interface TransactionStatus {
+  data: StatusData;
+  /** Changes whenever the row does: a validator for the answer. */
+  version: string;
+  /**
+   * Nothing about this transaction can change any more: it succeeded or was refunded, or it failed
+   * longer ago than a refund can still follow.
+   */
+  settled: boolean;
+}
+
+export async function presentStatus(ctx: AppContext, tx: typeof transactions.$inferSelect): Promise<StatusData> {
   return { transaction: presentTransaction(tx, await getCatalog(ctx)), final: isFinal(tx.status) };
 }
 
 export async function getTransactionStatus(ctx: AppContext, query: StatusQuery): Promise<TransactionStatus> {
-  return presentStatus(ctx, await findTransaction(ctx, query));
+  const tx = await findTransaction(ctx, query);
+  const refundWindowOver =
+    tx.status === 'FAILED' &&
+    tx.finalizedAt !== null &&
+    Date.now() - tx.finalizedAt.getTime() > ctx.config.worker.refundWatchMs;
+  return {
+    data: await presentStatus(ctx, tx),
+    version: `${REPRESENTATION}.${tx.id}.${tx.rowVersion}`,
+    settled: tx.status === 'SUCCESS' || tx.status === 'REFUND' || refundWindowOver,
+  };
 }

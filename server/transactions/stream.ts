@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import { AppError } from '../errors';
 import type { StatusQuery } from '../schemas/transactions';
 import { findTransaction, transactionById } from './lookup';
-import { presentStatus, type TransactionStatus } from './status';
+import { presentStatus, type StatusData } from './status';
 
 /** How long a client waits before reconnecting after the stream ends without a final status. */
 const RECONNECT_AFTER_MS = 2000;
@@ -62,7 +62,7 @@ async function acquireSlot(ctx: AppContext, clientKey: string): Promise<() => vo
 }
 
 /** The same status object under the same id in every process: ids are derived from the content. */
-function eventIdOf(status: TransactionStatus): string {
+function eventIdOf(status: StatusData): string {
   const { updatedAt: _updatedAt, ...content } = status.transaction;
   return createHash('sha256')
     .update(JSON.stringify({ ...status, transaction: content }))
@@ -71,11 +71,11 @@ function eventIdOf(status: TransactionStatus): string {
 }
 
 const encoder = new TextEncoder();
-const statusEvent = (id: string, status: TransactionStatus) =>
+const statusEvent = (id: string, status: StatusData) =>
   encoder.encode(`id: ${id}\nevent: status\ndata: ${JSON.stringify(status)}\n\n`);
 
 /** The current state; null when it could not be read now (the next wake-up retries), 'gone' when deleted. */
-async function readStatus(ctx: AppContext, transactionId: string): Promise<TransactionStatus | null | 'gone'> {
+async function readStatus(ctx: AppContext, transactionId: string): Promise<StatusData | null | 'gone'> {
   try {
     const row = await transactionById(ctx, transactionId);
     return row ? await presentStatus(ctx, row) : 'gone';
@@ -91,8 +91,8 @@ export interface StreamRequest {
   lastEventId: string | null;
   /** The client's hashed address, for the per-client limit. */
   clientKey: string;
-  /** Aborted when the client goes away. */
-  signal: AbortSignal;
+  /** Aborted when the client goes away (a cancelled body ends the stream too). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -141,7 +141,7 @@ export async function openTransactionStream(ctx: AppContext, request: StreamRequ
     releaseSlot();
     clearInterval(heartbeat);
     clearTimeout(lifetime);
-    request.signal.removeEventListener('abort', end);
+    request.signal?.removeEventListener('abort', end);
     openStreams().delete(end);
     rouse();
   };
@@ -151,7 +151,7 @@ export async function openTransactionStream(ctx: AppContext, request: StreamRequ
     markDirty();
   }, heartbeatMs);
   const lifetime = setTimeout(end, maxLifetimeMs);
-  request.signal.addEventListener('abort', end);
+  request.signal?.addEventListener('abort', end);
   openStreams().add(end);
 
   let greeted = false;

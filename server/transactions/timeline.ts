@@ -35,7 +35,7 @@ export interface TimelineEvent {
   substatus: Substatus | null;
   hash: string;
   inboundHash: string;
-  outboundHash: string | null;
+  outboundHash: string;
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
@@ -60,7 +60,7 @@ export async function getTransactionTimeline(ctx: AppContext, query: StatusQuery
     substatus: null,
     hash: text(tx.providerResult.txHash) ?? '',
     inboundHash: text(tx.providerResult.txHash) ?? '',
-    outboundHash: null,
+    outboundHash: '',
   };
   const timeline: TimelineEvent[] = [];
   for (const row of rows) {

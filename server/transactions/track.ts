@@ -19,7 +19,7 @@ export interface TrackResult {
   tracking: boolean;
 }
 
-type TransactionRow = Awaited<ReturnType<typeof findTransaction>>;
+type TransactionRow = typeof transactions.$inferSelect;
 type Parsed = Extract<ParsedTxHash, { ok: true }>;
 
 /** Whether a reported hash may become the one this transaction is tracked by, and why not. */
@@ -77,18 +77,18 @@ function hashPatch(tx: TransactionRow, parsed: Parsed): Partial<typeof transacti
 
 /**
  * Records a client-reported source hash and polls at once. Provider metadata from the client is
- * never read: tracking uses only the context stored at execute (spec §4.8 rule 1). A hash that is not
+ * never read: tracking uses only the context stored at execute, which a client cannot forge. A hash that is not
  * taken is kept on the timeline only; the answer's `hash` says which one the swap is tracked by.
  */
 export async function trackTransaction(ctx: AppContext, body: TrackBody): Promise<TrackResult> {
-  let tx = await findTransaction(ctx, { transactionId: body.transactionId });
+  let tx: TransactionRow = await findTransaction(ctx, { transactionId: body.transactionId });
   const summary = () => ({
     transaction: { id: tx.id, hash: tx.hash, inboundHash: tx.inboundHash, provider: tx.provider, status: tx.status },
     final: isFinal(tx.status),
   });
+  const parsed = body.txHash === undefined ? undefined : await parseReportedHash(ctx, tx, body.txHash);
   if (isFinal(tx.status)) return { ...summary(), tracking: false };
 
-  const parsed = body.txHash === undefined ? undefined : await parseReportedHash(ctx, tx, body.txHash);
   const adapter = ctx.providers.get(tx.provider);
   const decision = parsed ? await decide(ctx, adapter, tx, parsed.hash) : undefined;
 

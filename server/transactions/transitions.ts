@@ -1,6 +1,6 @@
 import type { Substatus, TxStatus } from '../providers/types';
 
-/** Architecture §4: PENDING moves anywhere; a refund may follow a failure; SUCCESS and REFUND are terminal. */
+/** PENDING moves anywhere; a refund may follow a failure (funds come back after it); SUCCESS and REFUND are terminal. */
 export function canTransition(from: TxStatus, to: TxStatus): boolean {
   if (from === to) return false;
   if (from === 'PENDING') return true;

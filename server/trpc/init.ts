@@ -10,6 +10,8 @@ import { toTRPCError } from './error-codes';
 export interface DashboardContext {
   app: AppContext;
   viewer: Viewer | null;
+  /** The request's headers, for Better Auth admin calls that act as the signed-in admin. */
+  headers: Headers;
 }
 
 export async function createDashboardContext({
@@ -22,7 +24,7 @@ export async function createDashboardContext({
   const viewer = await getViewer(app, headers).catch((error) => {
     throw toTRPCError(error);
   });
-  return { app, viewer };
+  return { app, viewer, headers };
 }
 
 const t = initTRPC.context<DashboardContext>().create({

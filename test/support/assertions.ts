@@ -6,7 +6,7 @@ export function expectV1Headers(headers: Headers) {
   expect(headers.get('content-type')).toMatch(/^application\/json/);
 }
 
-/** The v1 error envelope, with every field of spec §7 and the request id matching the header. */
+/** The v1 error envelope, with every documented field and the request id matching the header. */
 export function expectV1Error(
   res: { status: number; headers: Headers; body: any },
   status: number,

@@ -1,4 +1,5 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import { API_ROUTES } from '../../server/http/routes';
 import {
   buildOpenApiDocument,
   type HttpMethod,
@@ -14,7 +15,7 @@ import {
  */
 
 const DOC_ID = 'https://switchyard.invalid/openapi.json';
-const document = buildOpenApiDocument();
+const document = buildOpenApiDocument(API_ROUTES);
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
 ajv.addSchema({ ...document, $id: DOC_ID });
 const validators = new Map<string, ValidateFunction>();

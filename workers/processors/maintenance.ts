@@ -1,11 +1,13 @@
 import { type Job, UnrecoverableError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { refreshPrices } from '../../server/catalog/prices';
-import type { AppContext, TrackingScheduler } from '../../server/context';
+import type { AppContext } from '../../server/context';
 import { pruneSamples } from '../../server/maintenance/retention';
 import { recordedRun } from '../../server/maintenance/runs';
+import { sampleQueueDepths } from '../../server/observability/trends';
 import { rollupRateLimitHits } from '../../server/ratelimit/hits';
 import { JOBS, type JobName, type MaintenanceJobName } from '../../server/tracking/jobs';
+import type { TrackingScheduler } from '../../server/tracking/queues';
 import { sweep } from '../../server/tracking/sweep';
 
 export type MaintenanceTasks = Record<MaintenanceJobName, () => Promise<unknown>>;
@@ -17,6 +19,7 @@ export function maintenanceTasks(ctx: AppContext, scheduler: TrackingScheduler, 
     'maintenance.rollup-rate-limits': () => rollupRateLimitHits(ctx, redis),
     'maintenance.refresh-prices': () => refreshPrices(ctx),
     'maintenance.prune': () => pruneSamples(ctx),
+    'maintenance.sample-queues': () => sampleQueueDepths(ctx),
   };
 }
 

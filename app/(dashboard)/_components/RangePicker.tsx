@@ -3,7 +3,7 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import layout from '@/app/_kit/layout.module.css';
-import { RANGES, type Range } from '@/server/dashboard/schemas';
+import { RANGES, type Range } from '@/server/schemas/ranges';
 import styles from './range-picker.module.css';
 import { QueryState } from './states';
 

@@ -1,6 +1,6 @@
 import type { components } from '@/client/switchyard-api';
 
-/** Browser client for the public HTTP API (spec §4). Pages call only this, never server/ code. */
+/** Browser client for the public HTTP API. Pages call only this, never server/ code. */
 
 type Schemas = components['schemas'];
 
@@ -35,7 +35,7 @@ interface FieldProblem {
   message: string;
 }
 
-/** The v1 error envelope (spec §7), plus NETWORK_ERROR / BAD_RESPONSE for failures before it. */
+/** The v1 error envelope, plus NETWORK_ERROR / BAD_RESPONSE for failures before it. */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;

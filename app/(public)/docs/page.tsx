@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { connection } from 'next/server';
 import { Panel } from '@/app/_kit/Panel';
 import text from '@/app/_kit/text.module.css';
+import { API_ROUTES } from '@/server/http/routes';
 import { buildOpenApiDocument, type JsonSchema } from '@/server/openapi/document';
 import styles from './docs.module.css';
 import { entriesOf, tagTitle } from './document';
@@ -17,7 +18,7 @@ export const metadata: Metadata = {
 export default async function DocsPage() {
   // Dynamic: proxy.ts gives every page a per-request CSP nonce that Next stamps on its scripts.
   await connection();
-  const doc = buildOpenApiDocument();
+  const doc = buildOpenApiDocument(API_ROUTES);
   const groups = doc.tags.map((tag) => ({ tag, entries: entriesOf(doc, tag.name) }));
   const schemaNames = Object.keys(doc.components.schemas).sort();
 

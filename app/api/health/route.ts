@@ -1,3 +1,3 @@
 import { healthRoute } from '@/server/http/next';
 
-export const GET = healthRoute('live');
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = healthRoute('live');

@@ -14,10 +14,10 @@ export const quoteLegacy = endpoint({
   body: quoteBodyLegacy,
   response: quoteLegacyResponse,
   bodyValidation: 'domain',
-  handle: async ({ rawBody }, { app, request }) => {
+  handle: async ({ rawBody }, { app, request, receivedAt }) => {
     const { pair } = await validateSwapBody(app, quoteBodyLegacy, rawBody);
     const client = clientIdentity(request, app.config);
-    const routes = await quoteRoutes(app, pair, (await getCatalog(app)).activeSources, client);
+    const routes = await quoteRoutes(app, pair, (await getCatalog(app)).activeSources, client, receivedAt);
     return {
       body: routes.map(({ provider, routeId, fee, ...quote }) => ({
         provider,

@@ -1,12 +1,11 @@
+import { type ApiRouteTable, buildOpenApiDocument } from '../../openapi/document';
 import { openApiDocumentResponse } from '../../schemas/responses';
 import { endpoint } from '../endpoint';
 
-/** The OpenAPI document; imported on first use because the document itself is built from API_ROUTES. */
-export const openApiV1 = endpoint({
-  routeClass: 'catalog',
-  response: openApiDocumentResponse,
-  handle: async () => {
-    const { buildOpenApiDocument } = await import('../../openapi/document');
-    return { body: buildOpenApiDocument() };
-  },
-});
+/** The OpenAPI document of the route table it is served from, which is handed in because it lists this endpoint too. */
+export const openApiV1 = (routes: () => ApiRouteTable) =>
+  endpoint({
+    routeClass: 'catalog',
+    response: openApiDocumentResponse,
+    handle: async () => ({ body: buildOpenApiDocument(routes()) }),
+  });

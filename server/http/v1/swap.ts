@@ -13,10 +13,10 @@ export const quoteV1 = endpoint({
   body: quoteBodyV1,
   response: quoteV1Response,
   bodyValidation: 'domain',
-  handle: async ({ rawBody }, { app, request }) => {
+  handle: async ({ rawBody }, { app, request, receivedAt }) => {
     const { pair } = await validateSwapBody(app, quoteBodyV1, rawBody);
     const client = clientIdentity(request, app.config);
-    const routes = await quoteRoutes(app, pair, (await getCatalog(app)).activeSources, client);
+    const routes = await quoteRoutes(app, pair, (await getCatalog(app)).activeSources, client, receivedAt);
     return { body: { data: routes } };
   },
 });

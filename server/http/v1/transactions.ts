@@ -8,10 +8,10 @@ import {
   trackV1Response,
   transactionStatusSchema,
 } from '../../schemas/responses';
-import { historyQueryV1, statusQuery, trackBody } from '../../schemas/transactions';
+import { historyQueryV1, type StatusQuery, statusQuery, trackBody } from '../../schemas/transactions';
 import { getTransactionExecution } from '../../transactions/execution';
 import { listHistory } from '../../transactions/history';
-import { getTransactionStatus } from '../../transactions/status';
+import { getTransactionStatus, type TransactionStatus } from '../../transactions/status';
 import { openTransactionStream } from '../../transactions/stream';
 import { getTransactionTimeline } from '../../transactions/timeline';
 import { trackTransaction } from '../../transactions/track';
@@ -21,8 +21,21 @@ export const statusV1 = endpoint({
   routeClass: 'transactions',
   query: statusQuery,
   response: statusV1Response,
-  handle: async ({ query }, { app }) => ({ body: { data: await getTransactionStatus(app, query) } }),
+  handle: async ({ query }, { app }) => {
+    const status = await getTransactionStatus(app, query);
+    return { body: { data: status.data }, etag: `"${status.version}"`, cacheControl: statusCaching(status, query) };
+  },
 });
+
+/**
+ * A settled transaction looked up by id never changes: shared caches and CDNs may keep it. A hash
+ * can still move to another swap that the provider later vouches for, so by hash it is kept briefly.
+ * Anything that can still change is revalidated with its ETag on every use.
+ */
+function statusCaching(status: TransactionStatus, query: StatusQuery): string {
+  if (!status.settled) return 'no-cache';
+  return query.transactionId ? 'public, max-age=31536000, immutable' : 'public, max-age=300';
+}
 
 export const trackV1 = endpoint({
   routeClass: 'execute',

@@ -599,7 +599,7 @@ describe('minPriceX128 (SDK vectors from functions.test.ts)', () => {
   });
 });
 
-describe('mapSwapStatus (providers.md §2.4)', () => {
+describe('mapSwapStatus', () => {
   const map = (body: SwapStatusInput) => mapSwapStatus(swapStatusSchema.parse(body));
   const channel = {
     id: '86-Ethereum-85',

@@ -554,7 +554,7 @@ export async function startChainflipSimulator(
       depositAddress: fakeAddress(srcChain, `deposit:${id}`),
       openedAt,
       srcChainExpiryBlock: profile.blockHeight + (issuedBlock % 1000) + profile.blocksPerDay,
-      outcome: req.config.outcome,
+      outcome: req.outcomeFor(body.destAddress),
       polls: 0,
       expired: false,
       swapId: String(nextSwapId++),

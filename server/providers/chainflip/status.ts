@@ -29,7 +29,7 @@ function failureReason(body: SwapStatusBody): string | undefined {
   return failure?.reason?.message ?? failure?.reason?.name;
 }
 
-/** Maps a `GET /v2/swaps/{id}` body onto our status (providers.md §2.4). */
+/** Maps a `GET /v2/swaps/{id}` body onto our status, per the swap states Chainflip documents. */
 export function mapSwapStatus(body: SwapStatusBody): StatusResult {
   const common = {
     upstreamState: body.state,

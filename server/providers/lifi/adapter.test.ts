@@ -497,7 +497,7 @@ describe('api key', () => {
 });
 
 describe('mapLifiStatus', () => {
-  // Copied from providers.md §5.4 (docs status-recovery page, trimmed); status/substatus set per row.
+  // Copied from LI.FI's status-recovery docs page, trimmed; status/substatus set per row.
   const sample = {
     transactionId: '0x1695bded7c1634dce4a200bdec72be0ed6cc5f7153ec2dc832b271d790eb00c8',
     sending: {

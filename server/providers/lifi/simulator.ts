@@ -690,22 +690,34 @@ export async function startLifiSimulator(opts: { port?: number; host?: string } 
       toAddress: step.action.toAddress,
       transactionId,
     });
-    if (built.length > 500) built.shift();
+    if (built.length > 5000) built.shift();
   }
 
-  /** A hash seen for the first time takes its details from the latest matching built step. */
-  function observe(txHash: string, query: URLSearchParams, outcome: Outcome): Tracked {
+  /**
+   * A hash seen for the first time takes its details from the built step it belongs to: the one whose
+   * LI.FI transactionId it is (or was registered with), else the latest step on the same chains and tool.
+   */
+  function observe(
+    txHash: string,
+    query: URLSearchParams,
+    outcomeOf: (step: Built | undefined) => Outcome,
+    transactionId?: string,
+  ): Tracked {
     const fromChain = numeric(query.get('fromChain'));
     const toChain = numeric(query.get('toChain'));
     const bridge = query.get('bridge') ?? undefined;
-    const match = [...built]
-      .reverse()
-      .find(
-        (b) =>
-          (fromChain === undefined || lifiChainOf(b.from) === fromChain) &&
-          (toChain === undefined || lifiChainOf(b.to) === toChain) &&
-          (bridge === undefined || b.tool === bridge),
-      );
+    const ownId = (transactionId ?? txHash).toLowerCase();
+    const match =
+      built.find((b) => b.transactionId.toLowerCase() === ownId) ??
+      [...built]
+        .reverse()
+        .find(
+          (b) =>
+            (fromChain === undefined || lifiChainOf(b.from) === fromChain) &&
+            (toChain === undefined || lifiChainOf(b.to) === toChain) &&
+            (bridge === undefined || b.tool === bridge),
+        );
+    const outcome = outcomeOf(match);
     const from = match?.from ?? (nativeOf(fromChain ?? 1) as SimAsset);
     const to = match?.to ?? (nativeOf(toChain ?? fromChain ?? 1) as SimAsset);
     const fromAmount = match?.fromAmount ?? 10n ** BigInt(from.decimals);
@@ -824,7 +836,7 @@ export async function startLifiSimulator(opts: { port?: number; host?: string } 
     if (!txHash) return invalid('Required parameter "txHash" is missing');
     let transfer = tracked.get(txHash) ?? [...tracked.values()].find((t) => t.transactionId === txHash);
     if (!transfer) {
-      transfer = observe(txHash, q, req.config.outcome);
+      transfer = observe(txHash, q, (step) => req.outcomeFor(step?.toAddress));
       tracked.set(txHash, transfer);
     }
     if (transfer.invalidPolls) {
@@ -895,7 +907,7 @@ export async function startLifiSimulator(opts: { port?: number; host?: string } 
     const query = new URLSearchParams();
     if (c.fromChain !== undefined) query.set('fromChain', String(c.fromChain));
     if (c.toChain !== undefined) query.set('toChain', String(c.toChain));
-    const observed = observe(c.txHash, query, c.outcome ?? sim.config.outcome);
+    const observed = observe(c.txHash, query, () => c.outcome ?? sim.config.outcome, c.transactionId);
     const from = (c.fromChain !== undefined && c.fromToken && findToken(c.fromChain, c.fromToken)) || observed.from;
     const to = (c.toChain !== undefined && c.toToken && findToken(c.toChain, c.toToken)) || observed.to;
     const fromAmount = c.fromAmount ? BigInt(c.fromAmount) : observed.fromAmount;

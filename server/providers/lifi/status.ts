@@ -112,7 +112,7 @@ function recordedFee(feeCosts: LifiFeeCost[] | undefined): StatusResult['fee'] {
   };
 }
 
-/** Maps a `GET /v1/status` body onto our status (providers.md §5.4). */
+/** Maps a `GET /v1/status` body onto our status, per LI.FI's status and substatus table. */
 export function mapLifiStatus(body: LifiStatusResponse, expectation: StatusExpectation = {}): StatusResult {
   const status = classify(body, expectation);
   const substatus = substatusOf(body);

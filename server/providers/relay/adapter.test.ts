@@ -565,7 +565,7 @@ describe('simulator wire format', () => {
 });
 
 describe('mapRelayStatus', () => {
-  // Illustrative v2 sample from providers.md §3.4; hashes copied from Relay's docs examples.
+  // Illustrative v2 sample; hashes copied from Relay's docs examples.
   const sample = {
     status: 'success',
     details: '',

@@ -25,7 +25,8 @@ import { RELAY_CHAIN, RELAY_NATIVE_CURRENCY, type RelayVm } from './wire';
 /**
  * A Relay API stand-in: `POST /quote` and `/quote/v2`, `GET /intents/status/v2` and `/v3`, `GET /requests/v2`,
  * `POST /transactions/index`. A request id exists from the moment a quote is made (as upstream); its ending is
- * `config.outcome` at quote time, re-read when `/transactions/index` first sees the deposit.
+ * the one scripted for its recipient, else `config.outcome`, at quote time, re-read when `/transactions/index`
+ * first sees the deposit.
  */
 
 const MAX_REQUESTS = 10_000;
@@ -367,7 +368,7 @@ export async function startRelaySimulator(
     requests.set(req.requestId, req);
   }
 
-  function quote({ body: raw, config }: SimRequest): SimResponse {
+  function quote({ body: raw, config, outcomeFor }: SimRequest): SimResponse {
     const parsed = quoteBodySchema.safeParse(raw);
     if (!parsed.success) return validationError(parsed.error, 'body');
     const body = parsed.data;
@@ -404,7 +405,7 @@ export async function startRelaySimulator(
     const now = Date.now();
     const req: SimRelayRequest = {
       requestId: `0x${fakeHex(`relay-sim:request:${counter}`)}`,
-      outcome: config.outcome,
+      outcome: outcomeFor(recipient),
       polls: 0,
       indexed: false,
       origin,
@@ -555,7 +556,7 @@ export async function startRelaySimulator(
     return { status: 200, body: { requests: matches.map((req) => requestRecord(req, config.settleAfterPolls)) } };
   }
 
-  function indexTransaction({ body: raw, config }: SimRequest): SimResponse {
+  function indexTransaction({ body: raw, outcomeFor }: SimRequest): SimResponse {
     const parsed = indexBodySchema.safeParse(raw);
     if (!parsed.success) return validationError(parsed.error, 'body');
     const { txHash, requestId } = parsed.data;
@@ -565,7 +566,7 @@ export async function startRelaySimulator(
     if (!req) return { status: 404, body: { message: requestId ? 'Request not found' : 'Transaction not found' } };
     if (!req.indexed) {
       req.indexed = true;
-      req.outcome = config.outcome;
+      req.outcome = outcomeFor(req.recipient);
     }
     req.inTxHash = txHash;
     req.updatedAt = Date.now();

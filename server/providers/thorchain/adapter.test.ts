@@ -577,7 +577,7 @@ describe('mapTxStatus', () => {
     gas: [{ asset: 'BTC.BTC', amount: '2500' }],
     memo: '=:ETH.ETH:0x86d526d6624AbC0178cF7296cD538Ecc080A95F1',
   };
-  // Illustrative full sample from providers.md §1.5 (the out hash, trimmed there, is completed here).
+  // Illustrative full sample from THORNode's docs (the out hash, trimmed there, is completed here).
   const successSample = {
     tx: inboundTx,
     planned_out_txs: [

@@ -123,7 +123,7 @@ const outboundHashOf = (tx: WireTx | undefined): string | undefined =>
   tx?.id && !ZERO_HASH.test(tx.id) ? hashForChain(tx.id, tx.chain) : undefined;
 
 /**
- * Maps `GET /thorchain/tx/status/{hash}` to our status (providers.md §1.6). A streaming swap whose
+ * Maps `GET /thorchain/tx/status/{hash}` to our status. A streaming swap whose
  * later sub-swaps missed the price limit sends out what it swapped and refunds the rest: both
  * outbounds appear, and that is a SUCCESS marked PARTIAL. REFUND means nothing was swapped.
  */

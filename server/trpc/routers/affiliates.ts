@@ -1,5 +1,6 @@
-import { affiliateOverview, createReferralCode, listAffiliates } from '../../dashboard/affiliates';
-import { affiliateStatsInput, createReferralCodeInput } from '../../dashboard/schemas';
+import { affiliateOverview } from '../../affiliates/attribution';
+import { createReferralCode, listAffiliates } from '../../affiliates/codes';
+import { affiliateStatsInput, createReferralCodeInput } from '../../schemas/affiliates';
 import { adminProcedure, affiliateProcedure, router } from '../init';
 
 export const affiliatesRouter = router({

@@ -1,5 +1,5 @@
-import { lockActivity } from '../../dashboard/locks';
-import { rangeInput } from '../../dashboard/schemas';
+import { lockActivity } from '../../routing/lock-activity';
+import { rangeInput } from '../../schemas/ranges';
 import { adminProcedure, router } from '../init';
 
 export const locksRouter = router({

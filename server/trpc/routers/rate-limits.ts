@@ -1,5 +1,5 @@
-import { rateLimitActivity } from '../../dashboard/rate-limits';
-import { rangeInput } from '../../dashboard/schemas';
+import { rateLimitActivity } from '../../ratelimit/activity';
+import { rangeInput } from '../../schemas/ranges';
 import { adminProcedure, router } from '../init';
 
 export const rateLimitsRouter = router({

@@ -1,5 +1,6 @@
-import { transactionIdInput, transactionSearchInput } from '../../dashboard/schemas';
-import { getTransactionDetail, pollTransactionNow, searchTransactions } from '../../dashboard/transactions';
+import { transactionIdInput, transactionSearchInput } from '../../schemas/transactions';
+import { searchTransactions } from '../../transactions/search';
+import { getTransactionDetail, pollTransactionNow } from '../../transactions/support';
 import { router, supportProcedure } from '../init';
 
 export const transactionsRouter = router({

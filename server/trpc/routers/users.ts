@@ -1,10 +1,27 @@
-import { createUserWithRole } from '../../auth/users';
-import { createUserInput, setUserRoleInput } from '../../dashboard/schemas';
-import { listUsers, setUserRole } from '../../dashboard/users';
+import {
+  createUserWithRole,
+  deactivateUser,
+  listUsers,
+  reactivateUser,
+  resetUserPassword,
+  setUserRole,
+} from '../../auth/users';
+import { createUserInput, setUserRoleInput, userIdInput } from '../../schemas/users';
 import { adminProcedure, router } from '../init';
+
+const asAdmin = adminProcedure.input(userIdInput);
 
 export const usersRouter = router({
   list: adminProcedure.query(({ ctx }) => listUsers(ctx.app)),
   create: adminProcedure.input(createUserInput).mutation(({ ctx, input }) => createUserWithRole(ctx.app, input)),
   setRole: adminProcedure.input(setUserRoleInput).mutation(({ ctx, input }) => setUserRole(ctx.app, ctx.viewer, input)),
+  deactivate: asAdmin.mutation(({ ctx, input }) =>
+    deactivateUser(ctx.app, { actor: ctx.viewer, headers: ctx.headers }, input),
+  ),
+  reactivate: asAdmin.mutation(({ ctx, input }) =>
+    reactivateUser(ctx.app, { actor: ctx.viewer, headers: ctx.headers }, input),
+  ),
+  resetPassword: asAdmin.mutation(({ ctx, input }) =>
+    resetUserPassword(ctx.app, { actor: ctx.viewer, headers: ctx.headers }, input),
+  ),
 });

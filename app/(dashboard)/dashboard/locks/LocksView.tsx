@@ -8,7 +8,7 @@ import { Panel } from '@/app/_kit/Panel';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { EmptyState } from '@/app/_kit/states';
 import text from '@/app/_kit/text.module.css';
-import type { Range } from '@/server/dashboard/schemas';
+import type { Range } from '@/server/schemas/ranges';
 import { TransactionLink } from '../../_components/cells';
 import { CHART, TimeSeriesChart } from '../../_components/charts';
 import { Kpi, KpiGrid } from '../../_components/Kpi';

@@ -11,6 +11,7 @@ import { SwapRoute, TransactionLink } from '../../_components/cells';
 import { Kpi, KpiGrid } from '../../_components/Kpi';
 import { QueryState } from '../../_components/states';
 import { type RouterOutputs, useTRPC } from '../../_trpc/client';
+import { OperationsTrends } from './OperationsTrends';
 import { ScheduledJobs } from './ScheduledJobs';
 
 type Overview = RouterOutputs['operations']['overview'];
@@ -126,6 +127,9 @@ export function OperationsView() {
             data={providers}
           />
           <TablePanel title="Queues" note="BullMQ job counts" columns={queueColumns} data={queues} />
+          <section aria-label="Trends" className={layout.stack}>
+            <OperationsTrends />
+          </section>
           <ScheduledJobs jobs={jobs} />
           <TablePanel
             title="Stale transactions"

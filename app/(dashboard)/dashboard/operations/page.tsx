@@ -13,7 +13,7 @@ export default function OperationsPage() {
     header: () => (
       <PageHeader
         title="Operations"
-        lead="The last 24 hours at a glance, provider health, queues, scheduled jobs and stale swaps."
+        lead="The last 24 hours at a glance, provider health, queues, trends, scheduled jobs and stale swaps."
       />
     ),
     queries: () => [trpc.operations.overview.queryOptions()],

@@ -8,7 +8,7 @@ import layout from '@/app/_kit/layout.module.css';
 import { Panel } from '@/app/_kit/Panel';
 import { EmptyState } from '@/app/_kit/states';
 import text from '@/app/_kit/text.module.css';
-import type { Range } from '@/server/dashboard/schemas';
+import type { Range } from '@/server/schemas/ranges';
 import { TimeSeriesChart } from '../../_components/charts';
 import { Kpi, KpiGrid } from '../../_components/Kpi';
 import { RangedView } from '../../_components/RangePicker';

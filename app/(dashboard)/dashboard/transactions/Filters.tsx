@@ -3,7 +3,7 @@ import { Button } from '@/app/_kit/Button';
 import { controlClass, Field } from '@/app/_kit/Field';
 import { Panel } from '@/app/_kit/Panel';
 import { PROVIDER_KEYS } from '@/server/providers/keys';
-import { TX_STATUSES } from '@/server/schemas/transactions';
+import { TX_STATUSES } from '@/server/transactions/statuses';
 import forms from '../forms.module.css';
 
 const FILTERS = ['q', 'status', 'provider', 'chain', 'from', 'to', 'ref', 'stale'] as const;
@@ -64,7 +64,7 @@ export function Filters({
                 type="search"
                 className={controlClass({ mono: true })}
                 defaultValue={initial('q')}
-                placeholder="tx_…, lk_…, 0x…, bc1…"
+                placeholder="tx_…, lk_…, hash or its first 8+ characters, bc1…"
                 autoComplete="off"
                 spellCheck={false}
               />

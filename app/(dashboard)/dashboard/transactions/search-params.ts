@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { TRANSACTION_SORT_FIELDS, type transactionSearchInput } from '@/server/dashboard/schemas';
-import { TX_STATUSES } from '@/server/schemas/transactions';
+import { TRANSACTION_SORT_FIELDS, type transactionSearchInput } from '@/server/schemas/transactions';
+import { TX_STATUSES } from '@/server/transactions/statuses';
 
 export type SearchInput = z.input<typeof transactionSearchInput>;
 export const PER_PAGE = 25;

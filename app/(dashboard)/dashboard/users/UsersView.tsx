@@ -7,17 +7,18 @@ import { columnsOf, DataTable } from '@/app/_kit/DataTable';
 import { controlClass, Field } from '@/app/_kit/Field';
 import { formatDateTime } from '@/app/_kit/format';
 import layout from '@/app/_kit/layout.module.css';
-import { FormStatus } from '@/app/_kit/Notice';
+import { FormStatus, Notice } from '@/app/_kit/Notice';
 import { Panel } from '@/app/_kit/Panel';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { EmptyState } from '@/app/_kit/states';
 import text from '@/app/_kit/text.module.css';
 import { ROLES, type Role } from '@/server/auth/roles';
-import { createUserInput } from '@/server/dashboard/schemas';
+import { createUserInput } from '@/server/schemas/users';
 import { describeError } from '../../_components/query-error';
 import { QueryState } from '../../_components/states';
 import { type RouterOutputs, useTRPC } from '../../_trpc/client';
 import forms from '../forms.module.css';
+import styles from './users.module.css';
 
 type User = RouterOutputs['users']['list'][number];
 const user = columnsOf<User>();
@@ -44,6 +45,7 @@ export function UsersView({ currentUserId }: { currentUserId: string }) {
     }),
   );
 
+  const account = useAccountActions(setNotice);
   const { mutate, isPending } = setRole;
   const columns = useMemo(
     () =>
@@ -51,6 +53,15 @@ export function UsersView({ currentUserId }: { currentUserId: string }) {
         user.accessor('name', { header: 'Name', meta: { rowHeader: true } }),
         user.accessor('email', { header: 'Email' }),
         user.accessor('role', { header: 'Role', cell: (c) => <StatusBadge status={c.getValue()} /> }),
+        user.accessor('banned', {
+          header: 'Status',
+          cell: (c) =>
+            c.getValue() ? (
+              <StatusBadge status="deactivated" label="Deactivated" tone="failed" />
+            ) : (
+              <StatusBadge status="active" label="Active" tone="success" />
+            ),
+        }),
         user.accessor('createdAt', { header: 'Joined', cell: (c) => formatDateTime(c.getValue()) }),
         user.display({
           id: 'changeRole',
@@ -70,16 +81,31 @@ export function UsersView({ currentUserId }: { currentUserId: string }) {
               </select>
             ),
         }),
+        user.display({
+          id: 'account',
+          header: 'Account',
+          cell: ({ row: { original } }) =>
+            original.id === currentUserId ? null : <AccountActions user={original} actions={account} />,
+        }),
       ]),
-    [currentUserId, isPending, mutate],
+    [currentUserId, isPending, mutate, account],
   );
 
   return (
     <div className={layout.stack}>
       <CreateUser />
-      <Panel title="All users" note={users.data ? `${users.data.length} users` : undefined}>
+      <Panel
+        title="All users"
+        note={users.data ? `${users.data.length} ${users.data.length === 1 ? 'user' : 'users'}` : undefined}
+      >
         <div aria-live="polite">
           {notice ? <FormStatus tone={notice.ok ? 'success' : 'error'}>{notice.text}</FormStatus> : null}
+          {account.issued ? (
+            <Notice tone="warning" title={`New password for ${account.issued.email}:`}>
+              <code className={text.mono}>{account.issued.password}</code>. It is shown only now: hand it over
+              privately. Their sessions were ended.
+            </Notice>
+          ) : null}
         </div>
         <QueryState query={users} loading="Loading users…" boxed={false}>
           {(list) => (
@@ -93,6 +119,84 @@ export function UsersView({ currentUserId }: { currentUserId: string }) {
           )}
         </QueryState>
       </Panel>
+    </div>
+  );
+}
+
+type Notify = (notice: { ok: boolean; text: string } | null) => void;
+
+/** Deactivate, reactivate and password reset, sharing one pending state and one place for their outcome. */
+function useAccountActions(notify: Notify) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [issued, setIssued] = useState<{ email: string; password: string } | null>(null);
+  const settle = {
+    onError: (error: Parameters<typeof describeError>[0]) => notify({ ok: false, text: describeError(error).message }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.users.list.queryKey() }),
+  };
+  const deactivate = useMutation(
+    trpc.users.deactivate.mutationOptions({
+      ...settle,
+      onSuccess: (u) =>
+        notify({ ok: true, text: `${u.email} is deactivated: signed out everywhere, sign-in refused.` }),
+    }),
+  );
+  const reactivate = useMutation(
+    trpc.users.reactivate.mutationOptions({
+      ...settle,
+      onSuccess: (u) => notify({ ok: true, text: `${u.email} can sign in again.` }),
+    }),
+  );
+  const resetPassword = useMutation(
+    trpc.users.resetPassword.mutationOptions({
+      ...settle,
+      onSuccess: (u) => {
+        notify(null);
+        setIssued({ email: u.email, password: u.temporaryPassword });
+      },
+    }),
+  );
+  return {
+    issued,
+    busy: deactivate.isPending || reactivate.isPending || resetPassword.isPending,
+    deactivate: deactivate.mutate,
+    reactivate: reactivate.mutate,
+    resetPassword: resetPassword.mutate,
+  };
+}
+
+function AccountActions({ user: target, actions }: { user: User; actions: ReturnType<typeof useAccountActions> }) {
+  const confirmThen = (question: string, run: () => void) => () => {
+    if (window.confirm(question)) run();
+  };
+  return (
+    <div className={styles.actions}>
+      {target.banned ? (
+        <Button size="small" disabled={actions.busy} onClick={() => actions.reactivate({ userId: target.id })}>
+          Reactivate
+        </Button>
+      ) : (
+        <Button
+          size="small"
+          disabled={actions.busy}
+          aria-label={`Deactivate ${target.email}`}
+          onClick={confirmThen(`Deactivate ${target.email}? They are signed out at once.`, () =>
+            actions.deactivate({ userId: target.id }),
+          )}
+        >
+          Deactivate
+        </Button>
+      )}
+      <Button
+        size="small"
+        disabled={actions.busy}
+        aria-label={`Reset the password of ${target.email}`}
+        onClick={confirmThen(`Reset the password of ${target.email}? Their current password stops working.`, () =>
+          actions.resetPassword({ userId: target.id }),
+        )}
+      >
+        Reset password
+      </Button>
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { Detail, DetailList } from '@/app/_kit/DetailList';
 import { formatDateTime, formatRelative, formatUsd } from '@/app/_kit/format';
 import { Hash } from '@/app/_kit/Hash';
 import layout from '@/app/_kit/layout.module.css';
-import { FormStatus } from '@/app/_kit/Notice';
+import { FormStatus, Notice } from '@/app/_kit/Notice';
 import { PageHeader, Panel } from '@/app/_kit/Panel';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { SwapSummary } from '@/app/_kit/SwapSummary';
@@ -72,12 +72,7 @@ export function TransactionDetailView({ id }: { id: string }) {
         }
       />
       <div aria-live="polite" className={styles.pollStatus}>
-        {poll.isSuccess ? (
-          <FormStatus tone="success">
-            Polled {tx.provider}: status is now <strong>{poll.data.status}</strong>
-            {poll.data.keepTracking ? ', still tracking.' : '.'}
-          </FormStatus>
-        ) : null}
+        {poll.isSuccess ? <PollOutcome provider={tx.provider} result={poll.data} /> : null}
         {poll.isError ? (
           <FormStatus tone="error" role="alert">
             Poll failed: {describeError(poll.error).message}
@@ -86,6 +81,29 @@ export function TransactionDetailView({ id }: { id: string }) {
       </div>
       <DetailPanels detail={detail.data} />
     </>
+  );
+}
+
+function PollOutcome({ provider, result }: { provider: string; result: RouterOutputs['transactions']['pollNow'] }) {
+  if (!result.polled) {
+    return (
+      <Notice tone="warning" title="Not polled:">
+        {result.reason}. Status stays {result.status}.
+      </Notice>
+    );
+  }
+  if (result.providerError) {
+    return (
+      <FormStatus tone="error" role="alert">
+        Polled {provider}, which did not answer: {result.providerError}. Status stays <strong>{result.status}</strong>.
+      </FormStatus>
+    );
+  }
+  return (
+    <FormStatus tone="success">
+      Polled {provider} at {formatDateTime(result.lastPolledAt)}: status is now <strong>{result.status}</strong>
+      {result.keepTracking ? ', still tracking.' : '.'}
+    </FormStatus>
   );
 }
 

@@ -1,0 +1,212 @@
+/**
+ * The books, once the load has stopped: every swap settled as scripted with the right hashes, no
+ * lock executed twice, nothing pending left untracked, a timeline row for every change, the
+ * rate-limit hits adding up, and no idempotent replay differing from its original.
+ */
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import type postgres from 'postgres';
+import { clientHash } from '../../server/ratelimit/client';
+import { bullPrefix } from '../../server/tracking/queues';
+import { SOAK } from './config';
+import { productEnv, servers } from './processes';
+import type { RaceStats } from './races';
+import type { Recorder } from './recorder';
+import type { Swap, Traffic } from './traffic';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface Books {
+  swapsExecuted: number;
+  swapsLost: number;
+  lostSamples: string[];
+  wrongEnding: number;
+  wrongEndingSamples: string[];
+  wrongHashes: number;
+  doubleExecutes: number;
+  raceTransactions: number;
+  raceTransactionsUnsettled: number;
+  untracked: number;
+  untrackedSamples: string[];
+  timelineGaps: number;
+  timelineSamples: string[];
+  rateLimit: { observed429: number; recorded: number; addsUp: boolean };
+  replays: { checked: number; differing: number; samples: string[] };
+  settleMs: number;
+  statusLagMs: number[];
+  trackingMs: number[];
+}
+
+/** Swaps whose execute got no answer: the database says whether they were executed. */
+async function resolveUncertain(sql: postgres.Sql, swaps: Swap[]) {
+  for (const swap of swaps.filter((s) => s.uncertain && !s.transactionId)) {
+    const [row] = await sql<{ id: string }[]>`select id from transactions where lock_id = ${swap.lockId}`;
+    if (row) swap.transactionId = row.id;
+  }
+}
+
+export async function waitForSettlement(sql: postgres.Sql, ids: string[], timeoutMs: number) {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    const [row] = await sql<{ pending: number }[]>`select count(*)::int as pending from transactions
+      where id = any(${sql.array(ids)}::text[]) and status = 'PENDING'`;
+    if ((row?.pending ?? 0) === 0) break;
+    await sleep(1000);
+  }
+  return Date.now() - started;
+}
+
+export async function rateLimitBurst(rec: Recorder, base: string, requests: number) {
+  let observed = 0;
+  const from = '127.0.0.9';
+  const lane = async (n: number) => {
+    for (let i = 0; i < n; i++) {
+      const res = await rec.request({ method: 'GET', base, path: '/api/v1/swap/chains?perPage=1', from });
+      if (res.status === 429) observed += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, () => lane(Math.ceil(requests / 8))));
+  return observed;
+}
+
+async function recordedHits(sql: postgres.Sql): Promise<number> {
+  const hash = clientHash('127.0.0.9', productEnv.RATE_LIMIT_HASH_KEY as string);
+  const [row] = await sql<{ hits: number }[]>`select coalesce(sum(hits), 0)::int as hits from rate_limit_hits
+    where client_hash = ${hash}`;
+  return row?.hits ?? 0;
+}
+
+export async function checkBooks(
+  sql: postgres.Sql,
+  rec: Recorder,
+  traffic: Traffic,
+  races: RaceStats,
+  burst429: number,
+): Promise<Books> {
+  await resolveUncertain(sql, traffic.swaps);
+  const swaps = traffic.swaps.filter((s) => s.transactionId);
+  const ids = swaps.map((s) => s.transactionId as string);
+  const [raceTx] = await sql<{ ids: string[] }[]>`select coalesce(array_agg(id), '{}') as ids from transactions
+    where lock_id = any(${sql.array(races.lockIds)}::text[])`;
+  const raceIds = raceTx?.ids ?? [];
+  const settleMs = await waitForSettlement(sql, [...ids, ...raceIds], SOAK.settleTimeoutMs);
+
+  const rows = await sql<
+    {
+      id: string;
+      status: string;
+      hash: string;
+      inbound_hash: string;
+      outbound_hash: string | null;
+      finalized_at: Date | null;
+      created_at: Date;
+    }[]
+  >`select id, status, hash, inbound_hash, outbound_hash, finalized_at, created_at from transactions
+    where id = any(${sql.array(ids)}::text[])`;
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const books: Books = {
+    swapsExecuted: swaps.length,
+    swapsLost: 0,
+    lostSamples: [],
+    wrongEnding: 0,
+    wrongEndingSamples: [],
+    wrongHashes: 0,
+    doubleExecutes: races.doubleWins,
+    raceTransactions: raceIds.length,
+    raceTransactionsUnsettled: 0,
+    untracked: 0,
+    untrackedSamples: [],
+    timelineGaps: 0,
+    timelineSamples: [],
+    rateLimit: { observed429: burst429, recorded: 0, addsUp: false },
+    replays: { checked: traffic.replays.length, differing: 0, samples: [] },
+    settleMs,
+    statusLagMs: [],
+    trackingMs: [],
+  };
+
+  for (const swap of swaps) {
+    const row = byId.get(swap.transactionId as string);
+    if (!row || row.status === 'PENDING') {
+      books.swapsLost += 1;
+      if (books.lostSamples.length < 20)
+        books.lostSamples.push(
+          `${swap.provider} ${swap.ending} ${swap.transactionId} ${row ? 'still PENDING' : 'not recorded'}`,
+        );
+      continue;
+    }
+    if (row.status !== swap.expected) {
+      books.wrongEnding += 1;
+      if (books.wrongEndingSamples.length < 20)
+        books.wrongEndingSamples.push(
+          `${swap.provider} ${swap.ending}: ${swap.transactionId} is ${row.status}, expected ${swap.expected}`,
+        );
+    }
+    const hashesRight =
+      (swap.hash === undefined || row.inbound_hash.toLowerCase().replace(/^0x/, '') === swap.hash.toLowerCase()) &&
+      (row.status !== 'SUCCESS' || Boolean(row.outbound_hash));
+    if (!hashesRight) books.wrongHashes += 1;
+    const finalizedAt = row.finalized_at ? new Date(row.finalized_at).getTime() : undefined;
+    if (finalizedAt) books.trackingMs.push(finalizedAt - new Date(row.created_at).getTime());
+    if (finalizedAt && swap.finalSeenAt) books.statusLagMs.push(Math.max(0, swap.finalSeenAt - finalizedAt));
+  }
+
+  const [unsettledRaces] = await sql<{ n: number }[]>`select count(*)::int as n from transactions
+    where id = any(${sql.array(raceIds)}::text[]) and status = 'PENDING'`;
+  books.raceTransactionsUnsettled = unsettledRaces?.n ?? 0;
+
+  // No lock executed twice: the HTTP winners above, and the records (a lock has at most one transaction).
+  const [doubles] = await sql<{ n: number }[]>`select count(*)::int as n from (select lock_id from transactions
+    group by lock_id having count(*) > 1) d`;
+  books.doubleExecutes += doubles?.n ?? 0;
+
+  // Nothing pending left untracked: each one has a BullMQ job, or the sweep will find it (due soon).
+  const connection = new Redis(servers.redisUrl, { maxRetriesPerRequest: null });
+  const tracking = new Queue('tracking', { connection, prefix: bullPrefix(SOAK.redisPrefix) });
+  try {
+    const pending = await sql<{ id: string; next_poll_at: Date | null }[]>`select id, next_poll_at from transactions
+      where status = 'PENDING'`;
+    const sweepHorizon = Date.now() + 10 * 60_000;
+    for (const tx of pending) {
+      const job = await tracking.getJob(tx.id);
+      const state = job ? await job.getState() : undefined;
+      const queued = state === 'delayed' || state === 'waiting' || state === 'active' || state === 'prioritized';
+      const sweepable = tx.next_poll_at !== null && new Date(tx.next_poll_at).getTime() < sweepHorizon;
+      if (!queued && !sweepable) {
+        books.untracked += 1;
+        if (books.untrackedSamples.length < 20) books.untrackedSamples.push(`${tx.id} (job ${state ?? 'missing'})`);
+      }
+    }
+  } finally {
+    await tracking.close();
+    connection.disconnect();
+  }
+
+  // A timeline row for every change: created, and a status change into each final status.
+  const gaps = await sql<{ id: string; status: string; created: number; changed: number }[]>`
+    select t.id, t.status,
+      count(*) filter (where e.type = 'created')::int as created,
+      count(*) filter (where e.type = 'status_changed' and e.to_status = t.status)::int as changed
+    from transactions t left join transaction_events e on e.transaction_id = t.id
+    group by t.id, t.status
+    having count(*) filter (where e.type = 'created') <> 1
+      or (t.status <> 'PENDING' and count(*) filter (where e.type = 'status_changed' and e.to_status = t.status) = 0)`;
+  books.timelineGaps = gaps.length;
+  books.timelineSamples = gaps
+    .slice(0, 20)
+    .map((g) => `${g.id} ${g.status}: created×${g.created}, changed×${g.changed}`);
+
+  // The rate-limit hits add up: every 429 the noisy client saw is counted once in the rollup.
+  for (let i = 0; i < 30; i++) {
+    books.rateLimit.recorded = await recordedHits(sql);
+    if (books.rateLimit.recorded >= burst429) break;
+    await sleep(1000);
+  }
+  books.rateLimit.addsUp = books.rateLimit.recorded === burst429;
+
+  const differing = traffic.replays.filter((r) => !r.same);
+  books.replays.differing = differing.length;
+  books.replays.samples = differing.slice(0, 10).map((r) => `${r.endpoint}: ${r.detail}`);
+  void rec;
+  return books;
+}

@@ -1,0 +1,92 @@
+/**
+ * `npm run soak`: the whole product on private ports under swap traffic, execute races and fuzzing
+ * while chaos breaks things on a schedule; then the books. SOAK_SECONDS sets the length (600).
+ */
+import { createDb } from '../../server/db';
+import { checkBooks, rateLimitBurst } from './books';
+import { Chaos } from './chaos';
+import { SOAK } from './config';
+import { newFuzzStats, runFuzz } from './fuzz';
+import { closeAgents } from './http';
+import { databaseUrl, type Product, startDataServers, startProduct, stopDataServers } from './processes';
+import { newRaceStats, runRaces, templateLock } from './races';
+import { Recorder } from './recorder';
+import { buildReport, writeReport } from './report';
+import { Traffic } from './traffic';
+
+async function main() {
+  console.log(`soak: ${SOAK.seconds} s; private servers under ${SOAK.root}; ports 46000-46999`);
+  await startDataServers();
+  let product: Product | undefined;
+  const handle = createDb({ url: databaseUrl, poolMax: 4, connectTimeoutMs: 5000 });
+  try {
+    product = await startProduct();
+    const rec = new Recorder();
+    const webBases = product.webBases;
+    const burstSize = SOAK.rateLimit.catalog + 200;
+    let burst429 = await rateLimitBurst(rec, webBases[0] as string, burstSize);
+
+    const startedAt = new Date();
+    const start = Date.now();
+    const deadline = start + SOAK.seconds * 1000;
+    const template = await templateLock(rec, webBases[0] as string);
+    const traffic = new Traffic(rec, webBases);
+    const chaos = new Chaos(product, rec);
+    const raceStats = newRaceStats();
+    const fuzzStats = newFuzzStats();
+    console.log('soak: load and chaos running');
+    const progress = setInterval(() => {
+      const s = Math.round((Date.now() - start) / 1000);
+      console.log(
+        `  ${s} s: ${JSON.stringify(rec.byClass)}; swaps ${traffic.stats.executed}; races ${raceStats.locksRaced}; ` +
+          `fuzz ${fuzzStats.cases}; chaos ${chaos.events.map((e) => e.kind).join(',')}`,
+      );
+    }, 15_000);
+    const [races, fuzz] = await Promise.all([
+      runRaces(raceStats, rec, handle.sql, webBases, {
+        template,
+        quota: SOAK.quota.raceLocks,
+        deadline,
+        parallel: SOAK.raceParallel,
+        racingLocks: SOAK.racingLocks,
+      }),
+      runFuzz(fuzzStats, rec, webBases, {
+        quota: SOAK.quota.fuzzRequests,
+        deadline,
+        concurrency: SOAK.fuzzConcurrency,
+      }),
+      traffic.run(deadline, SOAK.swapFlows),
+      chaos.run(start, deadline),
+    ]);
+    clearInterval(progress);
+    const durationMs = Date.now() - start;
+    console.log('soak: load stopped; settling and checking the books');
+    // Wait out the last rate-limit window, then the noisy client's closing burst.
+    await new Promise((r) => setTimeout(r, SOAK.rateLimit.windowSeconds * 1000));
+    burst429 += await rateLimitBurst(rec, webBases[1] as string, burstSize);
+    const books = await checkBooks(handle.sql, rec, traffic, races, burst429);
+    const report = buildReport({
+      startedAt,
+      durationMs,
+      rec,
+      traffic: traffic.stats,
+      races,
+      fuzz,
+      chaos: chaos.events,
+      books,
+    });
+    writeReport(report);
+    process.exitCode = report.passed ? 0 : 1;
+  } finally {
+    closeAgents();
+    await handle.close().catch(() => {});
+    await product?.stop().catch(() => {});
+    stopDataServers();
+  }
+}
+
+main().catch((error) => {
+  console.error('soak failed to run:', error);
+  stopDataServers();
+  process.exit(2);
+});

@@ -1,0 +1,171 @@
+/**
+ * The product under soak, all on loopback: private Postgres and Redis (the fault suite's servers,
+ * on the soak's own ports and data directory), the simulators, two web processes (the API server)
+ * and two workers. Each child logs to its own file under the soak's directory.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, openSync } from 'node:fs';
+import { ensureDatabase, migrateDatabase } from '../../drizzle/migrate';
+import { seedCatalog } from '../../drizzle/seed/seed';
+import { PROVIDER_KEYS, type ProviderKey } from '../../server/config';
+import { createDb } from '../../server/db';
+import { privateServers } from '../../test/support/private-servers';
+import { waitUntil } from '../../test/support/processes';
+import { SOAK } from './config';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+export const servers = privateServers({ root: SOAK.root, pgPort: SOAK.ports.postgres, redisPort: SOAK.ports.redis });
+export const databaseUrl = servers.postgresUrl('switchyard');
+
+export const simulatorUrls = Object.fromEntries(
+  PROVIDER_KEYS.map((key, i) => [key, `http://127.0.0.1:${SOAK.ports.simulatorBase + i}`]),
+) as Record<ProviderKey, string>;
+
+/** What every product process is started with. */
+export const productEnv: Record<string, string> = {
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  HOST: '127.0.0.1',
+  DATABASE_URL: databaseUrl,
+  DATABASE_POOL_MAX: '20',
+  REDIS_URL: servers.redisUrl,
+  REDIS_PREFIX: SOAK.redisPrefix,
+  AUTH_SECRET: 'soak-secret-soak-secret-soak-secret-0123456789',
+  RATE_LIMIT_HASH_KEY: 'soak-rate-limit-hash-key',
+  PROVIDERS_MODE: 'simulated',
+  SIMULATOR_HOST: '127.0.0.1',
+  SIMULATOR_BASE_PORT: String(SOAK.ports.simulatorBase),
+  UPSTREAM_ALLOWED_HOSTS: '127.0.0.1',
+  CATALOG_CACHE_MS: '5000',
+  PROVIDER_DEADLINE_MS: '3000',
+  EXECUTE_CLAIM_TIMEOUT_MS: '5000',
+  RATE_LIMIT_WINDOW_SECONDS: String(SOAK.rateLimit.windowSeconds),
+  RATE_LIMIT_CATALOG: String(SOAK.rateLimit.catalog),
+  RATE_LIMIT_QUOTE: String(SOAK.rateLimit.quote),
+  RATE_LIMIT_EXECUTE: String(SOAK.rateLimit.execute),
+  RATE_LIMIT_TRANSACTIONS: String(SOAK.rateLimit.transactions),
+  RATE_LIMIT_ROLLUP_INTERVAL_MS: '2000',
+  TRACKING_TIME_SCALE: '0.05',
+  TRACKING_MIN_INTERVAL_MS: '250',
+  TRACKING_CONCURRENCY: '32',
+  WORKER_LOCK_DURATION_MS: '4000',
+  SWEEP_INTERVAL_MS: '5000',
+  SWEEP_GRACE_MS: '5000',
+  ...Object.fromEntries(PROVIDER_KEYS.map((key) => [`${key}_URL`, simulatorUrls[key]])),
+};
+
+export class ProductProcess {
+  child?: ChildProcess;
+  starts = 0;
+  constructor(
+    readonly name: string,
+    private readonly entry: string,
+    private readonly env: Record<string, string>,
+    readonly healthUrl: string,
+  ) {}
+
+  async start() {
+    mkdirSync(`${SOAK.root}/logs`, { recursive: true });
+    const log = openSync(`${SOAK.root}/logs/${this.name}.log`, 'a');
+    this.child = spawn(process.execPath, ['--import', 'tsx', this.entry], {
+      cwd: ROOT,
+      env: { ...process.env, ...productEnv, ...this.env },
+      stdio: ['ignore', log, log],
+    });
+    this.starts += 1;
+    const up = await waitUntil(
+      () =>
+        fetch(this.healthUrl, { signal: AbortSignal.timeout(1000) })
+          .then((r) => r.ok)
+          .catch(() => false),
+      { timeoutMs: 60_000, intervalMs: 100 },
+    );
+    if (!up) throw new Error(`${this.name} did not come up; see ${SOAK.root}/logs/${this.name}.log`);
+  }
+
+  /** SIGKILL, and wait until the process is gone. */
+  async kill() {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const gone = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await gone;
+  }
+
+  async stop() {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const gone = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await gone;
+    clearTimeout(timer);
+  }
+}
+
+export interface Product {
+  webs: ProductProcess[];
+  workers: ProductProcess[];
+  simulators: ProductProcess;
+  webBases: string[];
+  stop(): Promise<void>;
+}
+
+/** A fresh Postgres cluster with the migrated, seeded database, and an empty Redis. */
+export async function startDataServers() {
+  servers.stopPostgres('immediate');
+  servers.stopRedis();
+  servers.initPostgres();
+  servers.startPostgres();
+  await servers.startRedis();
+  await ensureDatabase(databaseUrl);
+  await migrateDatabase(databaseUrl);
+  const seed = createDb({ url: databaseUrl, poolMax: 1, connectTimeoutMs: 5000 });
+  await seedCatalog(seed.db);
+  await seed.close();
+}
+
+export async function startProduct(): Promise<Product> {
+  const simulators = new ProductProcess(
+    'simulators',
+    'server/providers/simulators-main.ts',
+    {},
+    `${simulatorUrls.RELAY}/__sim/state`,
+  );
+  await simulators.start();
+  const webBases = SOAK.ports.webs.map((port) => `http://127.0.0.1:${port}`);
+  const webs = SOAK.ports.webs.map(
+    (port, i) =>
+      new ProductProcess(
+        `web-${i + 1}`,
+        'server/http/lean-server.ts',
+        { API_PORT: String(port) },
+        `${webBases[i]}/api/health`,
+      ),
+  );
+  const workers = SOAK.ports.workerHealth.map(
+    (port, i) =>
+      new ProductProcess(
+        `worker-${i + 1}`,
+        'workers/main.ts',
+        { WORKER_HEALTH_PORT: String(port) },
+        `http://127.0.0.1:${port}/`,
+      ),
+  );
+  await Promise.all([...webs, ...workers].map((p) => p.start()));
+  return {
+    webs,
+    workers,
+    simulators,
+    webBases,
+    async stop() {
+      await Promise.all([...webs, ...workers].map((p) => p.stop()));
+      await simulators.stop();
+    },
+  };
+}
+
+export function stopDataServers() {
+  servers.stopRedis();
+  servers.stopPostgres('fast');
+}

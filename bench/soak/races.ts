@@ -1,0 +1,120 @@
+/**
+ * Execute races: locks cloned from one real lock (the bench's documented fixture path), each hit by
+ * `raceParallel` concurrent executes spread over both web processes and many client addresses, with
+ * `racingLocks` locks in the air at once. Exactly one execute may win each lock.
+ */
+import type postgres from 'postgres';
+import { ETH_TO_BTC } from '../../test/support/fixtures';
+import { cloneLocks } from '../fixtures';
+import { json } from './http';
+import type { Recorder } from './recorder';
+
+export interface RaceStats {
+  locksRaced: number;
+  executesSent: number;
+  /** Locks more than one execute won: each one a double execute. */
+  doubleWins: number;
+  /** Locks nobody won outside an outage (no answer at all inside one is no violation). */
+  noWinner: number;
+  noWinnerDuringOutage: number;
+  statuses: Record<string, number>;
+  winners: Map<string, number>;
+  lockIds: string[];
+  violations: string[];
+}
+
+export async function templateLock(rec: Recorder, base: string): Promise<string> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const res = await rec.request({
+      method: 'POST',
+      base,
+      path: '/api/v1/quote/lock',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ETH_TO_BTC, provider: 'RELAY' }),
+    });
+    const lockId = json(res.text)?.data?.lockId;
+    if (res.status === 200 && lockId) return lockId;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('no template lock for the execute races');
+}
+
+export const newRaceStats = (): RaceStats => ({
+  locksRaced: 0,
+  executesSent: 0,
+  doubleWins: 0,
+  noWinner: 0,
+  noWinnerDuringOutage: 0,
+  statuses: {},
+  winners: new Map(),
+  lockIds: [],
+  violations: [],
+});
+
+export async function runRaces(
+  stats: RaceStats,
+  rec: Recorder,
+  sql: postgres.Sql,
+  webBases: string[],
+  o: { template: string; quota: number; deadline: number; parallel: number; racingLocks: number },
+): Promise<RaceStats> {
+  const pool: string[] = [];
+  let claimed = 0;
+  const nextLock = async (): Promise<string | undefined> => {
+    if (claimed >= o.quota || Date.now() >= o.deadline) return undefined;
+    claimed += 1;
+    while (pool.length === 0) {
+      try {
+        pool.push(...(await cloneLocks(sql, o.template, Math.min(250, o.quota - claimed + 1))));
+      } catch {
+        // Postgres restarting: try again shortly.
+        if (Date.now() >= o.deadline) return undefined;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+    return pool.pop();
+  };
+
+  let address = 0;
+  const race = async (lockId: string) => {
+    const startedAt = Date.now();
+    const answers = await Promise.all(
+      Array.from({ length: o.parallel }, (_, i) => {
+        address += 1;
+        return rec.request({
+          method: 'POST',
+          base: webBases[i % webBases.length] as string,
+          path: '/api/v1/quote/execute',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ lockId }),
+          from: `127.0.2.${(address % 64) + 1}`,
+        });
+      }),
+    );
+    stats.executesSent += answers.length;
+    stats.locksRaced += 1;
+    stats.lockIds.push(lockId);
+    for (const a of answers) stats.statuses[a.status] = (stats.statuses[a.status] ?? 0) + 1;
+    const wins = answers.filter((a) => a.status === 200).length;
+    stats.winners.set(lockId, wins);
+    if (wins > 1) {
+      stats.doubleWins += 1;
+      stats.violations.push(`${lockId}: ${wins} executes won`);
+    } else if (wins === 0) {
+      if (rec.outageAt(startedAt, Date.now())) stats.noWinnerDuringOutage += 1;
+      else {
+        stats.noWinner += 1;
+        if (stats.violations.length < 20) {
+          const sample = answers.map((a) => `${a.status}${a.error ? `(${a.error})` : ''}`).join(',');
+          stats.violations.push(`${lockId}: no winner outside an outage: ${sample}`);
+        }
+      }
+    }
+  };
+
+  const lane = async () => {
+    for (let lockId = await nextLock(); lockId; lockId = await nextLock()) await race(lockId);
+  };
+  await Promise.all(Array.from({ length: o.racingLocks }, lane));
+  return stats;
+}

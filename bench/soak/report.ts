@@ -1,0 +1,167 @@
+/** soak.json and the printed summary; the verdict decides the exit code. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { Books } from './books';
+import type { ChaosEvent } from './chaos';
+import { SOAK, TARGETS } from './config';
+import type { FuzzStats } from './fuzz';
+import type { RaceStats } from './races';
+import { type Recorder, round } from './recorder';
+import type { TrafficStats } from './traffic';
+
+const RESULTS = new URL('../results/soak.json', import.meta.url).pathname;
+
+function percentile(values: number[], q: number) {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
+}
+
+export interface SoakRun {
+  startedAt: Date;
+  durationMs: number;
+  rec: Recorder;
+  traffic: TrafficStats;
+  races: RaceStats;
+  fuzz: FuzzStats;
+  chaos: ChaosEvent[];
+  books: Books;
+}
+
+export function buildReport(run: SoakRun) {
+  const { rec, races, fuzz, chaos, books } = run;
+  const failures: string[] = [];
+  if (books.swapsLost) failures.push(`${books.swapsLost} swaps lost`);
+  if (books.doubleExecutes) failures.push(`${books.doubleExecutes} double executes`);
+  if (rec.serverErrorsOutsideOutage) failures.push(`${rec.serverErrorsOutsideOutage} 5xx outside an outage window`);
+  if (fuzz.failures) failures.push(`${fuzz.failures} fuzz answers broke the envelope`);
+  if (books.wrongEnding) failures.push(`${books.wrongEnding} swaps ended other than scripted`);
+  if (books.wrongHashes) failures.push(`${books.wrongHashes} swaps with wrong hashes`);
+  if (races.noWinner) failures.push(`${races.noWinner} raced locks without a winner outside an outage`);
+  if (books.untracked) failures.push(`${books.untracked} pending transactions untracked`);
+  if (books.timelineGaps) failures.push(`${books.timelineGaps} transactions with timeline gaps`);
+  if (!books.rateLimit.addsUp) failures.push('rate-limit hits do not add up');
+  if (books.replays.differing) failures.push(`${books.replays.differing} idempotent replays differ`);
+  if (books.raceTransactionsUnsettled) failures.push(`${books.raceTransactionsUnsettled} raced transactions unsettled`);
+
+  const byKind = (kind: string) => chaos.filter((e) => e.kind === kind);
+  const redeliveries = chaos.flatMap((e) => (e.redeliveryMs === undefined ? [] : [e.redeliveryMs]));
+  const report = {
+    swapsLost: books.swapsLost,
+    doubleExecutes: books.doubleExecutes,
+    passed: failures.length === 0,
+    failures,
+    startedAt: run.startedAt.toISOString(),
+    durationSeconds: round(run.durationMs / 1000),
+    configuredSeconds: SOAK.seconds,
+    processes: { web: 2, worker: 2, webServer: 'lean API server (npm run start:api)', simulators: 1 },
+    requests: {
+      total: Object.values(rec.byClass).reduce((a, b) => a + b, 0),
+      byClass: rec.byClass,
+      byStatus: rec.byStatus,
+    },
+    latencyByEndpoint: rec.latencies(),
+    serverErrors: {
+      total: rec.serverErrorsDuringOutage + rec.serverErrorsOutsideOutage,
+      duringOutage: rec.serverErrorsDuringOutage,
+      outsideOutage: rec.serverErrorsOutsideOutage,
+      outsideOutageSamples: rec.serverErrorSamples,
+      readinessProbe503: rec.probeUnavailable,
+      noAnswerDuringOutage: rec.noAnswerDuringOutage,
+      noAnswerOutsideOutage: rec.noAnswerOutsideOutage,
+    },
+    outages: rec.outages.map((o, i) => ({
+      kind: o.kind,
+      at: new Date(o.startedAt).toISOString(),
+      recoverMs: chaos[i]?.recoverMs ?? null,
+      requestsDuring: o.requestsDuring,
+      unavailable503During: o.unavailableDuring,
+      serverErrorsDuring: o.serverErrorsDuring,
+      ...(chaos[i]?.note ? { note: chaos[i]?.note } : {}),
+    })),
+    unavailable503DuringOutages: rec.unavailableDuringOutage,
+    chaos: Object.fromEntries(
+      ['kill-worker', 'kill-web', 'restart-redis', 'flush-bullmq', 'restart-postgres'].map((k) => [
+        k,
+        { count: byKind(k).length, recoverMs: byKind(k).map((e) => e.recoverMs ?? null) },
+      ]),
+    ),
+    workerRedelivery: {
+      afterSigkillMs: redeliveries,
+      jobsHeld: chaos.filter((e) => e.kind === 'kill-worker').map((e) => e.jobsHeld ?? 0),
+    },
+    races: {
+      target: TARGETS.raceLocks,
+      quota: SOAK.quota.raceLocks,
+      locksRaced: races.locksRaced,
+      executesPerLock: SOAK.raceParallel,
+      executesSent: races.executesSent,
+      statuses: races.statuses,
+      violations: races.doubleWins + races.noWinner,
+      doubleWins: races.doubleWins,
+      noWinnerOutsideOutage: races.noWinner,
+      noWinnerDuringOutage: races.noWinnerDuringOutage,
+      violationSamples: races.violations.slice(0, 20),
+      transactions: books.raceTransactions,
+    },
+    fuzz: {
+      target: TARGETS.fuzzRequests,
+      quota: SOAK.quota.fuzzRequests,
+      cases: fuzz.cases,
+      failures: fuzz.failures,
+      serverErrorsDuringOutage: fuzz.serverErrorsDuringOutage,
+      noAnswer: fuzz.noAnswer,
+      unsendable: fuzz.unsendable,
+      byStatus: fuzz.byStatus,
+      seed: fuzz.seed,
+      failureSamples: fuzz.failureSamples,
+    },
+    swaps: {
+      flowsStarted: run.traffic.flowsStarted,
+      executed: books.swapsExecuted,
+      abandoned: run.traffic.abandoned,
+      lost: books.swapsLost,
+      lostSamples: books.lostSamples,
+      wrongEnding: books.wrongEnding,
+      wrongEndingSamples: books.wrongEndingSamples,
+      wrongHashes: books.wrongHashes,
+      upstreamFaultWindows: run.traffic.upstreamFaultWindows.length,
+      settleWaitMs: books.settleMs,
+    },
+    statusLagMs: { p50: percentile(books.statusLagMs, 0.5), p95: percentile(books.statusLagMs, 0.95) },
+    executeToFinalMs: { p50: percentile(books.trackingMs, 0.5), p95: percentile(books.trackingMs, 0.95) },
+    books: {
+      untracked: books.untracked,
+      untrackedSamples: books.untrackedSamples,
+      timelineGaps: books.timelineGaps,
+      timelineSamples: books.timelineSamples,
+      rateLimit: books.rateLimit,
+      idempotentReplays: books.replays,
+    },
+    targetsMet: {
+      raceLocks: races.locksRaced >= TARGETS.raceLocks,
+      fuzzRequests: fuzz.cases >= TARGETS.fuzzRequests,
+      chaosEachKindTwice: ['kill-worker', 'kill-web', 'restart-redis', 'flush-bullmq', 'restart-postgres'].every(
+        (k) => byKind(k).length >= TARGETS.chaosEachKind,
+      ),
+    },
+  };
+  return report;
+}
+
+export function writeReport(report: ReturnType<typeof buildReport>) {
+  mkdirSync(new URL('../results/', import.meta.url).pathname, { recursive: true });
+  writeFileSync(RESULTS, `${JSON.stringify(report, null, 2)}\n`);
+  const lines = [
+    `soak: ${report.durationSeconds} s, ${report.requests.total} requests ${JSON.stringify(report.requests.byClass)}`,
+    `  swaps: ${report.swaps.executed} executed, ${report.swapsLost} lost, ${report.swaps.wrongEnding} wrong endings`,
+    `  races: ${report.races.locksRaced} locks × ${report.races.executesPerLock}, ${report.races.violations} violations, ${report.doubleExecutes} double executes`,
+    `  fuzz: ${report.fuzz.cases} cases, ${report.fuzz.failures} failures`,
+    `  5xx: ${report.serverErrors.duringOutage} during outages, ${report.serverErrors.outsideOutage} outside; 503 during outages ${report.unavailable503DuringOutages}`,
+    `  chaos: ${report.outages.map((o) => `${o.kind} ${o.recoverMs ?? '—'} ms`).join(', ')}`,
+    `  worker redelivery after SIGKILL: ${JSON.stringify(report.workerRedelivery.afterSigkillMs)} ms`,
+    `  status lag p50/p95: ${report.statusLagMs.p50}/${report.statusLagMs.p95} ms`,
+    `  ${report.passed ? 'PASSED' : `FAILED: ${report.failures.join('; ')}`}`,
+    `  wrote ${RESULTS}`,
+  ];
+  console.log(lines.join('\n'));
+}

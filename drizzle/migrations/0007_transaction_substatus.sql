@@ -1,2 +1,0 @@
-ALTER TABLE "transactions" ADD COLUMN "substatus" text;--> statement-breakpoint
-UPDATE "transactions" SET "substatus" = CASE "status" WHEN 'SUCCESS' THEN 'COMPLETED' WHEN 'REFUND' THEN 'REFUNDED' WHEN 'FAILED' THEN 'FAILED' END WHERE "status" <> 'PENDING';

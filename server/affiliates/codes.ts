@@ -1,0 +1,55 @@
+import { eq, sql } from 'drizzle-orm';
+import { referralCodes } from '../../drizzle/schema';
+import type { Viewer } from '../auth/roles';
+import type { AppContext } from '../context';
+import { AppError, notFound } from '../errors';
+import type { CreateReferralCodeInput } from '../schemas/affiliates';
+
+/** Whose codes a viewer may see: an affiliate only their own, an admin anyone's (or everyone's). */
+export function affiliateScope(viewer: Viewer, requestedOwnerId?: string): { ownerId: string | null } {
+  if (viewer.role === 'admin') return { ownerId: requestedOwnerId ?? null };
+  // Someone else's id reads as unknown rather than forbidden, so ids cannot be probed.
+  if (requestedOwnerId && requestedOwnerId !== viewer.userId) throw notFound('Affiliate', 'ownerId');
+  return { ownerId: viewer.userId };
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+/** Codes are unique ignoring case, so `ACME` and `acme` can never belong to two people. */
+export async function createReferralCode(ctx: AppContext, ownerId: string, input: CreateReferralCodeInput) {
+  const taken = () =>
+    new AppError('VALIDATION_ERROR', `The referral code "${input.code}" is already taken`, {
+      field: 'code',
+      status: 409,
+      retryable: false,
+    });
+  const [existing] = await ctx.db
+    .select({ code: referralCodes.code })
+    .from(referralCodes)
+    .where(eq(sql`lower(${referralCodes.code})`, input.code.toLowerCase()))
+    .limit(1);
+  if (existing) throw taken();
+  try {
+    const [row] = await ctx.db
+      .insert(referralCodes)
+      .values({ code: input.code, ownerId, label: input.label || null })
+      .returning();
+    if (!row) throw new AppError('INTERNAL_ERROR', 'Referral code not stored');
+    return { code: row.code, label: row.label, active: row.active, createdAt: row.createdAt };
+  } catch (error) {
+    if ((error as { code?: unknown })?.code === UNIQUE_VIOLATION) throw taken();
+    const cause = (error as { cause?: { code?: unknown } })?.cause;
+    if (cause?.code === UNIQUE_VIOLATION) throw taken();
+    throw error;
+  }
+}
+
+/** For the admin's affiliate picker: every user who is an affiliate or owns a code. */
+export async function listAffiliates(ctx: AppContext) {
+  return ctx.sql<{ id: string; name: string; email: string; role: string; codes: number }[]>`
+    select u.id, u.name, u.email, u.role, count(rc.code)::int as codes
+    from auth_user u left join referral_codes rc on rc.owner_id = u.id
+    where u.role = 'affiliate' or rc.code is not null
+    group by u.id
+    order by u.email`;
+}

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handleApiRequest } from '../server/http/routes';
+import { hashKey } from '../server/transactions/keys';
+import { startTestApp, type TestApp } from './support/app';
+import { USDC_ETH_TO_ARB } from './support/fixtures';
+import { executeSwap, randomHex } from './support/flows';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t?.stop());
+
+/**
+ * The status endpoint through both servers: the lean node:http server, and the Fetch-API entry
+ * Next's route files call (`handleApiRequest`), with the same conditional-request rules.
+ */
+const SERVERS = {
+  lean: async (path: string, headers: Record<string, string> = {}) => {
+    const res = await t.fetch(path, { headers });
+    return { status: res.status, headers: res.headers, text: await res.text() };
+  },
+  next: async (path: string, headers: Record<string, string> = {}) => {
+    const res = await handleApiRequest(t.app, new Request(`http://localhost${path}`, { headers }));
+    return { status: res.status, headers: res.headers, text: await res.text() };
+  },
+};
+
+async function pendingSwap(): Promise<string> {
+  const executed = await executeSwap(t, USDC_ETH_TO_ARB, 'LIFI');
+  return executed.transaction.id;
+}
+
+async function settle(id: string, status: 'SUCCESS' | 'FAILED', finalizedAt = new Date()) {
+  const hash = `0x${randomHex()}`;
+  await t.app
+    .sql`update transactions set status = ${status}, finalized_at = ${finalizedAt.toISOString()}, updated_at = now(),
+    hash = ${hash}, hash_key = ${hashKey(hash)}, hash_verified_at = now() where id = ${id}`;
+}
+
+describe.each(Object.entries(SERVERS))('status caching, %s', (_name, get) => {
+  it('tags a pending transaction, revalidates it on every use, and answers 304 while it is unchanged', async () => {
+    const id = await pendingSwap();
+    const path = `/api/v1/transaction/status?transactionId=${id}`;
+    const first = await get(path);
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag') as string;
+    expect(etag).toMatch(/^".+"$/);
+    expect(first.headers.get('cache-control')).toBe('no-cache');
+
+    const again = await get(path, { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(again.headers.get('x-request-id')).toMatch(/^req_/);
+    expect((await get(path, { 'if-none-match': `W/${etag}, "other"` })).status).toBe(304);
+    expect((await get(path, { 'if-none-match': '"something-else"' })).status).toBe(200);
+
+    // Any write to the row changes the validator, even one that leaves the status as it was.
+    await t.app.sql`update transactions set poll_attempts = poll_attempts + 1 where id = ${id}`;
+    const changed = await get(path, { 'if-none-match': etag });
+    expect(changed.status).toBe(200);
+    expect(JSON.parse(changed.text)).toEqual(JSON.parse(first.text));
+    expect(changed.headers.get('etag')).not.toBe(etag);
+  });
+
+  it('lets shared caches keep a settled transaction by id for good, and by hash briefly', async () => {
+    const id = await pendingSwap();
+    await settle(id, 'SUCCESS');
+    const byId = await get(`/api/v1/transaction/status?transactionId=${id}`);
+    expect(byId.status).toBe(200);
+    expect(byId.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const hash = JSON.parse(byId.text).data.transaction.hash;
+    const byHash = await get(`/api/v1/transaction/status?hash=${hash}`);
+    expect(byHash.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(byHash.headers.get('etag')).toBe(byId.headers.get('etag'));
+  });
+
+  it('keeps revalidating a failed transaction while a refund may still follow', async () => {
+    const recent = await pendingSwap();
+    await settle(recent, 'FAILED');
+    const res = await get(`/api/v1/transaction/status?transactionId=${recent}`);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+
+    const old = await pendingSwap();
+    await settle(old, 'FAILED', new Date(Date.now() - t.app.config.worker.refundWatchMs - 60_000));
+    const settled = await get(`/api/v1/transaction/status?transactionId=${old}`);
+    expect(settled.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('never caches errors', async () => {
+    const missing = await get('/api/v1/transaction/status?transactionId=tx_doesnotexist', { 'if-none-match': '*' });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('cache-control')).toBe('no-store');
+    expect(missing.headers.get('etag')).toBeNull();
+  });
+});
