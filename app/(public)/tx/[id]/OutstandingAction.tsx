@@ -5,6 +5,7 @@ import { Panel } from '@/app/_kit/Panel';
 import { api, type ExecuteResult } from '../../_lib/api';
 import { DepositInstructions, EvmInstructions, WalletStepsInstructions } from '../../_swap/ExecInstructions';
 import { TrackForm } from '../../_swap/TrackForm';
+import styles from './tracker.module.css';
 
 /** What execute answered for this swap, while the swapper still has to send or sign it. */
 export function useExecution(transactionId: string) {
@@ -47,7 +48,9 @@ export function OutstandingAction({
       {mode === 'evm-calldata' && exec && <EvmInstructions exec={exec} />}
       {mode === 'ton-messages' && exec && <WalletStepsInstructions exec={exec} chain="TON" />}
       {mode === 'solana-instructions' && exec && <WalletStepsInstructions exec={exec} chain="Solana" />}
-      <TrackForm transactionId={transactionId} />
+      <div className={styles.trackForm}>
+        <TrackForm transactionId={transactionId} />
+      </div>
     </Panel>
   );
 }
