@@ -28,7 +28,7 @@ beforeAll(async () => {
   t = await startTestApp(FAST_TRACKING);
   const port = await freePort();
   secondWeb = {
-    child: spawnEntry('server/http/lean-server.ts', { ...t.env, API_PORT: String(port) }),
+    child: spawnEntry('server/http/lean-server.ts', { ...t.env, API_PORT: String(port), SHUTDOWN_TIMEOUT_MS: '5000' }),
     baseUrl: `http://127.0.0.1:${port}`,
   };
   worker = spawnEntry('workers/main.ts', { ...t.env, WORKER_HEALTH_PORT: '0' });
@@ -138,4 +138,18 @@ describe('GET /api/v1/transaction/stream', () => {
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'transactionId' });
   });
+
+  // Last: it stops the second web process.
+  it('ends open streams at once on SIGTERM, so the process drains and exits cleanly', async () => {
+    t.sims.RELAY.configure({ outcome: 'success', settleAfterPolls: 10_000 });
+    const executed = await executeSwap(t, ETH_TO_BTC, 'RELAY');
+    const open = await stream(secondWeb.baseUrl, `transactionId=${executed.transaction.id}`);
+    expect(dataOf(await nextStatus(open)).final).toBe(false);
+
+    const exited = new Promise((resolve) => secondWeb.child.once('exit', resolve));
+    secondWeb.child.kill('SIGTERM');
+    expect(await open.rest()).toEqual([]);
+    // Exit code 1 would mean the drain was still waiting on the stream at SHUTDOWN_TIMEOUT_MS.
+    expect(await exited).toBe(0);
+  }, 40_000);
 });
