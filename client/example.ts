@@ -119,3 +119,43 @@ export async function recentSwaps(client: Client, wallet: string) {
   });
   return { transactions: data, more: pagination.hasMore };
 }
+
+/**
+ * Follows a swap over `GET /api/v1/transaction/stream` (Server-Sent Events) instead of polling, and
+ * resolves with its final state. A dropped or expired stream is reopened with `Last-Event-ID`, so
+ * the state already seen is not sent again. In a browser, `new EventSource(url)` does all of this.
+ */
+export async function followStatus(
+  baseUrl: string,
+  transactionId: string,
+  onChange: (status: Schemas['TransactionStatus']) => void,
+): Promise<Schemas['Transaction']> {
+  let lastEventId = '';
+  for (;;) {
+    const url = new URL(`/api/v1/transaction/stream?transactionId=${encodeURIComponent(transactionId)}`, baseUrl);
+    const res = await fetch(url, { headers: lastEventId ? { 'last-event-id': lastEventId } : {} }).catch(() => null);
+    if (res && !res.ok) throw new SwitchyardError(res.status, (await res.json()) as Schemas['V1Error']);
+    const decoder = new TextDecoder();
+    let buffer = '';
+    const reader = res?.body?.getReader();
+    const read = () => reader?.read().catch(() => undefined);
+    for (let chunk = await read(); chunk && !chunk.done; chunk = await read()) {
+      buffer += decoder.decode(chunk.value, { stream: true });
+      for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+        const fields = new Map(
+          buffer
+            .slice(0, end)
+            .split('\n')
+            .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)] as const),
+        );
+        buffer = buffer.slice(end + 2);
+        if (fields.get('event') !== 'status') continue;
+        const status = JSON.parse(fields.get('data') ?? 'null') as Schemas['TransactionStatus'];
+        lastEventId = fields.get('id') ?? lastEventId;
+        onChange(status);
+        if (status.final) return status.transaction;
+      }
+    }
+    await sleep(2_000);
+  }
+}

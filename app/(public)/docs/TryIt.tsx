@@ -36,6 +36,20 @@ const pretty = (raw: string) => {
 };
 
 /** Sends one request to this deployment's live API and shows the answer as received. */
+/** An event stream stays open until the swap is final: show its first status event, then let it go. */
+async function firstStatusEvent(res: Response): Promise<string> {
+  const reader = res.body?.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (reader && !/event: status\n[^\n]*\n\n/.test(text)) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  await reader?.cancel();
+  return `${text}\n: (the stream continues until the status is final; follow it with EventSource)`;
+}
+
 export function TryIt({
   method,
   path,
@@ -89,12 +103,14 @@ export function TryIt({
         headers,
         ...(method === 'POST' ? { body } : {}),
       });
-      const raw = await res.text();
+      const raw = res.headers.get('content-type')?.startsWith('text/event-stream')
+        ? await firstStatusEvent(res)
+        : await res.text();
       if (res.ok) {
         try {
           carryFrom(JSON.parse(raw));
         } catch {
-          // Not JSON: nothing to carry.
+          // Not JSON (a stream's first event is shown as is): nothing to carry.
         }
       }
       setResult({
