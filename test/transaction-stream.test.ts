@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './support/app';
+import { startSibling, startTestApp, type TestApp } from './support/app';
 import { ETH_TO_BTC } from './support/fixtures';
 import { executeSwap, waitForStatus } from './support/flows';
 import { freePort, httpOk, spawnEntry, waitUntil } from './support/processes';
@@ -32,8 +32,8 @@ beforeAll(async () => {
     baseUrl: `http://127.0.0.1:${port}`,
   };
   worker = spawnEntry('workers/main.ts', { ...t.env, WORKER_HEALTH_PORT: '0' });
-  expect(await waitUntil(httpOk(`${secondWeb.baseUrl}/api/health`), { timeoutMs: 25_000 })).toBe(true);
-}, 60_000);
+  expect(await waitUntil(httpOk(`${secondWeb.baseUrl}/api/health`), { timeoutMs: 80_000 })).toBe(true);
+}, 100_000);
 
 afterEach(() => {
   for (const stream of streams.splice(0)) stream.drop();
@@ -137,6 +137,30 @@ describe('GET /api/v1/transaction/stream', () => {
     const missing = await t.json('/api/v1/transaction/stream');
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'transactionId' });
+  });
+
+  it('sends heartbeat comments and ends at its maximum lifetime; the resumed stream repeats nothing', async () => {
+    const short = await startSibling(t, { STREAM_MAX_LIFETIME_MS: '600', STREAM_HEARTBEAT_MS: '100' });
+    try {
+      t.sims.RELAY.configure({ outcome: 'success', settleAfterPolls: 10_000 });
+      const executed = await executeSwap(t, ETH_TO_BTC, 'RELAY');
+      const query = `transactionId=${executed.transaction.id}`;
+      const first = await stream(short.baseUrl, query);
+      const blocks = [];
+      for (let block = await first.next(); block; block = await first.next()) blocks.push(block);
+      const statuses = blocks.filter((b) => b.event === 'status');
+      expect(statuses.length).toBeGreaterThanOrEqual(1);
+      expect(statuses.every((e) => dataOf(e).final === false)).toBe(true);
+      expect(blocks.some((b) => b.comments.includes('heartbeat'))).toBe(true);
+      expect(blocks[0]?.retry).toBeGreaterThan(0);
+
+      // The swap still moves (the provider reports progress), but the state last seen is never sent again.
+      const lastSeen = statuses.at(-1)?.id ?? '';
+      const resumed = await stream(short.baseUrl, query, { 'last-event-id': lastSeen });
+      expect((await resumed.rest()).map((e) => e.id)).not.toContain(lastSeen);
+    } finally {
+      await short.stop();
+    }
   });
 
   // Last: it stops the second web process.

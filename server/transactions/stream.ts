@@ -74,6 +74,17 @@ const encoder = new TextEncoder();
 const statusEvent = (id: string, status: TransactionStatus) =>
   encoder.encode(`id: ${id}\nevent: status\ndata: ${JSON.stringify(status)}\n\n`);
 
+/** The current state; null when it could not be read now (the next wake-up retries), 'gone' when deleted. */
+async function readStatus(ctx: AppContext, transactionId: string): Promise<TransactionStatus | null | 'gone'> {
+  try {
+    const row = await transactionById(ctx, transactionId);
+    return row ? await presentStatus(ctx, row) : 'gone';
+  } catch (error) {
+    ctx.log.warn({ err: error, transactionId }, 'stream re-read failed; retrying at the next wake-up');
+    return null;
+  }
+}
+
 export interface StreamRequest {
   query: StatusQuery;
   /** The id of the last event the client saw; its state is not sent again. */
@@ -156,19 +167,15 @@ export async function openTransactionStream(ctx: AppContext, request: StreamRequ
         }
         if (dirty) {
           dirty = false;
-          const row = await transactionById(ctx, transactionId).catch((error) => {
-            ctx.log.warn({ err: error, transactionId }, 'stream re-read failed; retrying at the next wake-up');
-            return null;
-          });
-          if (row === undefined) break;
-          if (row) {
-            const status = await presentStatus(ctx, row);
-            if (ended) return;
-            const id = eventIdOf(status);
+          const read = await readStatus(ctx, transactionId);
+          if (read === 'gone') break;
+          if (ended) return;
+          if (read) {
+            const id = eventIdOf(read);
             const fresh = id !== lastSentId;
-            if (fresh) controller.enqueue(statusEvent(id, status));
+            if (fresh) controller.enqueue(statusEvent(id, read));
             lastSentId = id;
-            if (status.final) break;
+            if (read.final) break;
             if (fresh) return;
           }
         }
