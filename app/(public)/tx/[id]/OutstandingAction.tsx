@@ -10,6 +10,7 @@ import {
   WalletStepsInstructions,
 } from '../../_swap/ExecInstructions';
 import { TrackForm } from '../../_swap/TrackForm';
+import styles from './tracker.module.css';
 
 /** What execute answered for this swap, while the swapper still has to send or sign it. */
 export function useExecution(transactionId: string) {
@@ -78,7 +79,9 @@ export function OutstandingAction({
       {mode === 'evm-calldata' && exec && <EvmInstructions exec={exec} assets={assets} chainName={chainName} />}
       {mode === 'ton-messages' && exec && <WalletStepsInstructions exec={exec} chain="TON" assets={assets} />}
       {mode === 'solana-instructions' && exec && <WalletStepsInstructions exec={exec} chain="Solana" assets={assets} />}
-      <TrackForm transactionId={transactionId} />
+      <div className={styles.trackForm}>
+        <TrackForm transactionId={transactionId} />
+      </div>
     </Panel>
   );
 }

@@ -66,7 +66,9 @@ function Ready({ tx, final, receivedAt, connected }: Extract<TrackerState, { kin
         <div className={styles.statusLine} role="status" aria-atomic="true">
           <StatusBadge status={tx.status} large />
           <p className={styles.statusText}>
-            {tx.substatus ? <strong className={styles.substatus}>{SUBSTATUS_TEXT[tx.substatus]}. </strong> : null}
+            {tx.substatus && !awaitingSwapper ? (
+              <strong className={styles.substatus}>{SUBSTATUS_TEXT[tx.substatus]}. </strong>
+            ) : null}
             {awaitingSwapper
               ? 'Waiting for you: the swap starts once your deposit or wallet transaction arrives.'
               : (STATUS_TEXT[tx.status] ?? 'Status reported by the provider.')}
