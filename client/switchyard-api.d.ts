@@ -1185,6 +1185,8 @@ export interface components {
         IdempotencyKey: string;
         /** @description An `ETag` from an earlier answer: while it still matches, the answer is 304 with no body. */
         IfNoneMatch: string;
+        /** @description The `id` of the last event received, when reconnecting (browsers' `EventSource` sends it by itself): the state it carried is not sent again. */
+        LastEventId: string;
     };
     requestBodies: never;
     headers: {
@@ -2504,7 +2506,10 @@ export interface operations {
                 /** @description Matched against hash, inboundHash and outboundHash. Required when `transactionId` is omitted. */
                 hash?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The `id` of the last event received, when reconnecting (browsers' `EventSource` sends it by itself): the state it carried is not sent again. */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+            };
             path?: never;
             cookie?: never;
         };

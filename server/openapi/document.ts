@@ -433,6 +433,16 @@ const IDEMPOTENCY_KEY: OpenApiParameter = {
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
 };
 
+const LAST_EVENT_ID: OpenApiParameter = {
+  name: 'Last-Event-ID',
+  in: 'header',
+  required: false,
+  description:
+    "The `id` of the last event received, when reconnecting (browsers' `EventSource` sends it by itself): " +
+    'the state it carried is not sent again.',
+  schema: { type: 'string', maxLength: 64 },
+};
+
 const IF_NONE_MATCH: OpenApiParameter = {
   name: 'If-None-Match',
   in: 'header',
@@ -605,6 +615,7 @@ function operation(
     ...(target.query ? queryParameters(target.query, doc.params ?? {}) : []),
     ...(replayable ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
     ...(doc.conditional ? [{ $ref: '#/components/parameters/IfNoneMatch' }] : []),
+    ...(target.events ? [{ $ref: '#/components/parameters/LastEventId' }] : []),
   ];
   return {
     operationId: doc.operationId,
@@ -685,7 +696,7 @@ function build(routes: ApiRouteTable): OpenApiDocument {
     components: {
       schemas: { ...componentSchemas(RESPONSE_COMPONENTS, 'output'), ...componentSchemas(REQUEST_COMPONENTS, 'input') },
       headers: HEADERS,
-      parameters: { IdempotencyKey: IDEMPOTENCY_KEY, IfNoneMatch: IF_NONE_MATCH },
+      parameters: { IdempotencyKey: IDEMPOTENCY_KEY, IfNoneMatch: IF_NONE_MATCH, LastEventId: LAST_EVENT_ID },
     },
   };
 }
