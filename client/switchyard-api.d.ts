@@ -173,7 +173,7 @@ export interface paths {
         };
         /**
          * Transaction history
-         * @description Transactions, newest first, filtered by wallets, statuses, referral code or search term. A server may require a scope (`HISTORY_REQUIRE_SCOPE`): then a request without `addresses` or `transactionId` is 400 `VALIDATION_ERROR` naming both fields.
+         * @description Transactions, newest first, filtered by wallets, statuses, referral code or search term. A server may require a scope (`HISTORY_REQUIRE_SCOPE`): then a request without `addresses` or `transactionId` is 400 `VALIDATION_ERROR` naming both fields. Pages by `page`, or by `cursor` (keyset): pass `pagination.nextCursor` back as `cursor` to get the rows after that page, unaffected by swaps recorded meanwhile and as fast for the thousandth page as for the first.
          */
         get: operations["transactionHistory"];
         put?: never;
@@ -894,7 +894,14 @@ export interface components {
         };
         HistoryResponse: {
             data: components["schemas"]["HistoryItem"][];
-            pagination: components["schemas"]["Pagination"];
+            pagination: {
+                page: number;
+                perPage: number;
+                total: number;
+                hasMore: boolean;
+                /** @description Pass as `cursor` for the rows after this page (keyset); null when nothing follows */
+                nextCursor: string | null;
+            };
         };
         /** @description This OpenAPI 3.1 document. */
         OpenApiDocument: {
@@ -2295,6 +2302,8 @@ export interface operations {
                 statuses?: ("PENDING" | "SUCCESS" | "FAILED" | "REFUND")[];
                 /** @description When true (or 1), only SUCCESS, FAILED and REFUND. */
                 finalizedOnly?: "0" | "1" | "true" | "false";
+                /** @description Opaque: a `pagination.nextCursor` from an earlier answer with the same filters. The rows after it; `page` is then ignored. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
