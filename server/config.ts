@@ -73,6 +73,11 @@ export const envSchema = z.object({
   PRUNE_INTERVAL_MS: positiveInt.default(3600_000),
   PROVIDER_CALLS_RETENTION_DAYS: positiveInt.default(7),
   RATE_LIMIT_HITS_RETENTION_DAYS: positiveInt.default(35),
+  WEBHOOK_DELIVERIES_RETENTION_DAYS: positiveInt.default(30),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  WEBHOOK_RETRY_BASE_DELAY_MS: positiveInt.default(180_000),
+  WEBHOOK_DISABLE_AFTER_DAYS: positiveInt.default(5),
+  WEBHOOK_CONCURRENCY: positiveInt.default(10),
   SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(60_000),
   STALE_AFTER_MS: positiveInt.default(6 * 3600_000),
   REFUND_WATCH_MS: z.coerce
@@ -171,8 +176,17 @@ export interface Config {
     /** Multiplies every polling delay; below 1 only for simulated end-to-end runs. */
     timeScale: number;
   };
-  /** How long the dashboard's sample tables keep their rows. */
-  retention: { providerCallsDays: number; rateLimitHitsDays: number };
+  /** How long the dashboard's sample tables and the webhook delivery log keep their rows. */
+  retention: { providerCallsDays: number; rateLimitHitsDays: number; webhookDeliveriesDays: number };
+  webhooks: {
+    /** Development and tests only: lets endpoints point at loopback and private addresses, over plain http too. */
+    allowPrivateTargets: boolean;
+    /** The first retry's delay; each later one doubles it. */
+    retryBaseDelayMs: number;
+    /** An endpoint whose deliveries have all failed for this long is disabled. */
+    disableAfterDays: number;
+    concurrency: number;
+  };
   upstreamAllowedHosts: string[];
   providers: Record<ProviderKey, ProviderConfig>;
   /** LI.FI's INVALID status is waited out until a swap is this old, then it counts as failed. */
@@ -277,6 +291,13 @@ export function parseConfig(source: Record<string, string | undefined>): Config 
     retention: {
       providerCallsDays: env.PROVIDER_CALLS_RETENTION_DAYS,
       rateLimitHitsDays: env.RATE_LIMIT_HITS_RETENTION_DAYS,
+      webhookDeliveriesDays: env.WEBHOOK_DELIVERIES_RETENTION_DAYS,
+    },
+    webhooks: {
+      allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      retryBaseDelayMs: env.WEBHOOK_RETRY_BASE_DELAY_MS,
+      disableAfterDays: env.WEBHOOK_DISABLE_AFTER_DAYS,
+      concurrency: env.WEBHOOK_CONCURRENCY,
     },
     upstreamAllowedHosts: env.UPSTREAM_ALLOWED_HOSTS,
     providers,

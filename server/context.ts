@@ -1,3 +1,4 @@
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type Config, loadConfig } from './config';
 import { createDb, type DbHandle } from './db';
@@ -23,6 +24,8 @@ export interface AppContext {
   idempotency?: IdempotencyStore;
   /** Schedules status polling; absent in processes that do not track. */
   tracking?: TrackingScheduler;
+  /** Where status changes are handed to the worker for webhook fan-out; absent where nothing sends webhooks. */
+  webhookQueue?: Queue;
   close(): Promise<void>;
 }
 
@@ -46,6 +49,7 @@ export function createAppContext(config: Config): AppContext {
   });
   const redis = createWebRedis(config.redisUrl, config.dependencyTimeoutMs);
   const tracking = createTrackingScheduler(createQueue('tracking', redis, config.redisPrefix));
+  const webhookQueue = createQueue('webhooks', redis, config.redisPrefix);
   const log = createLogger(config.logLevel);
   const metrics = createProviderMetrics(handle.db, (error) => log.warn({ err: error }, 'provider metrics not written'));
   return {
@@ -56,12 +60,14 @@ export function createAppContext(config: Config): AppContext {
     log,
     providers: createProviderRegistry(config, redis),
     tracking,
+    webhookQueue,
     metrics,
     rateLimiter: createRateLimiter(config, redis),
     idempotency: createIdempotencyStore(redis, config.redisPrefix, config.idempotencyTtlSeconds),
     async close() {
       await metrics.stop();
       await tracking.close().catch(() => {});
+      await webhookQueue.close().catch(() => {});
       redis.disconnect();
       await handle.close();
     },

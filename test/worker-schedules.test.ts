@@ -35,6 +35,18 @@ beforeAll(async () => {
     insert into rate_limit_hits (minute, route_class, client_hash, hits) values
       (date_trunc('minute', now() - interval '36 days'), 'quote', 'old-client', 5),
       (date_trunc('minute', now() - interval '34 days'), 'quote', 'kept-client', 5)`;
+  const owner = await signedInUser(t.app, 'affiliate');
+  await t.app.sql`
+    insert into webhook_endpoints (id, owner_id, scope, url, secret)
+    values ('whe_0000000000000000000001', ${owner.id}, 'affiliate', 'https://example.com/hook', 'whsec_AAAA')`;
+  await t.app.sql`
+    insert into webhook_messages (id, endpoint_id, transaction_id, event_type, digest, payload, created_at) values
+      ('msg_000000000000000000old1', 'whe_0000000000000000000001', 'tx_1', 'transaction.created', 'a', '{}', now() - interval '31 days'),
+      ('msg_000000000000000000kept', 'whe_0000000000000000000001', 'tx_1', 'transaction.final', 'b', '{}', now() - interval '29 days')`;
+  await t.app.sql`
+    insert into webhook_deliveries (message_id, endpoint_id, transaction_id, event_type, attempt, latency_ms, created_at) values
+      ('msg_000000000000000000old1', 'whe_0000000000000000000001', 'tx_1', 'transaction.created', 1, 5, now() - interval '31 days'),
+      ('msg_000000000000000000kept', 'whe_0000000000000000000001', 'tx_1', 'transaction.final', 1, 5, now() - interval '29 days')`;
   startedAt = new Date();
   worker = spawnEntry('workers/main.ts', { ...t.env, ...INTERVALS, WORKER_HEALTH_PORT: '0' });
 }, 60_000);
@@ -111,7 +123,7 @@ describe('the worker process (workers/main.ts)', () => {
     expect(await recorded()).toBe(2);
   }, 40_000);
 
-  it('refreshes prices and prunes samples past their retention', async () => {
+  it('refreshes prices and prunes samples and the webhook delivery log past their retention', async () => {
     const priceAge = async () => {
       const [row] = await t.app.sql<{ updated: string }[]>`
         select price_updated_at as updated from assets where chain_key = 'ethereum' and address = ${USDC}`;
@@ -128,6 +140,16 @@ describe('the worker process (workers/main.ts)', () => {
     });
     await waitUntil(async () => (await samples()).calls === 1, WAIT);
     expect(await samples()).toEqual({ calls: 1, hits: ['kept-client'] });
+
+    const webhookLog = async () => ({
+      messages: (await t.app.sql`select id from webhook_messages order by id`).map((r) => r.id),
+      attempts: (await t.app.sql`select message_id from webhook_deliveries order by id`).map((r) => r.message_id),
+    });
+    await waitUntil(async () => (await webhookLog()).messages.length === 1, WAIT);
+    expect(await webhookLog()).toEqual({
+      messages: ['msg_000000000000000000kept'],
+      attempts: ['msg_000000000000000000kept'],
+    });
   }, 40_000);
 });
 
@@ -138,6 +160,7 @@ function envOf(job: MaintenanceJobName): keyof typeof INTERVALS {
     'maintenance.rollup-rate-limits': 'RATE_LIMIT_ROLLUP_INTERVAL_MS',
     'maintenance.refresh-prices': 'PRICE_REFRESH_INTERVAL_MS',
     'maintenance.prune': 'PRUNE_INTERVAL_MS',
+    'maintenance.prune-webhook-deliveries': 'PRUNE_INTERVAL_MS',
   };
   return names[job];
 }

@@ -8,6 +8,7 @@ import { createWorkerRedis } from '../server/redis';
 import { bullPrefix, createQueue, createTrackingScheduler, syncJobSchedulers } from '../server/tracking/queues';
 import { maintenanceProcessor, maintenanceTasks } from './processors/maintenance';
 import { trackingProcessor } from './processors/tracking';
+import { webhooksProcessor } from './processors/webhooks';
 
 export interface WorkerRuntime {
   ctx: AppContext;
@@ -22,7 +23,7 @@ export interface WorkerOptions {
   healthServer?: boolean;
 }
 
-/** The tracking and maintenance workers, the catalog's job schedules and a readiness probe (BullMQ production checklist). */
+/** The tracking, maintenance and webhooks workers, the catalog's job schedules and a readiness probe (BullMQ production checklist). */
 export async function startWorkerRuntime(config: Config, options: WorkerOptions = {}): Promise<WorkerRuntime> {
   const ctx = createAppContext(config);
   const connections: Redis[] = [];
@@ -33,8 +34,15 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
   };
   const trackingQueue = createQueue('tracking', connection(), config.redisPrefix);
   const maintenanceQueue = createQueue('maintenance', connection(), config.redisPrefix);
+  const webhookQueue = createQueue('webhooks', connection(), config.redisPrefix);
   const scheduler = createTrackingScheduler(trackingQueue);
   ctx.tracking = scheduler;
+  ctx.webhookQueue = webhookQueue;
+  if (config.webhooks.allowPrivateTargets) {
+    ctx.log.warn(
+      'WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhooks may be delivered to loopback and private addresses, over plain http too. Development and tests only.',
+    );
+  }
   const prefix = bullPrefix(config.redisPrefix);
   const common = {
     prefix,
@@ -42,7 +50,7 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
     stalledInterval: Math.max(1000, Math.floor(config.worker.lockDurationMs / 2)),
   };
 
-  await syncJobSchedulers({ tracking: trackingQueue, maintenance: maintenanceQueue }, config);
+  await syncJobSchedulers({ tracking: trackingQueue, maintenance: maintenanceQueue, webhooks: webhookQueue }, config);
 
   const tracking = new Worker('tracking', trackingProcessor(ctx), {
     ...common,
@@ -59,7 +67,14 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
     removeOnComplete: { count: 100 },
     removeOnFail: { count: 1000 },
   });
-  const workers = [tracking, maintenance];
+  const webhooks = new Worker('webhooks', webhooksProcessor(ctx), {
+    ...common,
+    connection: connection(),
+    concurrency: config.webhooks.concurrency,
+    removeOnComplete: { count: 1000 },
+    removeOnFail: { count: 5000 },
+  });
+  const workers = [tracking, maintenance, webhooks];
   for (const worker of workers) {
     worker.on('error', (error) => ctx.log.error({ err: error, queue: worker.name }, 'worker error'));
     worker.on('failed', (job, error) => ctx.log.warn({ err: error, jobId: job?.id, queue: worker.name }, 'job failed'));
@@ -95,7 +110,7 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
     async close() {
       health?.close();
       await Promise.all(workers.map((w) => w.close()));
-      await Promise.all([trackingQueue.close(), maintenanceQueue.close()]);
+      await Promise.all([trackingQueue.close(), maintenanceQueue.close(), webhookQueue.close()]);
       for (const redis of connections) redis.disconnect();
       await ctx.close();
     },

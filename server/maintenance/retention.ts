@@ -20,9 +20,9 @@ export async function pruneSamples(ctx: AppContext): Promise<PruneReport> {
   };
 }
 
-async function deleteOlderThan(
+export async function deleteOlderThan(
   ctx: AppContext,
-  table: 'provider_calls' | 'rate_limit_hits',
+  table: 'provider_calls' | 'rate_limit_hits' | 'webhook_deliveries' | 'webhook_messages',
   column: 'created_at' | 'minute',
   days: number,
 ): Promise<number> {

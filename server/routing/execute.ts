@@ -12,6 +12,7 @@ import { newTransactionId, PUBLIC_ID_PATTERN } from '../ids';
 import { isProviderError, ProviderError, providerAppError } from '../providers/errors';
 import type { ExecPayload, ExecutionResult, ProviderKey, ProviderResult, RouteAsset } from '../providers/types';
 import { hashKey } from '../transactions/keys';
+import { notifyWebhooks } from '../webhooks/fan-out';
 import { withDeadline } from './deadline';
 import { amountDisplay, type PublicFee, type PublicRoute, presentFee } from './present';
 
@@ -190,6 +191,7 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
   });
 
   if (trackable) await ctx.tracking?.schedule(transactionId, 0).catch(() => {});
+  await notifyWebhooks(ctx, transactionId, true);
 
   return {
     provider: lock.provider,

@@ -9,6 +9,7 @@ import { withDeadline } from '../routing/deadline';
 import { hashKey } from '../transactions/keys';
 import { transactionById } from '../transactions/lookup';
 import { canTransition, isFinal } from '../transactions/transitions';
+import { notifyWebhooks } from '../webhooks/fan-out';
 import { nextPollDelay, REFUND_WATCH_INTERVAL_MS } from './cadence';
 import { claimedHash, settleHashClaim } from './hash-claims';
 
@@ -268,6 +269,7 @@ export async function pollTransaction(ctx: AppContext, transactionId: string): P
     const result = await askProvider(ctx, adapter, tx);
     updated = await applyStatus(ctx, tx.id, result, (row) => schedule(row, 0, false));
     if (!updated) return STOP(tx.status);
+    if (updated.status !== tx.status || updated.outboundHash !== tx.outboundHash) await notifyWebhooks(ctx, tx.id);
   } catch (caught) {
     const error = caught instanceof Error ? caught : new Error('unknown');
     const nextPollAt = schedule(tx, tx.pollErrors + 1, isProviderError(error) && error.kind === 'RATE_LIMITED');

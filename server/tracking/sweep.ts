@@ -1,6 +1,7 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { locks, transactionEvents, transactions } from '../../drizzle/schema';
 import type { AppContext, TrackingScheduler } from '../context';
+import { notifyWebhooks } from '../webhooks/fan-out';
 
 export interface SweepReport {
   rescheduled: number;
@@ -55,6 +56,7 @@ export async function sweep(ctx: AppContext, scheduler: TrackingScheduler): Prom
         message: `Still pending after ${Math.round(worker.staleAfterMs / 60_000)} minutes; flagged for support`,
       })),
     );
+    for (const { id } of stale) await notifyWebhooks(ctx, id);
   }
 
   const released = await ctx.db

@@ -7,6 +7,7 @@ import type { ProviderAdapter, TxStatus } from '../providers/types';
 import type { TrackBody } from '../schemas/transactions';
 import { claimedHash } from '../tracking/hash-claims';
 import { askProvider } from '../tracking/poll';
+import { notifyWebhooks } from '../webhooks/fan-out';
 import { hashKey } from './keys';
 import { findTransaction } from './lookup';
 import { isFinal } from './transitions';
@@ -124,6 +125,7 @@ export async function trackTransaction(ctx: AppContext, body: TrackBody): Promis
     return updated ?? locked;
   });
 
+  await notifyWebhooks(ctx, tx.id);
   const tracking = !!adapter && adapter.canTrack(tx.trackingContext, claimedHash(tx));
   if (tracking) {
     await ctx.tracking?.schedule(tx.id, 0).catch((error) => {

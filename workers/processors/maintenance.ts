@@ -7,6 +7,7 @@ import { recordedRun } from '../../server/maintenance/runs';
 import { rollupRateLimitHits } from '../../server/ratelimit/hits';
 import { JOBS, type JobName, type MaintenanceJobName } from '../../server/tracking/jobs';
 import { sweep } from '../../server/tracking/sweep';
+import { pruneWebhookDeliveries } from '../../server/webhooks/deliveries';
 
 export type MaintenanceTasks = Record<MaintenanceJobName, () => Promise<unknown>>;
 
@@ -17,6 +18,7 @@ export function maintenanceTasks(ctx: AppContext, scheduler: TrackingScheduler, 
     'maintenance.rollup-rate-limits': () => rollupRateLimitHits(ctx, redis),
     'maintenance.refresh-prices': () => refreshPrices(ctx),
     'maintenance.prune': () => pruneSamples(ctx),
+    'maintenance.prune-webhook-deliveries': () => pruneWebhookDeliveries(ctx),
   };
 }
 
