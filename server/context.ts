@@ -51,6 +51,11 @@ export function createAppContext(config: Config): AppContext {
   const tracking = createTrackingScheduler(createQueue('tracking', redis, config.redisPrefix));
   const webhookQueue = createQueue('webhooks', redis, config.redisPrefix);
   const log = createLogger(config.logLevel);
+  if (config.webhooks.allowPrivateTargets) {
+    log.warn(
+      'WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhooks may go to loopback and private addresses, and over plain http to them. Development and tests only.',
+    );
+  }
   const metrics = createProviderMetrics(handle.db, (error) => log.warn({ err: error }, 'provider metrics not written'));
   return {
     config,

@@ -38,11 +38,6 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
   const scheduler = createTrackingScheduler(trackingQueue);
   ctx.tracking = scheduler;
   ctx.webhookQueue = webhookQueue;
-  if (config.webhooks.allowPrivateTargets) {
-    ctx.log.warn(
-      'WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhooks may be delivered to loopback and private addresses, over plain http too. Development and tests only.',
-    );
-  }
   const prefix = bullPrefix(config.redisPrefix);
   const common = {
     prefix,

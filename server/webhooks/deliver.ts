@@ -151,7 +151,7 @@ async function recordFailure(ctx: AppContext, endpoint: EndpointRow, messageId: 
         ...(disable
           ? {
               enabled: false,
-              disabledReason: `Every delivery failed for ${ctx.config.webhooks.disableAfterDays} days (since ${failingSince.toISOString()})`,
+              disabledReason: `Every delivery failed for ${ctx.config.webhooks.disableAfterDays} days`,
               updatedAt: sql`now()`,
             }
           : {}),

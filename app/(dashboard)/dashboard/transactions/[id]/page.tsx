@@ -18,7 +18,10 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
       allowed ? null : (
         <PageHeader title="Transaction" back={{ href: '/dashboard/transactions', label: 'Transactions' }} />
       ),
-    queries: () => [trpc.transactions.detail.queryOptions({ id })],
-    view: () => <TransactionDetailView id={id} />,
+    queries: () => [
+      trpc.transactions.detail.queryOptions({ id }),
+      trpc.webhooks.transactionDeliveries.queryOptions({ transactionId: id }),
+    ],
+    view: (viewer) => <TransactionDetailView id={id} canRedeliver={viewer.role === 'admin'} />,
   });
 }
