@@ -26,7 +26,7 @@ export type WebhookEndpointInput = z.output<typeof webhookEndpointInput>;
 
 export const webhookEndpointDeliveriesInput = z.object({
   endpointId,
-  limit: z.number().int().min(1).max(200).default(50),
+  limit: z.number().int().min(1).max(200).default(25),
 });
 export type WebhookEndpointDeliveriesInput = z.output<typeof webhookEndpointDeliveriesInput>;
 

@@ -275,7 +275,7 @@ function EndpointActions({
       {e.enabled ? null : (
         <Button
           size="small"
-          variant="primary"
+          variant="accent"
           busy={enable.isPending}
           onClick={() => enable.mutate({ endpointId: e.id })}
         >
