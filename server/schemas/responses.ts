@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../errors';
+import { WEBHOOK_EVENT_TYPES } from '../webhooks/schemas';
 import { assetSchema, chainSchema, sourceSchema } from './catalog';
 import { TX_STATUSES } from './transactions';
 
@@ -234,6 +235,14 @@ export const statusV1Response = z.object({
     transaction: transactionSchema,
     final: z.boolean().describe('True for SUCCESS, FAILED and REFUND'),
   }),
+});
+
+export const webhookEventSchema = z.object({
+  type: z
+    .enum(WEBHOOK_EVENT_TYPES)
+    .describe('`transaction.final` for SUCCESS, FAILED and REFUND; `transaction.status_changed` for other changes'),
+  timestamp: timestamp.describe('When the change happened'),
+  data: transactionSchema.describe('The object the status endpoint returns as `data.transaction`'),
 });
 
 export const trackResultSchema = z.object({

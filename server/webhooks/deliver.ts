@@ -84,7 +84,10 @@ export async function deliverMessage(
     .limit(1);
   if (!found) return { delivered: false, skipped: 'message or endpoint deleted' };
   const { message, endpoint } = found;
-  if (!endpoint.enabled) return { delivered: false, skipped: 'endpoint disabled' };
+  if (!endpoint.enabled) {
+    await ctx.db.update(webhookMessages).set({ state: 'failed' }).where(eq(webhookMessages.id, messageId));
+    return { delivered: false, skipped: 'endpoint disabled' };
+  }
 
   const [counted] = await ctx.db
     .update(webhookMessages)
@@ -114,49 +117,79 @@ export async function deliverMessage(
     error = describeFailure(caught);
   }
   const delivered = error === null;
-  await ctx.db.insert(webhookDeliveries).values({
-    messageId,
-    endpointId: endpoint.id,
-    transactionId: message.transactionId,
-    eventType: message.eventType,
+  const disabled = await recordAttempt(ctx, endpoint, message, {
     attempt: counted?.attempts ?? 1,
     statusCode,
     latencyMs: Math.round(performance.now() - started),
     error,
+    lastAttempt,
   });
-  if (delivered) {
-    await ctx.db.transaction(async (db) => {
-      await db
-        .update(webhookMessages)
-        .set({ state: 'delivered', deliveredAt: sql`now()` })
-        .where(eq(webhookMessages.id, messageId));
-      await db.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, endpoint.id));
-    });
-  } else {
-    await recordFailure(ctx, endpoint, messageId, lastAttempt);
-  }
+  if (disabled) ctx.log.warn({ endpointId: endpoint.id }, 'webhook endpoint disabled after days of failed deliveries');
   return { delivered, statusCode, error };
 }
 
-async function recordFailure(ctx: AppContext, endpoint: EndpointRow, messageId: string, lastAttempt: boolean) {
+/**
+ * Logs the attempt and moves the message and the endpoint's failure clock on, in one transaction
+ * that locks the endpoint row first, as deleting the endpoint does, so the two never deadlock. An
+ * endpoint deleted meanwhile takes its log with it, so nothing is written. Returns whether this
+ * attempt disabled the endpoint.
+ */
+async function recordAttempt(
+  ctx: AppContext,
+  endpoint: EndpointRow,
+  message: typeof webhookMessages.$inferSelect,
+  attempt: {
+    attempt: number;
+    statusCode: number | null;
+    latencyMs: number;
+    error: string | null;
+    lastAttempt: boolean;
+  },
+): Promise<boolean> {
+  const delivered = attempt.error === null;
   const failingSince = endpoint.failingSince ?? new Date();
-  const disableAfterMs = ctx.config.webhooks.disableAfterDays * DAY_MS;
-  const disable = Date.now() - failingSince.getTime() >= disableAfterMs;
-  await ctx.db.transaction(async (db) => {
-    if (lastAttempt) await db.update(webhookMessages).set({ state: 'failed' }).where(eq(webhookMessages.id, messageId));
+  const disable = !delivered && Date.now() - failingSince.getTime() >= ctx.config.webhooks.disableAfterDays * DAY_MS;
+  return ctx.db.transaction(async (db) => {
+    const [locked] = await db
+      .select({ id: webhookEndpoints.id })
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, endpoint.id))
+      .for('no key update');
+    if (!locked) return false;
+    await db.insert(webhookDeliveries).values({
+      messageId: message.id,
+      endpointId: endpoint.id,
+      transactionId: message.transactionId,
+      eventType: message.eventType,
+      attempt: attempt.attempt,
+      statusCode: attempt.statusCode,
+      latencyMs: attempt.latencyMs,
+      error: attempt.error,
+    });
+    const state = delivered ? 'delivered' : attempt.lastAttempt ? 'failed' : undefined;
+    if (state) {
+      await db
+        .update(webhookMessages)
+        .set({ state, ...(delivered ? { deliveredAt: sql`now()` } : {}) })
+        .where(eq(webhookMessages.id, message.id));
+    }
     await db
       .update(webhookEndpoints)
-      .set({
-        failingSince: sql`coalesce(${webhookEndpoints.failingSince}, now())`,
-        ...(disable
-          ? {
-              enabled: false,
-              disabledReason: `Every delivery failed for ${ctx.config.webhooks.disableAfterDays} days`,
-              updatedAt: sql`now()`,
-            }
-          : {}),
-      })
+      .set(
+        delivered
+          ? { failingSince: null }
+          : {
+              failingSince: sql`coalesce(${webhookEndpoints.failingSince}, now())`,
+              ...(disable
+                ? {
+                    enabled: false,
+                    disabledReason: `Every delivery failed for ${ctx.config.webhooks.disableAfterDays} days`,
+                    updatedAt: sql`now()`,
+                  }
+                : {}),
+            },
+      )
       .where(eq(webhookEndpoints.id, endpoint.id));
+    return disable;
   });
-  if (disable) ctx.log.warn({ endpointId: endpoint.id }, 'webhook endpoint disabled after days of failed deliveries');
 }
