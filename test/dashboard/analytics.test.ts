@@ -119,7 +119,7 @@ describe('operations.overview', () => {
     await t.app.sql`update transactions set stale = true where id = ${stuck}`;
     await t.app.sql`update transactions set status = 'SUCCESS', amount_usd = 1000 where id <> ${stuck}`;
     const overview = await admin.operations.overview();
-    expect(overview.queues.map((q) => q.name)).toEqual(['tracking', 'maintenance']);
+    expect(overview.queues.map((q) => q.name)).toEqual(['tracking', 'maintenance', 'webhooks']);
     const tracking = overview.queues.find((q) => q.name === 'tracking');
     expect(tracking?.available).toBe(true);
     const depth = (tracking?.counts?.waiting ?? 0) + (tracking?.counts?.delayed ?? 0);
