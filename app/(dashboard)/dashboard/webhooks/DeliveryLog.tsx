@@ -54,23 +54,27 @@ export function useDeliveryColumns({
               header: 'Endpoint',
               cell: (c) => <span className={text.mono}>{c.getValue()}</span>,
             }),
-        attempt.accessor('attempt', { header: 'Attempt', ...numeric((n: number) => `#${n}`) }),
         attempt.display({
           id: 'result',
-          header: 'Result',
-          cell: ({ row: { original: d } }) =>
-            d.error === null ? (
-              <StatusBadge status="delivered" label={`${d.statusCode} delivered`} />
-            ) : (
-              <>
-                <StatusBadge status="failed" label={d.statusCode === null ? 'no answer' : `${d.statusCode}`} />{' '}
-                <span className={text.muted}>{d.error}</span>
-              </>
-            ),
+          header: 'Attempt',
+          cell: ({ row: { original: d } }) => (
+            <>
+              <span className={text.muted}>#{d.attempt}</span>{' '}
+              {d.error === null ? (
+                <StatusBadge status="delivered" label={`${d.statusCode} delivered`} />
+              ) : d.statusCode !== null ? (
+                <StatusBadge status="failed" label={`${d.statusCode} failed`} />
+              ) : (
+                <>
+                  <StatusBadge status="failed" label="no answer" /> <span className={text.muted}>{d.error}</span>
+                </>
+              )}
+            </>
+          ),
         }),
         attempt.accessor('latencyMs', { header: 'Latency', ...numeric((ms: number) => `${ms} ms`) }),
         attempt.accessor('messageState', {
-          header: 'Message',
+          header: 'Message state',
           cell: ({ row: { original: d } }) => (
             <span title={d.messageId}>
               <StatusBadge status={d.messageState} />
