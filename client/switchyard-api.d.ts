@@ -465,7 +465,28 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    transactionEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transaction event
+         * @description Sent to endpoints registered on the dashboard when a swap is created, changes while pending and settles. At least once: deduplicate on `webhook-id`, which every retry and redelivery repeats. Verify the signature over the raw body with any Standard Webhooks library before parsing it.
+         */
+        post: operations["transactionEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Pagination: {
@@ -837,6 +858,20 @@ export interface components {
         TransactionEventsResponse: {
             /** @description Oldest first */
             data: components["schemas"]["TimelineEvent"][];
+        };
+        WebhookEvent: {
+            /**
+             * @description `transaction.final` for SUCCESS, FAILED and REFUND; `transaction.status_changed` for other changes
+             * @enum {string}
+             */
+            type: "transaction.created" | "transaction.status_changed" | "transaction.final";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            timestamp: string;
+            /** @description The object the status endpoint returns as `data.transaction` */
+            data: components["schemas"]["Transaction"];
         };
         TrackResult: {
             transaction: {
@@ -3778,6 +3813,35 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Readiness"];
                 };
+            };
+        };
+    };
+    transactionEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body` under the endpoint secret; during a secret rotation two such values separated by a space */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx counts as delivered; anything else, a timeout (10 s) or a redirect is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -7,6 +7,8 @@ export NEXT_TELEMETRY_DISABLED=1
 export DATABASE_URL="${E2E_DATABASE_URL:-postgres://postgres:postgres@127.0.0.1:5432/switchyard_e2e}"
 export REDIS_PREFIX=e2e PORT="${E2E_PORT:-3210}" NODE_ENV=production LOG_LEVEL=warn
 export SIMULATOR_BASE_PORT=4810 WORKER_HEALTH_PORT=3310 TRACKING_TIME_SCALE=0.05 TRACKING_MIN_INTERVAL_MS=100
+# The webhook test's receiver listens on loopback.
+export WEBHOOK_ALLOW_PRIVATE_TARGETS=true
 node scripts/build-server.mjs
 node dist/drizzle/migrate.js --reset
 node dist/drizzle/seed/run.js

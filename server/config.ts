@@ -111,11 +111,21 @@ const SETTINGS = {
     /** Multiplies every polling delay; below 1 only for simulated end-to-end runs. */
     timeScale: from('TRACKING_TIME_SCALE', z.coerce.number().positive().max(1).default(1)),
   },
-  /** How long the dashboard's sample tables keep their rows. */
+  /** How long the dashboard's sample tables and the webhook delivery log keep their rows. */
   retention: {
     providerCallsDays: from('PROVIDER_CALLS_RETENTION_DAYS', positiveInt.default(7)),
     rateLimitHitsDays: from('RATE_LIMIT_HITS_RETENTION_DAYS', positiveInt.default(35)),
     queueDepthSamplesDays: from('QUEUE_DEPTH_SAMPLES_RETENTION_DAYS', positiveInt.default(7)),
+    webhookDeliveriesDays: from('WEBHOOK_DELIVERIES_RETENTION_DAYS', positiveInt.default(30)),
+  },
+  webhooks: {
+    /** Development and tests only: lets endpoints point at loopback and private addresses, over plain http too. */
+    allowPrivateTargets: from('WEBHOOK_ALLOW_PRIVATE_TARGETS', bool.default(false)),
+    /** The first retry's delay; each later one doubles it. */
+    retryBaseDelayMs: from('WEBHOOK_RETRY_BASE_DELAY_MS', positiveInt.default(180_000)),
+    /** An endpoint whose deliveries have all failed for this long is disabled. */
+    disableAfterDays: from('WEBHOOK_DISABLE_AFTER_DAYS', positiveInt.default(5)),
+    concurrency: from('WEBHOOK_CONCURRENCY', positiveInt.default(10)),
   },
   upstreamAllowedHosts: from(
     'UPSTREAM_ALLOWED_HOSTS',

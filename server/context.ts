@@ -1,4 +1,5 @@
 import 'server-only';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type Config, loadConfig } from './config';
 import { createDb, type DbHandle } from './db';
@@ -28,6 +29,8 @@ export interface AppContext {
   tracking?: TrackingScheduler;
   /** Transaction changes from every process; subscribes only once something watches. */
   changes: ChangeFeed;
+  /** Where status changes are handed to the worker for webhook fan-out; absent where nothing sends webhooks. */
+  webhookQueue?: Queue;
   close(): Promise<void>;
 }
 
@@ -39,7 +42,13 @@ export function createAppContext(config: Config): AppContext {
   });
   const redis = createWebRedis(config.redisUrl, config.dependencyTimeoutMs);
   const tracking = createTrackingScheduler(createQueue('tracking', redis, config.redisPrefix));
+  const webhookQueue = createQueue('webhooks', redis, config.redisPrefix);
   const log = createLogger(config.logLevel);
+  if (config.webhooks.allowPrivateTargets) {
+    log.warn(
+      'WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhooks may go to loopback and private addresses, and over plain http to them. Development and tests only.',
+    );
+  }
   const metrics = createProviderMetrics(handle.db, (error) => log.warn({ err: error }, 'provider metrics not written'));
   const changes = createChangeFeed(config.redisUrl, config.redisPrefix, log, config.dependencyTimeoutMs);
   return {
@@ -51,6 +60,7 @@ export function createAppContext(config: Config): AppContext {
     providers: createProviderRegistry(config, redis),
     tracking,
     changes,
+    webhookQueue,
     metrics,
     rateLimiter: createRateLimiter(config, redis),
     idempotency: createIdempotencyStore(handle.sql, config.idempotencyTtlSeconds),
@@ -58,6 +68,7 @@ export function createAppContext(config: Config): AppContext {
       changes.close();
       await metrics.stop();
       await tracking.close().catch(() => {});
+      await webhookQueue.close().catch(() => {});
       await flushRateLimitHits(redis).catch(() => {});
       redis.disconnect();
       await handle.close();

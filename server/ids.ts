@@ -17,5 +17,7 @@ function randomToken(): string {
 export const newRequestId = () => `req_${randomToken()}`;
 export const newLockId = () => `lk_${randomToken()}`;
 export const newTransactionId = () => `tx_${randomToken()}`;
+export const newWebhookEndpointId = () => `whe_${randomToken()}`;
+export const newWebhookMessageId = () => `msg_${randomToken()}`;
 
 export const PUBLIC_ID_PATTERN = /^(lk|tx|req)_[0-9A-Za-z]{22}$/;

@@ -119,7 +119,7 @@ describe('operations.overview', () => {
     await t.app.sql`update transactions set stale = true where id = ${stuck}`;
     await t.app.sql`update transactions set status = 'SUCCESS', amount_usd = 1000 where id <> ${stuck}`;
     const overview = await admin.operations.overview();
-    expect(overview.queues.map((q) => q.name)).toEqual(['tracking', 'maintenance']);
+    expect(overview.queues.map((q) => q.name)).toEqual(['tracking', 'maintenance', 'webhooks']);
     const tracking = overview.queues.find((q) => q.name === 'tracking');
     expect(tracking?.available).toBe(true);
     const depth = (tracking?.counts?.waiting ?? 0) + (tracking?.counts?.delayed ?? 0);
@@ -141,7 +141,14 @@ describe('operations.overview', () => {
         ('maintenance.prune', now() - interval '5 minutes', now() - interval '5 minutes', now() - interval '30 minutes', 'failed', 'statement timeout', 5000)`;
     const { jobs } = await admin.operations.overview();
     const byJob = Object.fromEntries(jobs.map((j) => [j.job, j]));
-    expect(jobs.map((j) => j.id)).toEqual(['sweep', 'rollup-rate-limits', 'refresh-prices', 'prune']);
+    expect(jobs.map((j) => j.id)).toEqual([
+      'sweep',
+      'rollup-rate-limits',
+      'refresh-prices',
+      'prune',
+      'sample-queues',
+      'prune-webhook-deliveries',
+    ]);
     expect(byJob['maintenance.sweep']).toMatchObject({ intervalMs: 30_000, overdue: false, lastOutcome: 'ok' });
     expect(byJob['maintenance.sweep']?.ageMs).toBeGreaterThanOrEqual(10_000);
     expect(byJob['maintenance.refresh-prices']).toMatchObject({ intervalMs: 600_000, overdue: true });

@@ -36,6 +36,26 @@ afterAll(async () => {
 
 const code = () => `c_${randomBytes(5).toString('hex')}`;
 
+/** An endpoint of the caller's own for the duration of `use`; its public address is never sent anything (no worker runs here). */
+async function withEndpoint(c: Caller, use: (endpointId: string) => Promise<unknown>) {
+  const { endpoint } = await c.webhooks.create({ url: 'https://93.184.215.14/matrix' });
+  try {
+    return await use(endpoint.id);
+  } finally {
+    await c.webhooks.delete({ endpointId: endpoint.id }).catch(() => {});
+  }
+}
+
+async function redeliverOne(c: Caller) {
+  return withEndpoint(c, async (endpointId) => {
+    const messageId = `msg_${randomBytes(11).toString('hex')}`;
+    await t.app.sql`
+      insert into webhook_messages (id, endpoint_id, transaction_id, event_type, digest, payload)
+      values (${messageId}, ${endpointId}, ${transactionId}, 'transaction.created', 'matrix', '{}'::jsonb)`;
+    return c.webhooks.redeliver({ messageId });
+  });
+}
+
 /** Every procedure, who may call it, and a valid call. A procedure missing here fails the completeness test. */
 const MATRIX: { path: string; allowed: Role[]; call: (c: Caller) => Promise<unknown> }[] = [
   { path: 'session.me', allowed: ['admin', 'support', 'affiliate'], call: (c) => c.session.me() },
@@ -67,6 +87,34 @@ const MATRIX: { path: string; allowed: Role[]; call: (c: Caller) => Promise<unkn
     allowed: ['admin'],
     call: (c) => c.users.create({ email: uniqueEmail('new'), name: 'New', password: PASSWORD, role: 'support' }),
   },
+  { path: 'webhooks.list', allowed: ['affiliate', 'admin'], call: (c) => c.webhooks.list() },
+  { path: 'webhooks.create', allowed: ['affiliate', 'admin'], call: (c) => withEndpoint(c, async () => {}) },
+  {
+    path: 'webhooks.delete',
+    allowed: ['affiliate', 'admin'],
+    call: (c) => withEndpoint(c, (endpointId) => c.webhooks.delete({ endpointId })),
+  },
+  {
+    path: 'webhooks.rotateSecret',
+    allowed: ['affiliate', 'admin'],
+    call: (c) => withEndpoint(c, (endpointId) => c.webhooks.rotateSecret({ endpointId })),
+  },
+  {
+    path: 'webhooks.enable',
+    allowed: ['affiliate', 'admin'],
+    call: (c) => withEndpoint(c, (endpointId) => c.webhooks.enable({ endpointId })),
+  },
+  {
+    path: 'webhooks.deliveries',
+    allowed: ['affiliate', 'admin'],
+    call: (c) => withEndpoint(c, (endpointId) => c.webhooks.deliveries({ endpointId })),
+  },
+  {
+    path: 'webhooks.transactionDeliveries',
+    allowed: ['support', 'admin'],
+    call: (c) => c.webhooks.transactionDeliveries({ transactionId }),
+  },
+  { path: 'webhooks.redeliver', allowed: ['affiliate', 'admin'], call: redeliverOne },
   {
     path: 'users.setRole',
     allowed: ['admin'],

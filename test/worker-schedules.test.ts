@@ -43,6 +43,18 @@ beforeAll(async () => {
 insert into idempotency_keys (scope, key_hash, fingerprint, state, expires_at) values
       ('/api/v1/quote/lock:c', 'expired', 'f', 'done', now() - interval '1 minute'),
       ('/api/v1/quote/lock:c', 'live', 'f', 'done', now() + interval '1 hour')`;
+  const owner = await signedInUser(t.app, 'affiliate');
+  await t.app.sql`
+    insert into webhook_endpoints (id, owner_id, scope, url, secret)
+    values ('whe_0000000000000000000001', ${owner.id}, 'affiliate', 'https://example.com/hook', 'whsec_AAAA')`;
+  await t.app.sql`
+    insert into webhook_messages (id, endpoint_id, transaction_id, event_type, digest, payload, created_at) values
+      ('msg_000000000000000000old1', 'whe_0000000000000000000001', 'tx_1', 'transaction.created', 'a', '{}', now() - interval '31 days'),
+      ('msg_000000000000000000kept', 'whe_0000000000000000000001', 'tx_1', 'transaction.final', 'b', '{}', now() - interval '29 days')`;
+  await t.app.sql`
+    insert into webhook_deliveries (message_id, endpoint_id, transaction_id, event_type, attempt, latency_ms, created_at) values
+      ('msg_000000000000000000old1', 'whe_0000000000000000000001', 'tx_1', 'transaction.created', 1, 5, now() - interval '31 days'),
+      ('msg_000000000000000000kept', 'whe_0000000000000000000001', 'tx_1', 'transaction.final', 1, 5, now() - interval '29 days')`;
   startedAt = new Date();
   worker = spawnEntry('workers/main.ts', { ...t.env, ...INTERVALS, WORKER_HEALTH_PORT: '0' });
 }, 60_000);
@@ -119,7 +131,7 @@ describe('the worker process (workers/main.ts)', () => {
     expect(await recorded()).toBe(2);
   }, 40_000);
 
-  it('refreshes prices and prunes samples past their retention', async () => {
+  it('refreshes prices and prunes samples and the webhook delivery log past their retention', async () => {
     const priceAge = async () => {
       const [row] = await t.app.sql<{ updated: string }[]>`
         select price_updated_at as updated from assets where chain_key = 'ethereum' and address = ${USDC}`;
@@ -139,6 +151,16 @@ describe('the worker process (workers/main.ts)', () => {
     const oldQueueSamples = async () =>
       (await t.app.sql`select 1 from queue_depth_samples where sampled_at < now() - interval '1 day'`).length;
     await waitUntil(async () => (await oldQueueSamples()) === 0, WAIT);
+
+    const webhookLog = async () => ({
+      messages: (await t.app.sql`select id from webhook_messages order by id`).map((r) => r.id),
+      attempts: (await t.app.sql`select message_id from webhook_deliveries order by id`).map((r) => r.message_id),
+    });
+    await waitUntil(async () => (await webhookLog()).messages.length === 1, WAIT);
+    expect(await webhookLog()).toEqual({
+      messages: ['msg_000000000000000000kept'],
+      attempts: ['msg_000000000000000000kept'],
+    });
   }, 40_000);
 
   it('samples the depth of every queue each interval, and the operations trends chart them', async () => {
@@ -164,7 +186,7 @@ describe('the worker process (workers/main.ts)', () => {
     await waitUntil(async () => (await delayedSamples()).length >= 2, WAIT);
     const queues = await t.app.sql<{ queue: string }[]>`
       select distinct queue from queue_depth_samples where sampled_at > ${startedAt.toISOString()} order by queue`;
-    expect(queues.map((q) => q.queue)).toEqual(['maintenance', 'tracking']);
+    expect(queues.map((q) => q.queue)).toEqual(['maintenance', 'tracking', 'webhooks']);
 
     const admin = await callerFor(t.app, (await signedInUser(t.app, 'admin')).headers);
     const trends = await admin.operations.trends({ range: '24h' });
@@ -210,6 +232,7 @@ function envOf(job: MaintenanceJobName): keyof typeof INTERVALS {
     'maintenance.refresh-prices': 'PRICE_REFRESH_INTERVAL_MS',
     'maintenance.prune': 'PRUNE_INTERVAL_MS',
     'maintenance.sample-queues': 'QUEUE_SAMPLE_INTERVAL_MS',
+    'maintenance.prune-webhook-deliveries': 'PRUNE_INTERVAL_MS',
   };
   return names[job];
 }

@@ -14,6 +14,7 @@ import {
 } from '../server/tracking/queues';
 import { maintenanceProcessor, maintenanceTasks } from './processors/maintenance';
 import { trackingProcessor } from './processors/tracking';
+import { webhooksProcessor } from './processors/webhooks';
 
 export interface WorkerRuntime {
   ctx: AppContext;
@@ -28,7 +29,7 @@ export interface WorkerOptions {
   healthServer?: boolean;
 }
 
-/** The tracking and maintenance workers, the catalog's job schedules and a readiness probe (BullMQ production checklist). */
+/** The tracking, maintenance and webhooks workers, the catalog's job schedules and a readiness probe (BullMQ production checklist). */
 export async function startWorkerRuntime(config: Config, options: WorkerOptions = {}): Promise<WorkerRuntime> {
   const ctx = createAppContext(config);
   const connections: Redis[] = [];
@@ -39,8 +40,10 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
   };
   const trackingQueue = createQueue('tracking', connection(), config.redisPrefix);
   const maintenanceQueue = createQueue('maintenance', connection(), config.redisPrefix);
+  const webhookQueue = createQueue('webhooks', connection(), config.redisPrefix);
   const scheduler = createTrackingScheduler(trackingQueue);
   ctx.tracking = scheduler;
+  ctx.webhookQueue = webhookQueue;
   const prefix = bullPrefix(config.redisPrefix);
   const common = {
     prefix,
@@ -48,7 +51,7 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
     stalledInterval: Math.max(1000, Math.floor(config.worker.lockDurationMs / 2)),
   };
 
-  const queues = { tracking: trackingQueue, maintenance: maintenanceQueue };
+  const queues = { tracking: trackingQueue, maintenance: maintenanceQueue, webhooks: webhookQueue };
   await syncJobSchedulers(queues, config);
   // The schedules live in Redis: a flush or an unpersisted restart loses them, the sweep included.
   const scheduleWatch = setInterval(() => {
@@ -75,7 +78,14 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
     removeOnComplete: { count: 100 },
     removeOnFail: { count: 1000 },
   });
-  const workers = [tracking, maintenance];
+  const webhooks = new Worker('webhooks', webhooksProcessor(ctx), {
+    ...common,
+    connection: connection(),
+    concurrency: config.webhooks.concurrency,
+    removeOnComplete: { count: 1000 },
+    removeOnFail: { count: 5000 },
+  });
+  const workers = [tracking, maintenance, webhooks];
   for (const worker of workers) {
     worker.on('error', (error) => ctx.log.error({ err: error, queue: worker.name }, 'worker error'));
     worker.on('failed', (job, error) => ctx.log.warn({ err: error, jobId: job?.id, queue: worker.name }, 'job failed'));
@@ -112,7 +122,7 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
       clearInterval(scheduleWatch);
       health?.close();
       await Promise.all(workers.map((w) => w.close()));
-      await Promise.all([trackingQueue.close(), maintenanceQueue.close()]);
+      await Promise.all([trackingQueue.close(), maintenanceQueue.close(), webhookQueue.close()]);
       for (const redis of connections) redis.disconnect();
       await ctx.close();
     },

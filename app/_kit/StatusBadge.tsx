@@ -17,6 +17,12 @@ const TONES: Record<string, Tone> = {
   admin: 'refund',
   support: 'info',
   affiliate: 'success',
+  active: 'success',
+  delivered: 'success',
+  pending: 'pending',
+  failing: 'pending',
+  failed: 'failed',
+  disabled: 'failed',
 };
 
 /** A pill coloured by status; the text always carries the meaning too, never the colour alone. */

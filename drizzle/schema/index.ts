@@ -2,3 +2,4 @@ export * from './auth';
 export * from './catalog';
 export * from './maintenance';
 export * from './swaps';
+export * from './webhooks';

@@ -18,23 +18,31 @@ export interface PruneReport {
  */
 export async function pruneSamples(ctx: AppContext): Promise<PruneReport> {
   const { providerCallsDays, rateLimitHitsDays, queueDepthSamplesDays } = ctx.config.retention;
-  const olderThan = (column: string, days: number) =>
-    ctx.sql`${ctx.sql(column)} < now() - make_interval(days => ${days})`;
   return {
-    providerCalls: await deleteInBatches(ctx, 'provider_calls', olderThan('created_at', providerCallsDays)),
-    rateLimitHits: await deleteInBatches(ctx, 'rate_limit_hits', olderThan('minute', rateLimitHitsDays)),
+    providerCalls: await deleteInBatches(ctx, 'provider_calls', olderThan(ctx, 'created_at', providerCallsDays)),
+    rateLimitHits: await deleteInBatches(ctx, 'rate_limit_hits', olderThan(ctx, 'minute', rateLimitHitsDays)),
     queueDepthSamples: await deleteInBatches(
       ctx,
       'queue_depth_samples',
-      olderThan('sampled_at', queueDepthSamplesDays),
+      olderThan(ctx, 'sampled_at', queueDepthSamplesDays),
     ),
     idempotencyKeys: await deleteInBatches(ctx, 'idempotency_keys', ctx.sql`expires_at < now()`),
   };
 }
 
-async function deleteInBatches(
+export const olderThan = (ctx: AppContext, column: string, days: number) =>
+  ctx.sql`${ctx.sql(column)} < now() - make_interval(days => ${days})`;
+
+/** Deletes the rows `condition` matches, a batch at a time. */
+export async function deleteInBatches(
   ctx: AppContext,
-  table: 'provider_calls' | 'rate_limit_hits' | 'queue_depth_samples' | 'idempotency_keys',
+  table:
+    | 'provider_calls'
+    | 'rate_limit_hits'
+    | 'queue_depth_samples'
+    | 'idempotency_keys'
+    | 'webhook_deliveries'
+    | 'webhook_messages',
   condition: postgres.PendingQuery<postgres.Row[]>,
 ): Promise<number> {
   let deleted = 0;

@@ -65,6 +65,7 @@ export interface OpenApiDocument {
   servers: { url: string; description: string }[];
   tags: { name: string; description: string }[];
   paths: Record<string, Partial<Record<HttpMethod, OpenApiOperation>>>;
+  webhooks: Record<string, { post: OpenApiOperation }>;
   components: {
     schemas: Record<string, JsonSchema>;
     headers: Record<string, OpenApiHeader>;
@@ -109,6 +110,7 @@ const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
   TransactionExecution: responses.transactionExecutionSchema,
   TransactionExecutionResponse: responses.executionV1Response,
   TransactionEventsResponse: responses.eventsV1Response,
+  WebhookEvent: responses.webhookEventSchema,
   TrackResult: responses.trackResultSchema,
   TrackResponse: responses.trackV1Response,
   HistoryItem: responses.historyItemSchema,
@@ -640,6 +642,47 @@ function operation(
   };
 }
 
+const signatureHeader = (name: string, description: string, example: string): OpenApiParameter => ({
+  name,
+  in: 'header',
+  description,
+  required: true,
+  schema: { type: 'string', examples: [example] },
+});
+
+/** What Switchyard POSTs to a registered webhook endpoint (Standard Webhooks). */
+function webhooks(): OpenApiDocument['webhooks'] {
+  return {
+    transactionEvent: {
+      post: {
+        operationId: 'transactionEvent',
+        summary: 'Transaction event',
+        description:
+          'Sent to endpoints registered on the dashboard when a swap is created, changes while pending and ' +
+          'settles. At least once: deduplicate on `webhook-id`, which every retry and redelivery repeats. Verify ' +
+          'the signature over the raw body with any Standard Webhooks library before parsing it.',
+        tags: ['v1'],
+        parameters: [
+          signatureHeader('webhook-id', 'The message id, the same on every attempt', 'msg_2x7Qm9VbK4pLr8TzN1wYc3'),
+          signatureHeader('webhook-timestamp', 'Unix seconds when this attempt was signed', '1767225600'),
+          signatureHeader(
+            'webhook-signature',
+            '`v1,` and the base64 HMAC-SHA256 of `id.timestamp.body` under the endpoint secret; during a secret ' +
+              'rotation two such values separated by a space',
+            'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+          ),
+        ],
+        requestBody: { required: true, content: json(ref('WebhookEvent')) },
+        responses: {
+          '200': {
+            description: 'Any 2xx counts as delivered; anything else, a timeout (10 s) or a redirect is retried',
+          },
+        },
+      },
+    },
+  };
+}
+
 function healthPaths(): OpenApiDocument['paths'] {
   const probe = (operationId: string, summary: string, description: string, schema: string, ready: boolean) => ({
     get: {
@@ -693,6 +736,7 @@ function build(routes: ApiRouteTable): OpenApiDocument {
     servers: [{ url: '/', description: 'The deployment serving this document' }],
     tags: TAGS,
     paths,
+    webhooks: webhooks(),
     components: {
       schemas: { ...componentSchemas(RESPONSE_COMPONENTS, 'output'), ...componentSchemas(REQUEST_COMPONENTS, 'input') },
       headers: HEADERS,

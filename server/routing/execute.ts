@@ -18,7 +18,7 @@ import type {
   ProviderResult,
   RouteAsset,
 } from '../providers/types';
-import { publishTransactionChange } from '../transactions/changes';
+import { afterTransactionChange } from '../transactions/changes';
 import { hashKey } from '../transactions/keys';
 import { withDeadline } from './deadline';
 import { amountDisplay, type PublicFee, type PublicRoute, presentFee } from './present';
@@ -110,7 +110,7 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
   const answer = present(execution, terms);
   const { trackable } = await record(ctx, execution, request, terms, answer);
   await Promise.all([
-    publishTransactionChange(ctx, execution.transactionId),
+    afterTransactionChange(ctx, execution.transactionId, { created: true }),
     trackable && scheduleTracking(ctx, execution.transactionId),
   ]);
   return answer;

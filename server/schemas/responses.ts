@@ -3,6 +3,7 @@ import { ERROR_STATUS, type ErrorCode } from '../errors';
 import { SUBSTATUSES } from '../providers/types';
 import { TX_STATUSES } from '../transactions/statuses';
 import { TIMELINE_SOURCES, TIMELINE_TYPES } from '../transactions/timeline';
+import { WEBHOOK_EVENT_TYPES } from '../webhooks/schemas';
 import { assetSchema, chainSchema, sourceSchema } from './catalog';
 
 /**
@@ -260,6 +261,14 @@ export const transactionStatusSchema = z.object({
   final: z.boolean().describe('True for SUCCESS, FAILED and REFUND'),
 });
 export const statusV1Response = z.object({ data: transactionStatusSchema });
+
+export const webhookEventSchema = z.object({
+  type: z
+    .enum(WEBHOOK_EVENT_TYPES)
+    .describe('`transaction.final` for SUCCESS, FAILED and REFUND; `transaction.status_changed` for other changes'),
+  timestamp: timestamp.describe('When the change happened'),
+  data: transactionSchema.describe('The object the status endpoint returns as `data.transaction`'),
+});
 
 export const trackResultSchema = z.object({
   transaction: z.object({

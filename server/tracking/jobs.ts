@@ -1,11 +1,19 @@
 import { z } from 'zod';
 import type { Config } from '../config';
 
-export const QUEUES = ['tracking', 'maintenance'] as const;
+export const QUEUES = ['tracking', 'maintenance', 'webhooks'] as const;
 export type QueueName = (typeof QUEUES)[number];
 
 const transactionJob = z.object({ transactionId: z.string().regex(/^tx_[0-9A-Za-z]{22}$/) });
 const emptyJob = z.object({}).strict();
+const webhookFanOutJob = z.object({
+  transactionId: transactionJob.shape.transactionId,
+  created: z.boolean(),
+});
+const webhookDeliveryJob = z.object({ messageId: z.string().regex(/^msg_[0-9A-Za-z]{22}$/) });
+
+/** Attempts of one webhook message: with the first retry after WEBHOOK_RETRY_BASE_DELAY_MS (3 min) and each later one doubling, the last is about a day after the first. */
+export const WEBHOOK_DELIVERY_ATTEMPTS = 10;
 
 /** Every job: its queue, payload schema and retry policy. Enqueue and processors are typed by name. */
 export const JOBS = {
@@ -15,6 +23,9 @@ export const JOBS = {
   'maintenance.refresh-prices': { queue: 'maintenance', schema: emptyJob, attempts: 2 },
   'maintenance.prune': { queue: 'maintenance', schema: emptyJob, attempts: 2 },
   'maintenance.sample-queues': { queue: 'maintenance', schema: emptyJob, attempts: 1 },
+  'maintenance.prune-webhook-deliveries': { queue: 'maintenance', schema: emptyJob, attempts: 2 },
+  'webhooks.fan-out': { queue: 'webhooks', schema: webhookFanOutJob, attempts: 5 },
+  'webhooks.deliver': { queue: 'webhooks', schema: webhookDeliveryJob, attempts: WEBHOOK_DELIVERY_ATTEMPTS },
 } as const satisfies Record<string, { queue: QueueName; schema: z.ZodType; attempts: number }>;
 
 export type JobName = keyof typeof JOBS;
@@ -36,6 +47,10 @@ export const SCHEDULES = {
   'refresh-prices': { job: 'maintenance.refresh-prices', everyMs: (c: Config) => c.worker.priceRefreshIntervalMs },
   prune: { job: 'maintenance.prune', everyMs: (c: Config) => c.worker.pruneIntervalMs },
   'sample-queues': { job: 'maintenance.sample-queues', everyMs: (c: Config) => c.worker.queueSampleIntervalMs },
+  'prune-webhook-deliveries': {
+    job: 'maintenance.prune-webhook-deliveries',
+    everyMs: (c: Config) => c.worker.pruneIntervalMs,
+  },
 } as const satisfies Record<string, { job: MaintenanceJobName; everyMs: (config: Config) => number }>;
 
 export type ScheduleId = keyof typeof SCHEDULES;

@@ -6,7 +6,7 @@ import type { AppContext } from '../context';
 import { isProviderError, ProviderError } from '../providers/errors';
 import type { ProviderAdapter, RouteAsset, StatusResult, TxStatus } from '../providers/types';
 import { withDeadline } from '../routing/deadline';
-import { publishTransactionChange } from '../transactions/changes';
+import { afterTransactionChange } from '../transactions/changes';
 import { hashKey } from '../transactions/keys';
 import { transactionById } from '../transactions/lookup';
 import { canTransition, isFinal, substatusFor } from '../transactions/transitions';
@@ -274,7 +274,7 @@ async function applyStatus(
     changed = events.length > 0 || patch.substatus !== undefined;
     return updated;
   });
-  if (changed) await publishTransactionChange(ctx, transactionId);
+  if (changed) await afterTransactionChange(ctx, transactionId);
   return applied;
 }
 

@@ -53,7 +53,7 @@ export async function enqueue<N extends JobName>(
   queue: Queue,
   name: N,
   data: JobData<N>,
-  opts: { jobId?: string; delay?: number } = {},
+  opts: { jobId?: string; delay?: number; attempts?: number; backoff?: { type: 'exponential'; delay: number } } = {},
 ) {
   const job = JOBS[name];
   return queue.add(name, job.schema.parse(data), { attempts: job.attempts, ...opts });

@@ -1,7 +1,7 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { locks, transactionEvents, transactions } from '../../drizzle/schema';
 import type { AppContext } from '../context';
-import { publishTransactionChange } from '../transactions/changes';
+import { afterTransactionChange } from '../transactions/changes';
 import type { TrackingScheduler } from './queues';
 
 export interface SweepReport {
@@ -59,7 +59,7 @@ export async function sweep(ctx: AppContext, scheduler: TrackingScheduler): Prom
       })),
     );
   }
-  for (const { id } of stale) await publishTransactionChange(ctx, id);
+  for (const { id } of stale) await afterTransactionChange(ctx, id);
 
   const released = await ctx.db
     .update(locks)

@@ -1,5 +1,7 @@
+import type { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from '../log';
+import { enqueue } from '../tracking/queues';
 
 /**
  * Redis pub/sub rather than Postgres LISTEN/NOTIFY: every web process already holds Redis, a
@@ -10,23 +12,43 @@ import type { Logger } from '../log';
  */
 const channelOf = (prefix: string) => `${prefix}:transaction-changes`;
 
-/** What publishing needs of the app context (named here, since the context builds the change feed). */
-interface Publisher {
+/** What telling of a change needs of the app context (named here, since the context builds the change feed). */
+interface ChangeNotifier {
   redis: Redis;
   config: { redisPrefix: string };
   log: Logger;
+  /** Absent where nothing sends webhooks. */
+  webhookQueue?: Queue;
 }
 
 /**
- * Tells every process watching the transaction that it changed. Called after the change commits, from
- * every place that writes one; never throws (a watcher catches up at its next re-read).
+ * Everything that follows a committed change of a transaction, called once from every place that
+ * writes one: watching streams are woken, and a webhook fan-out is handed to the worker (which sends
+ * a state to an endpoint at most once, so a change no one can see costs nothing). Never throws: a
+ * watcher catches up at its next re-read, and a fan-out that could not be enqueued is logged.
  */
-export async function publishTransactionChange(ctx: Publisher, transactionId: string): Promise<void> {
+export async function afterTransactionChange(
+  ctx: ChangeNotifier,
+  transactionId: string,
+  { created = false }: { created?: boolean } = {},
+): Promise<void> {
+  await Promise.all([publishTransactionChange(ctx, transactionId), enqueueWebhookFanOut(ctx, transactionId, created)]);
+}
+
+async function publishTransactionChange(ctx: ChangeNotifier, transactionId: string): Promise<void> {
   try {
     await ctx.redis.publish(channelOf(ctx.config.redisPrefix), transactionId);
   } catch (error) {
     ctx.log.warn({ err: error, transactionId }, 'transaction change not published; watchers catch up later');
   }
+}
+
+/** The caller never waits on endpoints: the worker matches them and sends. */
+async function enqueueWebhookFanOut(ctx: ChangeNotifier, transactionId: string, created: boolean): Promise<void> {
+  if (!ctx.webhookQueue) return;
+  await enqueue(ctx.webhookQueue, 'webhooks.fan-out', { transactionId, created }).catch((error) => {
+    ctx.log.warn({ err: error, transactionId }, 'webhook fan-out not enqueued');
+  });
 }
 
 export type ChangeListener = () => void;

@@ -7,7 +7,7 @@ import type { ProviderAdapter, TxStatus } from '../providers/types';
 import type { TrackBody } from '../schemas/transactions';
 import { claimedHash } from '../tracking/hash-claims';
 import { askProvider } from '../tracking/poll';
-import { publishTransactionChange } from './changes';
+import { afterTransactionChange } from './changes';
 import { hashKey } from './keys';
 import { findTransaction } from './lookup';
 import { isFinal } from './transitions';
@@ -130,7 +130,7 @@ export async function trackTransaction(ctx: AppContext, body: TrackBody): Promis
     );
     return updated ?? locked;
   });
-  await publishTransactionChange(ctx, tx.id);
+  await afterTransactionChange(ctx, tx.id);
 
   const tracking = !!adapter && adapter.canTrack(tx.trackingContext, claimedHash(tx));
   if (tracking) {

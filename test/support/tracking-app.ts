@@ -6,7 +6,11 @@ import { startTestApp, type TestApp } from './app';
  * A test app with a worker polling fast, for end-to-end tracking through the simulators: started
  * once per file, simulators reset before each test to settle after `settleAfterPolls` polls.
  */
-export function withTrackingApp(settleAfterPolls: number, ready: (t: TestApp) => void) {
+export function withTrackingApp(
+  settleAfterPolls: number,
+  ready: (t: TestApp) => void,
+  overrides: Record<string, string> = {},
+) {
   let t: TestApp | undefined;
   let worker: WorkerRuntime | undefined;
   beforeAll(async () => {
@@ -16,6 +20,7 @@ export function withTrackingApp(settleAfterPolls: number, ready: (t: TestApp) =>
       TRACKING_MIN_INTERVAL_MS: '100',
       WORKER_LOCK_DURATION_MS: '2000',
       SWEEP_INTERVAL_MS: '600000',
+      ...overrides,
     });
     worker = await startWorkerRuntime(t.app.config);
     ready(t);

@@ -9,6 +9,7 @@ import { rollupRateLimitHits } from '../../server/ratelimit/hits';
 import { JOBS, type JobName, type MaintenanceJobName } from '../../server/tracking/jobs';
 import type { TrackingScheduler } from '../../server/tracking/queues';
 import { sweep } from '../../server/tracking/sweep';
+import { pruneWebhookDeliveries } from '../../server/webhooks/deliveries';
 
 export type MaintenanceTasks = Record<MaintenanceJobName, () => Promise<unknown>>;
 
@@ -20,6 +21,7 @@ export function maintenanceTasks(ctx: AppContext, scheduler: TrackingScheduler, 
     'maintenance.refresh-prices': () => refreshPrices(ctx),
     'maintenance.prune': () => pruneSamples(ctx),
     'maintenance.sample-queues': () => sampleQueueDepths(ctx),
+    'maintenance.prune-webhook-deliveries': () => pruneWebhookDeliveries(ctx),
   };
 }
 

@@ -13,6 +13,7 @@ const NAV: (NavItem & { gate: 'support' | 'admin' | 'affiliate' })[] = [
   { href: '/dashboard/locks', label: 'Locks', icon: '⌁', group: 'Operate', gate: 'admin' },
   { href: '/dashboard/rate-limits', label: 'Rate limits', icon: '⊘', group: 'Operate', gate: 'admin' },
   { href: '/dashboard/affiliates', label: 'Affiliates', icon: '★', group: 'Partners', gate: 'affiliate' },
+  { href: '/dashboard/webhooks', label: 'Webhooks', icon: '↯', group: 'Partners', gate: 'affiliate' },
   { href: '/dashboard/users', label: 'Users', icon: '☺', group: 'Admin', gate: 'admin' },
 ];
 

@@ -6,6 +6,7 @@ import { rateLimitsRouter } from './rate-limits';
 import { sessionRouter } from './session';
 import { transactionsRouter } from './transactions';
 import { usersRouter } from './users';
+import { webhooksRouter } from './webhooks';
 
 export const appRouter = router({
   session: sessionRouter,
@@ -15,6 +16,7 @@ export const appRouter = router({
   operations: operationsRouter,
   affiliates: affiliatesRouter,
   users: usersRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

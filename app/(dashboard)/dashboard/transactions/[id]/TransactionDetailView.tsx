@@ -18,12 +18,13 @@ import { describeError } from '../../../_components/query-error';
 import { type RouterOutputs, useTRPC } from '../../../_trpc/client';
 import styles from './detail.module.css';
 import { Timeline } from './Timeline';
+import { WebhookDeliveries } from './WebhookDeliveries';
 
 type TransactionDetail = RouterOutputs['transactions']['detail'];
 
 const back = { href: '/dashboard/transactions', label: 'Transactions' };
 
-export function TransactionDetailView({ id }: { id: string }) {
+export function TransactionDetailView({ id, canRedeliver }: { id: string; canRedeliver: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const detail = useQuery(trpc.transactions.detail.queryOptions({ id }));
@@ -80,7 +81,10 @@ export function TransactionDetailView({ id }: { id: string }) {
           </FormStatus>
         ) : null}
       </div>
-      <DetailPanels detail={detail.data} />
+      <div className={layout.stack}>
+        <DetailPanels detail={detail.data} />
+        <WebhookDeliveries transactionId={id} canRedeliver={canRedeliver} />
+      </div>
     </>
   );
 }

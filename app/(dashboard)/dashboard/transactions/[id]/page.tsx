@@ -13,7 +13,10 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
     path: `/dashboard/transactions/${id}`,
     gate: 'support',
     // The view titles itself with the transaction's id and status.
-    queries: () => [trpc.transactions.detail.queryOptions({ id })],
-    view: () => <TransactionDetailView id={id} />,
+    queries: () => [
+      trpc.transactions.detail.queryOptions({ id }),
+      trpc.webhooks.transactionDeliveries.queryOptions({ transactionId: id }),
+    ],
+    view: (viewer) => <TransactionDetailView id={id} canRedeliver={viewer.role === 'admin'} />,
   });
 }

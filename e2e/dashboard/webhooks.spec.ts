@@ -1,0 +1,102 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test } from '@playwright/test';
+import { Webhook } from 'standardwebhooks';
+import { ETH_TO_BTC } from '../../test/support/fixtures';
+import { E2E_ADMIN, expectAccessible, shot, waitForTransactionStatus } from '../support/helpers';
+
+test.describe.configure({ mode: 'serial' });
+
+/** A loopback receiver that refuses the first delivery (500) and accepts the rest. */
+async function startReceiver() {
+  const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+    response.writeHead(received.length === 1 ? 500 : 204).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hooks`, received, stop: () => server.close() };
+}
+
+test('an admin adds a webhook endpoint, sees its failed delivery, redelivers, rotates the secret and deletes it', async ({
+  page,
+  request,
+}, testInfo) => {
+  const receiver = await startReceiver();
+  try {
+    await page.goto('/sign-in');
+    await page.getByLabel('Email').fill(E2E_ADMIN.email);
+    await page.getByLabel('Password').fill(E2E_ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/dashboard\//);
+
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Webhooks' })).toBeVisible();
+    await page.getByLabel('URL').fill('http://93.184.215.14/hooks');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await expect(page.getByText('Webhook URLs must use https')).toBeVisible();
+
+    await page.getByLabel('URL').fill(receiver.url);
+    await page.getByLabel('Description (optional)').fill('E2E receiver');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const secret = (await page.getByTestId('webhook-secret').textContent()) ?? '';
+    expect(secret).toMatch(/^whsec_/);
+    const endpoints = page.getByRole('region', { name: 'Endpoints' });
+    const row = endpoints.getByRole('row', { name: new RegExp(receiver.url) });
+    await expect(row).toContainText('Active');
+
+    const locked = await request.post('/api/v1/quote/lock', { data: { ...ETH_TO_BTC, provider: 'RELAY' } });
+    const executed = await request.post('/api/v1/quote/execute', {
+      data: { lockId: (await locked.json()).data.lockId },
+    });
+    const transactionId: string = (await executed.json()).data.transaction.id;
+    await waitForTransactionStatus(request, transactionId, 'SUCCESS');
+    await expect.poll(() => receiver.received.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    const event = new Webhook(secret).verify(
+      receiver.received[0]?.body ?? '',
+      receiver.received[0]?.headers as Record<string, string>,
+    ) as { type: string; data: { id: string } };
+    expect(event).toMatchObject({ type: 'transaction.created', data: { id: transactionId } });
+
+    await row.getByRole('button', { name: 'Deliveries' }).click();
+    const log = page.getByRole('region', { name: 'Delivery log' });
+    const created = log.getByRole('row').filter({ hasText: 'transaction.created' }).filter({ hasText: transactionId });
+    await expect(created.first()).toContainText('500');
+    await expect(row).toContainText('Active');
+    await expectAccessible(page);
+    await shot(page, testInfo, 'webhooks');
+
+    const before = receiver.received.length;
+    await created
+      .first()
+      .getByRole('button', { name: /Redeliver/ })
+      .click();
+    await expect.poll(() => receiver.received.length, { timeout: 20_000 }).toBeGreaterThan(before);
+    const redelivered = receiver.received.at(-1);
+    expect(redelivered?.headers['webhook-id']).toBe(receiver.received[0]?.headers['webhook-id']);
+    await page.reload();
+
+    await page.goto(`/dashboard/transactions/${transactionId}`);
+    const deliveries = page.getByRole('region', { name: 'Webhook deliveries' });
+    await expect(deliveries.getByRole('row').filter({ hasText: 'transaction.final' }).first()).toContainText(
+      'delivered',
+    );
+    await expect(deliveries.getByRole('row').filter({ hasText: '500' }).first()).toBeVisible();
+
+    await page.goto('/dashboard/webhooks');
+    page.on('dialog', (dialog) => dialog.accept());
+    await row.getByRole('button', { name: 'Rotate secret' }).click();
+    await expect(page.getByText('Secret rotated.')).toBeVisible();
+    const rotated = (await page.getByTestId('webhook-secret').textContent()) ?? '';
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(secret);
+
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await expect(row).toHaveCount(0);
+  } finally {
+    receiver.stop();
+  }
+});
