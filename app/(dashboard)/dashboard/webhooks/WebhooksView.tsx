@@ -6,10 +6,11 @@ import { Button } from '@/app/_kit/Button';
 import { CopyButton } from '@/app/_kit/CopyButton';
 import { columnsOf, DataTable, TablePanel } from '@/app/_kit/DataTable';
 import { controlClass, Field } from '@/app/_kit/Field';
-import { formatDateTime, formatRelative } from '@/app/_kit/format';
+import { formatDateTime } from '@/app/_kit/format';
 import layout from '@/app/_kit/layout.module.css';
 import { FormStatus, Notice } from '@/app/_kit/Notice';
 import { Panel } from '@/app/_kit/Panel';
+import { RelativeTime } from '@/app/_kit/RelativeTime';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { EmptyState } from '@/app/_kit/states';
 import text from '@/app/_kit/text.module.css';
@@ -238,7 +239,9 @@ function EndpointState({ endpoint: e }: { endpoint: Endpoint }) {
       <>
         <StatusBadge status="failing" label="Failing" />
         <br />
-        <span className={text.muted}>since {formatRelative(e.failingSince)}</span>
+        <span className={text.muted}>
+          since <RelativeTime value={e.failingSince} />
+        </span>
       </>
     );
   }
