@@ -14,25 +14,9 @@ import {
 } from '../schemas/swap';
 import { trackBody } from '../schemas/transactions';
 import { OPERATIONS, PARAM_DOCS } from './operations';
-import type {
-  HttpMethod,
-  JsonSchema,
-  OpenApiDocument,
-  OpenApiHeader,
-  OpenApiOperation,
-  OpenApiParameter,
-  OpenApiResponse,
-} from './types';
+import type * as OpenApi from './types';
 
-export type {
-  HttpMethod,
-  JsonSchema,
-  OpenApiDocument,
-  OpenApiHeader,
-  OpenApiOperation,
-  OpenApiParameter,
-  OpenApiResponse,
-};
+export type * from './types';
 
 const SCHEMA_REF = '#/components/schemas/';
 
@@ -118,7 +102,7 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Service unavailable',
 };
 
-const HEADERS: Record<string, OpenApiHeader> = {
+const HEADERS: Record<string, OpenApi.OpenApiHeader> = {
   'X-API-Version': { description: 'Interface version.', required: true, schema: { type: 'string', const: '1' } },
   'X-Request-Id': {
     description: 'This request’s ID; v1 error bodies repeat it as `error.requestId`.',
@@ -154,7 +138,7 @@ const HEADERS: Record<string, OpenApiHeader> = {
   },
 };
 
-const IDEMPOTENCY_KEY: OpenApiParameter = {
+const IDEMPOTENCY_KEY: OpenApi.OpenApiParameter = {
   name: 'Idempotency-Key',
   in: 'header',
   required: false,
@@ -167,7 +151,7 @@ const IDEMPOTENCY_KEY: OpenApiParameter = {
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
 };
 
-const IF_NONE_MATCH: OpenApiParameter = {
+const IF_NONE_MATCH: OpenApi.OpenApiParameter = {
   name: 'If-None-Match',
   in: 'header',
   required: false,
@@ -195,7 +179,10 @@ const ref = (name: string) => ({ $ref: `${SCHEMA_REF}${name}` });
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 /** zod → JSON Schema for a registry of named schemas, refs pointing into components. */
-function componentSchemas(named: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, JsonSchema> {
+function componentSchemas(
+  named: Record<string, z.ZodType>,
+  io: 'input' | 'output',
+): Record<string, OpenApi.JsonSchema> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries(named)) registry.add(schema, { id });
   const { schemas } = z.toJSONSchema(registry, {
@@ -205,7 +192,7 @@ function componentSchemas(named: Record<string, z.ZodType>, io: 'input' | 'outpu
   });
   if ('__shared' in schemas) throw new Error('OpenAPI: a shared definition needs a name in the component tables');
   return Object.fromEntries(
-    Object.entries(schemas).map(([id, { $schema: _s, $id: _i, ...schema }]) => [id, schema as JsonSchema]),
+    Object.entries(schemas).map(([id, { $schema: _s, $id: _i, ...schema }]) => [id, schema as OpenApi.JsonSchema]),
   );
 }
 
@@ -215,8 +202,8 @@ function nameOf(table: Record<string, z.ZodType>, schema: z.ZodType | undefined,
   return entry[0];
 }
 
-function single(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _s, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12', io }) as JsonSchema;
+function single(schema: z.ZodType, io: 'input' | 'output'): OpenApi.JsonSchema {
+  const { $schema: _s, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12', io }) as OpenApi.JsonSchema;
   return json;
 }
 
@@ -225,8 +212,8 @@ function single(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
  * the schema from the output side where it is representable (integers, lists of enum values), else
  * the input side (the wire strings, e.g. `true`/`1`).
  */
-function queryParameters(query: z.ZodType, docs: Record<string, string>): OpenApiParameter[] {
-  const input = single(query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+function queryParameters(query: z.ZodType, docs: Record<string, string>): OpenApi.OpenApiParameter[] {
+  const input = single(query, 'input') as { properties?: Record<string, OpenApi.JsonSchema>; required?: string[] };
   const shape = (query as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
   return Object.entries(input.properties ?? {}).map(([name, wire]) => {
     let schema = wire;
@@ -284,7 +271,7 @@ function responseHeaders(api: ApiInterface | 'health', extra: string[] = []) {
   return Object.fromEntries(names.map((name) => [name, headerRef(name)]));
 }
 
-const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
+const json = (schema: OpenApi.JsonSchema) => ({ 'application/json': { schema } });
 
 function operation(
   path: string,
@@ -292,7 +279,7 @@ function operation(
   api: ApiInterface,
   target: Endpoint,
   requests: Record<string, z.ZodType>,
-): OpenApiOperation {
+): OpenApi.OpenApiOperation {
   const key = `${method} ${path}`;
   const doc = OPERATIONS[key];
   if (!doc) throw new Error(`OpenAPI: no operation description for ${key}`);
@@ -302,12 +289,12 @@ function operation(
   const errorSchema = ref(api === 'v1' ? 'V1Error' : 'LegacyError');
 
   const caching = doc.conditional ? ['ETag', 'Cache-Control'] : [];
-  const result: OpenApiResponse = {
+  const result: OpenApi.OpenApiResponse = {
     description: 'Success',
     headers: responseHeaders(api, [...replay(200), ...caching]),
     content: json(ref(nameOf(RESPONSE_COMPONENTS, target.response, `the response of ${key}`))),
   };
-  const responses: Record<string, OpenApiResponse> = { '200': result };
+  const responses: Record<string, OpenApi.OpenApiResponse> = { '200': result };
   if (doc.conditional) {
     responses['304'] = {
       description: 'Not modified: the `If-None-Match` validator still holds.',
@@ -323,7 +310,7 @@ function operation(
     };
   }
 
-  const parameters: OpenApiOperation['parameters'] = [
+  const parameters: OpenApi.OpenApiOperation['parameters'] = [
     ...(target.query ? queryParameters(target.query, doc.params ?? {}) : []),
     ...(replayable ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
     ...(doc.conditional ? [{ $ref: '#/components/parameters/IfNoneMatch' }] : []),
@@ -351,7 +338,7 @@ function operation(
   };
 }
 
-function healthPaths(): OpenApiDocument['paths'] {
+function healthPaths(): OpenApi.OpenApiDocument['paths'] {
   const probe = (operationId: string, summary: string, description: string, schema: string, ready: boolean) => ({
     get: {
       operationId,
@@ -376,13 +363,19 @@ function healthPaths(): OpenApiDocument['paths'] {
   };
 }
 
-function build(routes: ApiRouteTable): OpenApiDocument {
-  const paths: OpenApiDocument['paths'] = {};
+function build(routes: ApiRouteTable): OpenApi.OpenApiDocument {
+  const paths: OpenApi.OpenApiDocument['paths'] = {};
   for (const [path, route] of Object.entries(routes)) {
-    const item: Partial<Record<HttpMethod, OpenApiOperation>> = {};
+    const item: Partial<Record<OpenApi.HttpMethod, OpenApi.OpenApiOperation>> = {};
     for (const [method, target] of Object.entries(route.methods)) {
       if (target)
-        item[method.toLowerCase() as HttpMethod] = operation(path, method, route.api, target, REQUEST_COMPONENTS);
+        item[method.toLowerCase() as OpenApi.HttpMethod] = operation(
+          path,
+          method,
+          route.api,
+          target,
+          REQUEST_COMPONENTS,
+        );
     }
     paths[path] = item;
   }
@@ -416,4 +409,4 @@ function build(routes: ApiRouteTable): OpenApiDocument {
 export type ApiRouteTable = Record<string, { api: ApiInterface; methods: Partial<Record<string, Endpoint>> }>;
 
 /** The OpenAPI 3.1 document of both interfaces, built once per route table from it and the zod schemas. */
-export const buildOpenApiDocument: (routes: ApiRouteTable) => OpenApiDocument = perKey(build);
+export const buildOpenApiDocument: (routes: ApiRouteTable) => OpenApi.OpenApiDocument = perKey(build);
