@@ -157,6 +157,11 @@ describe('operations.overview', () => {
       ageMs: null,
       overdue: true,
     });
+    expect(byJob['maintenance.sample-queues']).toMatchObject({
+      intervalMs: 60_000,
+      lastSucceededAt: null,
+      overdue: true,
+    });
     expect(byJob['maintenance.prune']).toMatchObject({
       overdue: false,
       lastOutcome: 'failed',

@@ -1,6 +1,6 @@
 import { CodeBlock } from '@/app/_kit/CodeBlock';
 import type { Config } from '@/server/config';
-import { QUOTE_EXAMPLE } from '@/server/openapi/document';
+import { QUOTE_EXAMPLE } from '@/server/openapi/operations';
 import styles from './docs.module.css';
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
