@@ -73,7 +73,7 @@ const codeColumns = (isAdmin: boolean) =>
     ...(isAdmin ? [code.accessor((c) => c.ownerEmail ?? c.ownerId, { id: 'owner', header: 'Owner' })] : []),
     code.accessor('swaps', { header: 'Swaps', ...numeric(formatCount) }),
     code.accessor('volumeUsd', { header: 'Volume', ...numeric(formatUsd) }),
-    code.accessor('feesUsd', { header: 'Fees', ...numeric(formatUsd) }),
+    code.accessor('feesUsd', { header: 'Provider fees', ...numeric(formatUsd) }),
     code.accessor('successRate', { header: 'Success', ...numeric(formatPercent) }),
   ]);
 
