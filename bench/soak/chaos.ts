@@ -53,7 +53,13 @@ function queue(name: string) {
   connection.on('error', () => {});
   const q = new Queue(name, { connection, prefix: bullPrefix(SOAK.redisPrefix) });
   q.on('error', () => {});
-  return q;
+  // A queue does not close a connection it was handed; this one would retry forever once Redis is gone.
+  return Object.assign(q, {
+    close: async () => {
+      await Queue.prototype.close.call(q);
+      connection.disconnect();
+    },
+  });
 }
 
 /** Deletes every BullMQ key of the soak's prefix (and nothing else in Redis). */

@@ -63,12 +63,15 @@ export async function runFuzz(
         stats.unsendable += 1;
         continue;
       }
-      stats.cases += 1;
       stats.byStatus[res.status] = (stats.byStatus[res.status] ?? 0) + 1;
       if (res.status === 0) {
+        // Nobody answering (a web process down) is no fuzz case: give the case back and wait.
         stats.noAnswer += 1;
+        sent -= 1;
+        await new Promise((r) => setTimeout(r, 250));
         continue;
       }
+      stats.cases += 1;
       const duringOutage = rec.outageAt(startedAt, Date.now()) !== undefined;
       if (res.status >= 500 && duringOutage) {
         stats.serverErrorsDuringOutage += 1;

@@ -68,9 +68,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+/** Product processes that exited without being told to (a crash), with their exit code or signal. */
+export const crashes: { name: string; at: number; exit: string }[] = [];
+
 export class ProductProcess {
   child?: ChildProcess;
   starts = 0;
+  private stopping = false;
   constructor(
     readonly name: string,
     private readonly entry: string,
@@ -87,8 +91,12 @@ export class ProductProcess {
       stdio: ['ignore', log, log],
     });
     const child = this.child;
+    this.stopping = false;
     running.add(child);
-    child.once('exit', () => running.delete(child));
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      if (!this.stopping) crashes.push({ name: this.name, at: Date.now(), exit: String(code ?? signal) });
+    });
     this.starts += 1;
     const up = await waitUntil(
       () =>
@@ -105,6 +113,7 @@ export class ProductProcess {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const gone = new Promise((resolve) => child.once('exit', resolve));
+    this.stopping = true;
     child.kill('SIGKILL');
     await gone;
   }
@@ -113,6 +122,7 @@ export class ProductProcess {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const gone = new Promise((resolve) => child.once('exit', resolve));
+    this.stopping = true;
     child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
     await gone;

@@ -100,6 +100,11 @@ export async function runRaces(
     if (wins > 1) {
       stats.doubleWins += 1;
       stats.violations.push(`${lockId}: ${wins} executes won`);
+    } else if (answers.every((a) => a.status === 0)) {
+      // Nobody answering (a web process down): not a race; wait rather than spin through the quota.
+      stats.locksRaced -= 1;
+      claimed -= 1;
+      await new Promise((r) => setTimeout(r, 250));
     } else if (wins === 0) {
       if (rec.outageAt(startedAt, Date.now())) stats.noWinnerDuringOutage += 1;
       else {

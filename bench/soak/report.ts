@@ -4,6 +4,7 @@ import type { Books } from './books';
 import type { ChaosEvent } from './chaos';
 import { SOAK, TARGETS } from './config';
 import type { FuzzStats } from './fuzz';
+import { crashes } from './processes';
 import type { RaceStats } from './races';
 import { type Recorder, round } from './recorder';
 import type { TrafficStats } from './traffic';
@@ -41,6 +42,8 @@ export function buildReport(run: SoakRun) {
   if (books.timelineGaps) failures.push(`${books.timelineGaps} transactions with timeline gaps`);
   if (!books.rateLimit.addsUp) failures.push('rate-limit hits do not add up');
   if (books.replays.differing) failures.push(`${books.replays.differing} idempotent replays differ`);
+  if (crashes.length)
+    failures.push(`${crashes.length} product processes crashed: ${crashes.map((c) => c.name).join(', ')}`);
   if (books.raceTransactionsUnsettled) failures.push(`${books.raceTransactionsUnsettled} raced transactions unsettled`);
 
   const byKind = (kind: string) => chaos.filter((e) => e.kind === kind);
@@ -53,7 +56,13 @@ export function buildReport(run: SoakRun) {
     startedAt: run.startedAt.toISOString(),
     durationSeconds: round(run.durationMs / 1000),
     configuredSeconds: SOAK.seconds,
-    processes: { web: 2, worker: 2, webServer: 'lean API server (npm run start:api)', simulators: 1 },
+    processes: {
+      web: 2,
+      worker: 2,
+      webServer: 'lean API server (npm run start:api)',
+      simulators: 1,
+      crashes: crashes.map((c) => ({ ...c, at: new Date(c.at).toISOString() })),
+    },
     requests: {
       total: Object.values(rec.byClass).reduce((a, b) => a + b, 0),
       byClass: rec.byClass,
