@@ -569,7 +569,7 @@ export interface components {
         ReferralResponse: {
             data: components["schemas"]["ReferralStatus"];
         };
-        /** @description Wallet execution data (spec §2 exec object); not provider tracking state. */
+        /** @description Wallet execution data; not provider tracking state. */
         Exec: {
             chainId: number | null;
             /** @description Contract, deposit or provider target address of the wallet call */

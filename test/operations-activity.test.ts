@@ -141,7 +141,7 @@ describe('operations.overview', () => {
         ('maintenance.prune', now() - interval '5 minutes', now() - interval '5 minutes', now() - interval '30 minutes', 'failed', 'statement timeout', 5000)`;
     const { jobs } = await admin.operations.overview();
     const byJob = Object.fromEntries(jobs.map((j) => [j.job, j]));
-    expect(jobs.map((j) => j.id)).toEqual(['sweep', 'rollup-rate-limits', 'refresh-prices', 'prune']);
+    expect(jobs.map((j) => j.id)).toEqual(['sweep', 'rollup-rate-limits', 'refresh-prices', 'prune', 'sample-queues']);
     expect(byJob['maintenance.sweep']).toMatchObject({ intervalMs: 30_000, overdue: false, lastOutcome: 'ok' });
     expect(byJob['maintenance.sweep']?.ageMs).toBeGreaterThanOrEqual(10_000);
     expect(byJob['maintenance.refresh-prices']).toMatchObject({ intervalMs: 600_000, overdue: true });
