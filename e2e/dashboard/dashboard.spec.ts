@@ -233,7 +233,11 @@ const ADMIN_PAGES: { path: string; heading: string; loaded: (page: Page) => Loca
     heading: 'Transactions',
     loaded: (p) => p.getByText(/\d transactions? · page 1 of 1/),
   },
-  { path: '/dashboard/users', heading: 'Users', loaded: (p) => p.getByRole('cell', { name: AFFILIATE.email }) },
+  {
+    path: '/dashboard/users',
+    heading: 'Users',
+    loaded: (p) => p.getByRole('cell', { name: AFFILIATE.email, exact: true }),
+  },
 ];
 
 test('admin pages render with data and pass axe', async ({ browser }, testInfo) => {
