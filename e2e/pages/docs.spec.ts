@@ -95,3 +95,14 @@ test('"Try it" carries the route into lock and the lock id into execute', async 
   await expect(execute.getByLabel('Request body (JSON)')).toHaveValue(new RegExp(`"lockId": "${lockId}"`));
   await expect(execute.getByTestId('try-carried')).toContainText('lockId');
 });
+
+test('the reference documents the signed webhook: its headers and its body', async ({ page }) => {
+  await page.goto('/docs#webhooks');
+  await expect(page.getByRole('heading', { level: 2, name: 'Webhooks' })).toBeVisible();
+  const webhook = page.locator('section#webhook-transactionEvent');
+  await expect(webhook.getByRole('heading', { level: 3, name: 'POST your endpoint' })).toBeVisible();
+  for (const header of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
+    await expect(webhook.getByRole('cell', { name: new RegExp(`^${header}`) })).toBeVisible();
+  }
+  await expect(webhook.getByRole('link', { name: 'WebhookEvent' }).first()).toBeVisible();
+});

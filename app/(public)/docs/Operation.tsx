@@ -196,3 +196,44 @@ export function Operation({ doc, entry }: { doc: Doc; entry: Entry }) {
     </Panel>
   );
 }
+
+/** A webhook we send: its signature headers, the body the receiver gets, and what counts as delivered. */
+export function WebhookOperation({ doc, name }: { doc: Doc; name: string }) {
+  const webhook = doc.webhooks[name]?.post;
+  if (!webhook) return null;
+  const id = `webhook-${webhook.operationId}`;
+  const body = webhook.requestBody?.content['application/json'];
+  const answers = Object.entries(webhook.responses);
+  return (
+    <Panel
+      id={id}
+      headingId={`${id}-title`}
+      headingLevel={3}
+      className={styles.operation}
+      title={
+        <span className={styles.operationTitle}>
+          <span className={styles.post}>POST</span> <code className={styles.path}>your endpoint</code>
+        </span>
+      }
+    >
+      <p className={styles.summary}>{webhook.summary}</p>
+      <p className={styles.description}>
+        <Text>{webhook.description}</Text>
+      </p>
+      <h4 className={`${text.eyebrow} ${styles.subheading}`}>Headers</h4>
+      <ParametersTable parameters={parametersOf(doc, webhook)} caption={`Headers of the ${webhook.summary} webhook`} />
+      {body && (
+        <>
+          <h4 className={`${text.eyebrow} ${styles.subheading}`}>Body</h4>
+          <ResolvedSchema doc={doc} schema={body.schema} caption={`Body of the ${webhook.summary} webhook`} />
+        </>
+      )}
+      <h4 className={`${text.eyebrow} ${styles.subheading}`}>Your answer</h4>
+      {answers.map(([status, response]) => (
+        <p key={status} className={styles.description}>
+          <Text>{response.description}</Text>
+        </p>
+      ))}
+    </Panel>
+  );
+}

@@ -8,7 +8,7 @@ import { buildOpenApiDocument, type JsonSchema } from '@/server/openapi/document
 import styles from './docs.module.css';
 import { entriesOf, tagTitle } from './document';
 import { GettingStarted, RateLimits } from './GettingStarted';
-import { Operation } from './Operation';
+import { Operation, WebhookOperation } from './Operation';
 import { SchemaView } from './SchemaView';
 import { Text } from './Text';
 
@@ -57,6 +57,11 @@ export default async function DocsPage() {
           </div>
         ))}
         <p className={`${text.eyebrow} ${styles.navGroupTitle}`}>
+          <a href="#webhooks" className={styles.groupLink}>
+            Webhooks
+          </a>
+        </p>
+        <p className={`${text.eyebrow} ${styles.navGroupTitle}`}>
           <a href="#schemas" className={styles.groupLink}>
             Schemas
           </a>
@@ -95,6 +100,19 @@ export default async function DocsPage() {
             ))}
           </section>
         ))}
+
+        <section aria-labelledby="webhooks" className={styles.group}>
+          <h2 id="webhooks" className={styles.groupTitle}>
+            Webhooks
+          </h2>
+          <p className={styles.description}>
+            What Switchyard sends to the HTTPS endpoints you register on the dashboard (Webhooks page), signed per
+            Standard Webhooks.
+          </p>
+          {Object.keys(doc.webhooks).map((name) => (
+            <WebhookOperation key={name} doc={doc} name={name} />
+          ))}
+        </section>
 
         <section aria-labelledby="schemas" className={styles.group}>
           <h2 id="schemas" className={styles.groupTitle}>
