@@ -7,6 +7,7 @@ import {
   expectAccessible,
   fillEthToBtc,
   shot,
+  signInAs,
   waitForTransactionStatus,
 } from '../support/helpers';
 import { expect, test } from '../support/test';
@@ -48,12 +49,7 @@ async function signIn(browser: Browser, who: { email: string; password: string }
   const context = await browser.newContext();
   const page = await context.newPage();
   const blocked = watchCsp(page);
-  await page.goto('/sign-in');
-  await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/dashboard\//);
+  await signInAs(page, who);
   await shot(page, testInfo, `${name}-landing`);
   return { context, page, blocked };
 }

@@ -1,15 +1,11 @@
-import { expectAccessible } from '../support/helpers';
+import { expectAccessible, signInAs } from '../support/helpers';
 import { expect, test } from '../support/test';
 
 // scripts/e2e-server.sh creates this admin with scripts/create-admin.ts.
 const ADMIN = { email: 'admin@e2e.switchyard.test', password: 'e2e-admin-password-not-secret' };
 
 test.beforeEach(async ({ page }) => {
-  await page.goto('/sign-in');
-  await page.getByLabel('Email').fill(ADMIN.email);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/dashboard\//);
+  await signInAs(page, ADMIN);
 });
 
 test('dashboard tables sort by a column header', async ({ page }) => {
@@ -77,7 +73,8 @@ test('no dashboard page is wider than the screen at 1280 or 390 px; on a phone t
     await page.screenshot({ path: testInfo.outputPath(`${path.split('/').pop()}-1280.png`), fullPage: true });
 
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await pageFits(page), `${path} at 390 px`).toBe(true);
+    // Charts re-measure their container a moment after a resize; the page must fit once they have.
+    await expect.poll(() => pageFits(page), { message: `${path} at 390 px`, timeout: 3000 }).toBe(true);
     const menu = page.getByRole('button', { name: 'Menu' });
     await expect(menu).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Dashboard' })).toBeHidden();

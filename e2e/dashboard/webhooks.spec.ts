@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
 import { ETH_TO_BTC } from '../../test/support/fixtures';
-import { E2E_ADMIN, expectAccessible, shot, waitForTransactionStatus } from '../support/helpers';
+import { E2E_ADMIN, expectAccessible, shot, signInAs, waitForTransactionStatus } from '../support/helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -30,11 +30,7 @@ test('an admin adds a webhook endpoint, sees its failed delivery, redelivers, ro
 }, testInfo) => {
   const receiver = await startReceiver();
   try {
-    await page.goto('/sign-in');
-    await page.getByLabel('Email').fill(E2E_ADMIN.email);
-    await page.getByLabel('Password').fill(E2E_ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page).toHaveURL(/\/dashboard\//);
+    await signInAs(page, E2E_ADMIN);
 
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Webhooks' })).toBeVisible();

@@ -61,3 +61,25 @@ export async function registerReferralCode(request: APIRequestContext, baseURL: 
   const created = await request.post('/api/trpc/affiliates.createCode', { headers, data: { json: { code } } });
   expect([200, 409], await created.text()).toContain(created.status());
 }
+
+/**
+ * Signs in on the /sign-in form. Better Auth throttles sign-in per address (a few attempts per ten
+ * seconds) and the suite signs in many times from one address: a throttled attempt waits out the
+ * window and tries again, so a test fails only on a real refusal.
+ */
+export async function signInAs(page: Page, who: { email: string; password: string }) {
+  const throttled = page.getByRole('alert').filter({ hasText: 'Too many attempts' });
+  for (let attempt = 0; attempt < 4; attempt++) {
+    await page.goto('/sign-in');
+    await page.getByLabel('Email').fill(who.email);
+    await page.getByLabel('Password').fill(who.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const outcome = await Promise.race([
+      page.waitForURL(/\/dashboard\//, { timeout: 10_000 }).then(() => 'signed-in' as const),
+      throttled.waitFor({ timeout: 10_000 }).then(() => 'throttled' as const),
+    ]).catch(() => 'neither' as const);
+    if (outcome !== 'throttled') break;
+    await page.waitForTimeout(10_000);
+  }
+  await expect(page).toHaveURL(/\/dashboard\//);
+}

@@ -42,7 +42,7 @@ const codeColumns = (isAdmin: boolean) =>
   code.columns([
     code.accessor('code', {
       header: 'Code',
-      meta: { rowHeader: true },
+      meta: { rowHeader: true, wrap: true },
       cell: ({ row: { original: c } }) => (
         <>
           <span className={text.mono}>{c.code}</span>
@@ -59,6 +59,7 @@ const codeColumns = (isAdmin: boolean) =>
     code.display({
       id: 'link',
       header: 'Link',
+      meta: { wrap: true },
       cell: ({ row: { original: c } }) => (
         <span className={layout.inline}>
           <Link className={text.mono} href={referralPath(c.code)}>
@@ -70,7 +71,7 @@ const codeColumns = (isAdmin: boolean) =>
         </span>
       ),
     }),
-    ...(isAdmin ? [code.accessor((c) => c.ownerEmail ?? c.ownerId, { id: 'owner', header: 'Owner' })] : []),
+    ...(isAdmin ? [code.accessor((c) => c.ownerEmail ?? c.ownerId, { id: 'owner', header: 'Owner', meta: { wrap: true } })] : []),
     code.accessor('swaps', { header: 'Swaps', ...numeric(formatCount) }),
     code.accessor('volumeUsd', { header: 'Volume', ...numeric(formatUsd) }),
     code.accessor('feesUsd', { header: 'Provider fees', ...numeric(formatUsd) }),

@@ -50,8 +50,8 @@ export function UsersView({ currentUserId }: { currentUserId: string }) {
   const columns = useMemo(
     () =>
       user.columns([
-        user.accessor('name', { header: 'Name', meta: { rowHeader: true } }),
-        user.accessor('email', { header: 'Email' }),
+        user.accessor('name', { header: 'Name', meta: { rowHeader: true, wrap: true } }),
+        user.accessor('email', { header: 'Email', meta: { wrap: true } }),
         user.accessor('role', { header: 'Role', cell: (c) => <StatusBadge status={c.getValue()} /> }),
         user.accessor('banned', {
           header: 'Status',
@@ -84,6 +84,7 @@ export function UsersView({ currentUserId }: { currentUserId: string }) {
         user.display({
           id: 'account',
           header: 'Account',
+          meta: { wrap: true },
           cell: ({ row: { original } }) =>
             original.id === currentUserId ? null : <AccountActions user={original} actions={account} />,
         }),
