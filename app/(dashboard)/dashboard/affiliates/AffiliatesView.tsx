@@ -71,7 +71,9 @@ const codeColumns = (isAdmin: boolean) =>
         </span>
       ),
     }),
-    ...(isAdmin ? [code.accessor((c) => c.ownerEmail ?? c.ownerId, { id: 'owner', header: 'Owner', meta: { wrap: true } })] : []),
+    ...(isAdmin
+      ? [code.accessor((c) => c.ownerEmail ?? c.ownerId, { id: 'owner', header: 'Owner', meta: { wrap: true } })]
+      : []),
     code.accessor('swaps', { header: 'Swaps', ...numeric(formatCount) }),
     code.accessor('volumeUsd', { header: 'Volume', ...numeric(formatUsd) }),
     code.accessor('feesUsd', { header: 'Provider fees', ...numeric(formatUsd) }),
