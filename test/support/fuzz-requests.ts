@@ -257,9 +257,12 @@ export function fuzzRequests(
  * a body that is not JSON, or a 4xx without the envelope of the path's interface.
  */
 export function envelopeProblem(path: string, status: number, headers: Headers, text: string): string | undefined {
-  const pathname = path.split('?')[0] ?? path;
+  // The path as the server sees it: clients resolve dot segments ("/api/v1/.." is "/api/").
+  const pathname = new URL(path, 'http://fuzz.invalid').pathname;
   const probe = pathname.startsWith('/api/health');
   if (status >= 500 && !(probe && status === 503)) return `${status} ${text.slice(0, 200)}`;
+  // node:http's parser refuses a request line and headers over 16 KB before any handler runs.
+  if (status === 431 && text === '') return undefined;
   const v1 = /^\/api\/v1(\/|$)/.test(pathname);
   if (v1) {
     if (headers.get('x-api-version') !== '1') return 'no x-api-version: 1';
