@@ -106,41 +106,40 @@ describe('GET /api/v1/transaction/stream', () => {
     expect(await done.rest()).toEqual([]);
   }, 40_000);
 
-  it(
-    'answers 429 beyond the per-client limit of open streams, and frees a slot when one closes',
-    async () => {
-      t.sims.RELAY.configure({ outcome: 'success', settleAfterPolls: 10_000 });
-      const executed = await executeSwap(t, ETH_TO_BTC, 'RELAY');
-      const query = `transactionId=${executed.transaction.id}`;
-      const open = [
-        await stream(t.baseUrl, query),
-        await stream(secondWeb.baseUrl, query),
-        await stream(t.baseUrl, query),
-      ];
-      for (const s of open) expect(s.response.status).toBe(200);
+  // Retried: in some full-suite runs the limit went unenforced for a whole attempt (cause not yet found).
+  it('answers 429 beyond the per-client limit of open streams, and frees a slot when one closes', {
+    timeout: 40_000,
+    retry: 2,
+  }, async () => {
+    t.sims.RELAY.configure({ outcome: 'success', settleAfterPolls: 10_000 });
+    const executed = await executeSwap(t, ETH_TO_BTC, 'RELAY');
+    const query = `transactionId=${executed.transaction.id}`;
+    const open = [
+      await stream(t.baseUrl, query),
+      await stream(secondWeb.baseUrl, query),
+      await stream(t.baseUrl, query),
+    ];
+    for (const s of open) expect(s.response.status).toBe(200);
 
-      // Under a fully loaded suite one open occasionally lands without its slot counted (not yet
-      // understood; it never reproduces alone): the limit must still hold by the next request.
-      let refused = await fetch(`${secondWeb.baseUrl}/api/v1/transaction/stream?${query}`);
-      if (refused.status === 200) {
-        open.push(await stream(t.baseUrl, query));
-        await refused.body?.cancel();
-        refused = await fetch(`${secondWeb.baseUrl}/api/v1/transaction/stream?${query}`);
-      }
-      expect(refused.status).toBe(429);
-      expect((await refused.json()).error).toMatchObject({ code: 'RATE_LIMITED' });
+    // Under a fully loaded suite one open occasionally lands without its slot counted (not yet
+    // understood; it never reproduces alone): the limit must still hold by the next request.
+    let refused = await fetch(`${secondWeb.baseUrl}/api/v1/transaction/stream?${query}`);
+    if (refused.status === 200) {
+      open.push(await stream(t.baseUrl, query));
+      await refused.body?.cancel();
+      refused = await fetch(`${secondWeb.baseUrl}/api/v1/transaction/stream?${query}`);
+    }
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).error).toMatchObject({ code: 'RATE_LIMITED' });
 
-      open[0]?.drop();
-      const slotFreed = async () => {
-        const retry = await fetch(`${t.baseUrl}/api/v1/transaction/stream?${query}`);
-        await retry.body?.cancel();
-        return retry.status === 200;
-      };
-      expect(await waitUntil(slotFreed, { timeoutMs: 5000, intervalMs: 100 })).toBe(true);
-      // Retried: in some full-suite runs the limit went unenforced for a whole attempt (cause not yet found).
-    },
-    { timeout: 40_000, retry: 2 },
-  );
+    open[0]?.drop();
+    const slotFreed = async () => {
+      const retry = await fetch(`${t.baseUrl}/api/v1/transaction/stream?${query}`);
+      await retry.body?.cancel();
+      return retry.status === 200;
+    };
+    expect(await waitUntil(slotFreed, { timeoutMs: 5000, intervalMs: 100 })).toBe(true);
+  });
 
   it('refuses unknown and malformed requests with the v1 error envelope before streaming', async () => {
     const unknown = await t.json('/api/v1/transaction/stream?transactionId=tx_unknown');
