@@ -96,17 +96,18 @@ function ErrorsTable({
 }
 
 /** One endpoint: what it does, its parameters, body, response, errors, and a form that calls it. */
-export function Operation({ doc, entry }: { doc: Doc; entry: Entry }) {
-  const { path, method, operation } = entry;
-  const id = operation.operationId;
-  const parameters = parametersOf(doc, operation);
-  const body = operation.requestBody?.content['application/json'];
-  const ok = operation.responses['200'];
-  const okSchema = schemaOf(ok);
-  const errors = Object.entries(operation.responses).filter(([status]) => status !== '200');
-  const errorSchema = errors.map(([, r]) => refName(schemaOf(r))).find(Boolean);
-  const headers = ok ? headersOf(doc, ok) : [];
-
+/** One operation's panel, titled by its method and path. */
+function OperationPanel({
+  id,
+  method,
+  path,
+  children,
+}: {
+  id: string;
+  method: Entry['method'];
+  path: string;
+  children: React.ReactNode;
+}) {
   return (
     <Panel
       id={id}
@@ -120,6 +121,24 @@ export function Operation({ doc, entry }: { doc: Doc; entry: Entry }) {
         </span>
       }
     >
+      {children}
+    </Panel>
+  );
+}
+
+export function Operation({ doc, entry }: { doc: Doc; entry: Entry }) {
+  const { path, method, operation } = entry;
+  const id = operation.operationId;
+  const parameters = parametersOf(doc, operation);
+  const body = operation.requestBody?.content['application/json'];
+  const ok = operation.responses['200'];
+  const okSchema = schemaOf(ok);
+  const errors = Object.entries(operation.responses).filter(([status]) => status !== '200');
+  const errorSchema = errors.map(([, r]) => refName(schemaOf(r))).find(Boolean);
+  const headers = ok ? headersOf(doc, ok) : [];
+
+  return (
+    <OperationPanel id={id} method={method} path={path}>
       <p className={styles.summary}>{operation.summary}</p>
       <p className={styles.description}>
         <Text>{operation.description}</Text>
@@ -193,7 +212,7 @@ export function Operation({ doc, entry }: { doc: Doc; entry: Entry }) {
           bodyExample={body?.example === undefined ? undefined : JSON.stringify(body.example, null, 2)}
         />
       </details>
-    </Panel>
+    </OperationPanel>
   );
 }
 
@@ -205,17 +224,7 @@ export function WebhookOperation({ doc, name }: { doc: Doc; name: string }) {
   const body = webhook.requestBody?.content['application/json'];
   const answers = Object.entries(webhook.responses);
   return (
-    <Panel
-      id={id}
-      headingId={`${id}-title`}
-      headingLevel={3}
-      className={styles.operation}
-      title={
-        <span className={styles.operationTitle}>
-          <span className={styles.post}>POST</span> <code className={styles.path}>your endpoint</code>
-        </span>
-      }
-    >
+    <OperationPanel id={id} method="POST" path="your endpoint">
       <p className={styles.summary}>{webhook.summary}</p>
       <p className={styles.description}>
         <Text>{webhook.description}</Text>
@@ -234,6 +243,6 @@ export function WebhookOperation({ doc, name }: { doc: Doc; name: string }) {
           <Text>{response.description}</Text>
         </p>
       ))}
-    </Panel>
+    </OperationPanel>
   );
 }
