@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import { envelopeProblem } from '../../test/support/fuzz-requests';
+import { oversizedHead, rawHttp } from '../../test/support/raw-http';
 
 test('the catalog is served through Next with the v1 contract', async ({ request }) => {
   const res = await request.get('/api/v1/swap/chains?type=UTXO');
@@ -39,4 +41,12 @@ test('health reports ready', async ({ request }) => {
   const res = await request.get('/api/health/ready');
   expect(res.status()).toBe(200);
   expect((await res.json()).checks.postgres.ok).toBe(true);
+});
+
+test('a request the HTTP parser refuses still gets the error envelope from the web server', async ({ baseURL }) => {
+  const answer = await rawHttp(baseURL ?? '', oversizedHead('/api/v1/swap/chains'));
+  expect(answer.status).toBe(431);
+  expect(
+    envelopeProblem('/api/v1/swap/chains', answer.status, new Headers(answer.headers), answer.body),
+  ).toBeUndefined();
 });

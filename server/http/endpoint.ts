@@ -12,19 +12,18 @@ import { fingerprint, IDEMPOTENCY_HEADER, isReplayable, validateIdempotencyKey }
 import { type FieldCoder, parseQuery, parseWith, readJsonBody } from './input';
 import type { ApiRequest } from './request';
 import {
-  API_VERSION,
+  type ApiInterface,
   type ApiResponse,
   type EndpointResult,
+  errorBody,
   etagMatches,
   eventStreamResponse,
+  interfaceHeaders,
   jsonApiResponse,
-  legacyErrorBody,
   toFetchResponse,
-  v1ErrorBody,
 } from './respond';
 
-export type ApiInterface = 'v1' | 'legacy';
-export type { ApiRequest };
+export type { ApiInterface, ApiRequest };
 
 export interface RequestContext {
   app: AppContext;
@@ -104,18 +103,11 @@ export function endpoint<
   };
 }
 
-export function interfaceHeaders(api: ApiInterface, requestId: string): Record<string, string> {
-  return api === 'v1' ? { 'x-api-version': API_VERSION, 'x-request-id': requestId } : { 'x-request-id': requestId };
-}
-
 /** A replayed error keeps its `error.requestId` equal to this response's X-Request-Id. */
 function withRequestId(body: unknown, requestId: string): unknown {
   const error = (body as { error?: Record<string, unknown> } | null)?.error;
   return error && 'requestId' in error ? { ...(body as object), error: { ...error, requestId } } : body;
 }
-
-const errorBody = (api: ApiInterface, error: AppError, requestId: string) =>
-  api === 'v1' ? v1ErrorBody(error, requestId) : legacyErrorBody(error);
 
 async function applyRateLimit(
   app: AppContext,

@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import { handleMetrics } from '../observability/prometheus';
 import { CLIENT_IP_HEADER, signedClientAddress } from '../ratelimit/client';
 import type { ApiRequest } from './endpoint';
+import { answerParserRefusals } from './parser-refusals';
 import type { ApiResponse } from './respond';
 import { dispatchApiRequest, handleHealth } from './routes';
 
@@ -92,7 +93,7 @@ const FETCH_ROUTES: Record<
 
 /** The same endpoints as Next's route files, on a bare node:http server without Fetch objects in between. */
 export function createApiServer(app: AppContext): Server {
-  return createServer(async (req, res) => {
+  const server = createServer(async (req, res) => {
     const origin = `http://${req.headers.host ?? 'localhost'}`;
     try {
       const rawPath = req.url ?? '/';
@@ -106,4 +107,6 @@ export function createApiServer(app: AppContext): Server {
       res.end();
     }
   });
+  answerParserRefusals(server);
+  return server;
 }

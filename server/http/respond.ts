@@ -2,6 +2,15 @@ import type { AppError } from '../errors';
 
 export const API_VERSION = '1';
 
+/** The versioned interface under `/api/v1`, the older unversioned one everywhere else. */
+export type ApiInterface = 'v1' | 'legacy';
+
+export const interfaceOf = (pathname: string): ApiInterface => (/^\/api\/v1(\/|$)/.test(pathname) ? 'v1' : 'legacy');
+
+export function interfaceHeaders(api: ApiInterface, requestId: string): Record<string, string> {
+  return api === 'v1' ? { 'x-api-version': API_VERSION, 'x-request-id': requestId } : { 'x-request-id': requestId };
+}
+
 export interface EndpointResult {
   status?: number;
   body: unknown;
@@ -99,3 +108,6 @@ export function v1ErrorBody(error: AppError, requestId: string) {
 export function legacyErrorBody(error: AppError) {
   return { error: { code: error.code, message: error.message } };
 }
+
+export const errorBody = (api: ApiInterface, error: AppError, requestId: string) =>
+  api === 'v1' ? v1ErrorBody(error, requestId) : legacyErrorBody(error);

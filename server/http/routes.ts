@@ -1,11 +1,19 @@
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
 import { checkReadiness } from '../health';
-import { type ApiInterface, type ApiRequest, type Endpoint, interfaceHeaders, serveApi } from './endpoint';
+import { type ApiRequest, type Endpoint, serveApi } from './endpoint';
 import { listAssetsLegacy, listChainsLegacy, listSourcesLegacy } from './legacy/catalog';
 import { executeLegacy, lockLegacy, quoteLegacy } from './legacy/swap';
 import { historyLegacy } from './legacy/transactions';
-import { type ApiResponse, jsonApiResponse, jsonResponse, toFetchResponse } from './respond';
+import {
+  type ApiInterface,
+  type ApiResponse,
+  interfaceHeaders,
+  interfaceOf,
+  jsonApiResponse,
+  jsonResponse,
+  toFetchResponse,
+} from './respond';
 import { listAssetsV1, listChainsV1, listSourcesV1 } from './v1/catalog';
 import { openApiV1 } from './v1/openapi';
 import { referralV1 } from './v1/referral';
@@ -49,8 +57,6 @@ export const API_ROUTES: Record<string, { api: ApiInterface; methods: Partial<Re
 };
 
 export type ApiPath = keyof typeof API_ROUTES;
-
-const interfaceOf = (pathname: string): ApiInterface => (/^\/api\/v1(\/|$)/.test(pathname) ? 'v1' : 'legacy');
 
 function preflight(api: ApiInterface, allow: string): ApiResponse {
   return jsonApiResponse(204, null, {

@@ -3,6 +3,7 @@ import next from 'next';
 import { drainHttpServer, listen, runService } from '../lifecycle';
 import { CLIENT_IP_HEADER, signedClientAddress } from '../ratelimit/client';
 import { endTransactionStreams } from '../transactions/stream';
+import { answerParserRefusals } from './parser-refusals';
 import { answerUnavailableRenders } from './unavailable-pages';
 
 /**
@@ -21,6 +22,7 @@ await runService('web', async (config) => {
     answerUnavailableRenders(req, res);
     handle(req, res);
   });
+  answerParserRefusals(server);
   server.keepAliveTimeout = 65_000;
   await listen(server, config.port, config.host, 'PORT');
   console.log(`[web] Switchyard on http://${config.host}:${config.port}`);

@@ -261,8 +261,6 @@ export function envelopeProblem(path: string, status: number, headers: Headers, 
   const pathname = new URL(path, 'http://fuzz.invalid').pathname;
   const probe = pathname.startsWith('/api/health');
   if (status >= 500 && !(probe && status === 503)) return `${status} ${text.slice(0, 200)}`;
-  // node:http's parser refuses a request line and headers over 16 KB before any handler runs.
-  if (status === 431 && text === '') return undefined;
   const v1 = /^\/api\/v1(\/|$)/.test(pathname);
   if (v1) {
     if (headers.get('x-api-version') !== '1') return 'no x-api-version: 1';
