@@ -140,11 +140,12 @@ export async function serveApi(
   request: ApiRequest,
   target: Endpoint,
   route = 'unmatched',
+  url?: URL,
 ): Promise<ApiResponse> {
   const requestId = newRequestId();
   const started = performance.now();
   const response = await logContext.run({ requestId }, () =>
-    serveWithId({ api, app, request, target, requestId, receivedAt: started }),
+    serveWithId({ api, app, request, target, requestId, receivedAt: started, url }),
   );
   const ms = performance.now() - started;
   const labels = { route, method: request.method };
@@ -167,6 +168,7 @@ interface Exchange {
   requestId: string;
   receivedAt: number;
   headers: Record<string, string>;
+  /** Parsed by the dispatcher already, or here. */
   url?: URL;
   idempotency?: { scope: string; key: string; print: string };
 }
@@ -188,6 +190,7 @@ async function serveWithId(exchange: Omit<Exchange, 'headers'>): Promise<ApiResp
 }
 
 function parseUrl(x: Exchange): URL {
+  if (x.url) return x.url;
   try {
     x.url = new URL(x.request.url);
     return x.url;
