@@ -54,8 +54,8 @@ const BLOCKED_SWEEP_SIZE = 10_000;
  * is unreachable a per-process in-memory limiter takes over.
  *
  * A request costs at most one Redis round trip, and concurrent requests of one client share one:
- * while a key's count is on its way, the requests that arrive meanwhile wait and are counted
- * together by the next call (INCRBY n), each getting the position it would have had alone. A
+ * the requests of a key read in the same turn of the event loop, or while its count is on its way,
+ * are counted together by one call (INCRBY n), each getting the position it would have had alone. A
  * client already over its limit is refused from memory until its window ends.
  */
 export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
@@ -107,6 +107,23 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
     );
   };
 
+  /**
+   * Keys to send once the requests read in this turn of the event loop have been seen (setImmediate
+   * runs right after the I/O callbacks of the turn): requests that arrive together travel together.
+   */
+  const due = new Set<string>();
+  const sendDue = () => {
+    for (const key of due) {
+      const queue = queues.get(key);
+      if (queue && !queue.inFlight && queue.waiting.length) send(key, queue);
+    }
+    due.clear();
+  };
+  const sendSoon = (key: string) => {
+    if (!due.size) setImmediate(sendDue);
+    due.add(key);
+  };
+
   /** Redis' count for one request of `key`: its position in the window and the window's remaining ms. */
   const countInRedis = (key: string) =>
     new Promise<{ position: number; msLeft: number } | Error>((resolve) => {
@@ -124,7 +141,7 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
             : { position: result.consumed - batch.length + index + 1, msLeft: result.msLeft },
         ),
       );
-      if (!queue.inFlight) send(key, queue);
+      if (!queue.inFlight) sendSoon(key);
     });
 
   async function fromInsurance(routeClass: RouteClass, client: string): Promise<RateDecision> {
