@@ -135,7 +135,9 @@ export interface NextHandle {
  */
 export async function startNext(env: NodeJS.ProcessEnv, { lockWaitSeconds = 150, readyTimeoutMs = 60_000 } = {}) {
   const port = await freePort();
-  const script = '[ -f .next/BUILD_ID ] || npx next build; exec node --import tsx server/http/web-server.ts';
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const profile = profileDir ? ` --cpu-prof --cpu-prof-dir='${profileDir.replaceAll("'", '')}/next'` : '';
+  const script = `[ -f .next/BUILD_ID ] || npx next build; exec node${profile} --import tsx server/http/web-server.ts`;
   const child = spawn('flock', ['-w', String(lockWaitSeconds), NEXT_BUILD_LOCK, 'sh', '-c', script], {
     cwd: ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1' },
