@@ -12,9 +12,10 @@ const APP_SETTINGS = new Set(Object.keys(envSchema.shape));
  * AUTH_SECRET, which the in-process app (configured from `env` alone) does not see: inherited, it
  * gave spawned processes another rate-limit hash key, so one client counted as two.
  */
-export function childEnv(env: Record<string, string>): Record<string, string | undefined> {
-  const inherited = Object.entries(process.env).filter(([name]) => !APP_SETTINGS.has(name));
-  return { ...Object.fromEntries(inherited), ...env };
+export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const inherited = { ...process.env };
+  for (const name of APP_SETTINGS) delete inherited[name];
+  return { ...inherited, ...env };
 }
 
 export function spawnEntry(
