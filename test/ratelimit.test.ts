@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientHash } from '../server/ratelimit/client';
 import { flushRateLimitHits } from '../server/ratelimit/hit-counter';
 import { rollupRateLimitHits } from '../server/ratelimit/hits';
+import { createRateLimiter } from '../server/ratelimit/limiter';
 import { startSibling, startTestApp, type TestApp } from './support/app';
 import { expectLegacyError, expectV1Error } from './support/assertions';
 
@@ -155,6 +156,43 @@ describe('the limiter’s cost per request', () => {
       expect(answers.slice(0, 5).map((a) => a.roundTrips)).toEqual([1, 1, 1, 1, 1]);
       expect(answers.slice(5).map((a) => a.roundTrips)).toEqual([0, 0]);
     } finally {
+      await t.stop();
+    }
+  });
+
+  it('shares one round trip among a client’s concurrent requests, and still allows exactly L across processes', async () => {
+    const t = await startTestApp(LIMITS);
+    const sibling = await startSibling(t);
+    try {
+      const processes = [t.app, sibling.app].map((app) => {
+        const limiter = createRateLimiter(app.config, app.redis);
+        const socket = (app.redis as unknown as { stream: { write: (...args: unknown[]) => boolean } }).stream;
+        const write = socket.write.bind(socket);
+        const counter = { writes: 0 };
+        socket.write = (...args: unknown[]) => {
+          counter.writes++;
+          return write(...args);
+        };
+        return { limiter, counter };
+      });
+      // Loads the script into Redis, so every count below is one EVALSHA.
+      await Promise.all(processes.map((p) => p.limiter.consume('catalog', 'warm-up')));
+      for (const p of processes) p.counter.writes = 0;
+
+      const decisions = await Promise.all(
+        processes.flatMap((p) => Array.from({ length: 15 }, () => p.limiter.consume('catalog', 'busy-client'))),
+      );
+      const allowed = decisions.filter((d) => d.allowed);
+      expect(allowed).toHaveLength(5);
+      expect(allowed.map((d) => d.remaining).sort()).toEqual([0, 1, 2, 3, 4]);
+      expect(decisions.filter((d) => !d.allowed).every((d) => d.remaining === 0 && d.resetSeconds > 0)).toBe(true);
+      // Per process: the first request's round trip, then one for the 14 that arrived while it was out.
+      expect(processes.map((p) => p.counter.writes)).toEqual([2, 2]);
+      // Over the limit now: refused from memory.
+      expect((await processes[0]?.limiter.consume('catalog', 'busy-client'))?.allowed).toBe(false);
+      expect(processes[0]?.counter.writes).toBe(2);
+    } finally {
+      await sibling.stop();
       await t.stop();
     }
   });
