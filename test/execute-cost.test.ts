@@ -1,39 +1,14 @@
-import { drizzle } from 'drizzle-orm/postgres-js';
-import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as schema from '../drizzle/schema';
 import type { AppContext } from '../server/context';
 import { AppError } from '../server/errors';
 import { newLockId } from '../server/ids';
 import { executeLock } from '../server/routing/execute';
 import { startTestApp, type TestApp } from './support/app';
 import { ETH_TO_BTC } from './support/fixtures';
+import { countingContext, countRedisWrites } from './support/round-trips';
 
 let t: TestApp;
 let counted: { ctx: AppContext; statements: string[]; close(): Promise<void> };
-
-/** The app's context on a Postgres client of its own that records every statement it sends. */
-function countingContext(app: AppContext) {
-  const statements: string[] = [];
-  const sql = postgres(app.config.databaseUrl, {
-    max: 2,
-    onnotice: () => {},
-    debug: (_connection, query) => statements.push(query),
-  });
-  return { ctx: { ...app, sql, db: drizzle(sql, { schema }) } as AppContext, statements, close: () => sql.end() };
-}
-
-/** Every command on the context's Redis connection is one socket write: commands are not pipelined. */
-function countRedisWrites(app: AppContext) {
-  const socket = (app.redis as unknown as { stream: { write: (...args: unknown[]) => boolean } }).stream;
-  const write = socket.write.bind(socket);
-  const counter = { writes: 0 };
-  socket.write = (...args: unknown[]) => {
-    counter.writes++;
-    return write(...args);
-  };
-  return counter;
-}
 
 beforeAll(async () => {
   // The catalog is read once per process in production; the tests' default re-reads it on every use.
@@ -62,7 +37,7 @@ describe('an execute', () => {
     // Warm-up: the first execute of a process loads BullMQ's scripts into Redis.
     await executeLock(counted.ctx, { lockId: await lockId() });
     const id = await lockId();
-    const redis = countRedisWrites(counted.ctx);
+    const redis = countRedisWrites(counted.ctx.redis);
     counted.statements.length = 0;
     const result = await executeLock(counted.ctx, { lockId: id });
     expect(result.transaction.status).toBe('PENDING');
@@ -82,7 +57,7 @@ describe('an execute', () => {
   it('that loses costs one statement and nothing else', async () => {
     const id = await lockId();
     await executeLock(counted.ctx, { lockId: id });
-    const redis = countRedisWrites(counted.ctx);
+    const redis = countRedisWrites(counted.ctx.redis);
     counted.statements.length = 0;
     expect(await failure(executeLock(counted.ctx, { lockId: id }))).toBe('QUOTE_EXPIRED');
     expect(counted.statements).toHaveLength(1);
