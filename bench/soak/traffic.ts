@@ -161,8 +161,6 @@ export class Traffic {
           hash: swap.hash,
           memo: depositMemo,
           toAddress: depositAddress,
-          // Without it the simulator takes the destination from the latest quote: another swap's, when several run.
-          destination: recipient,
           fromAsset: 'BTC.BTC',
           toAsset: 'ETH.ETH',
           amount: BTC_TO_ETH_SATS,
