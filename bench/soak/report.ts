@@ -83,6 +83,7 @@ export function buildReport(run: SoakRun) {
       readinessProbe503: rec.probeUnavailable,
       noAnswerDuringOutage: rec.noAnswerDuringOutage,
       noAnswerOutsideOutage: rec.noAnswerOutsideOutage,
+      noAnswerOutsideOutageSamples: rec.noAnswerOutsideOutageSamples,
     },
     outages: rec.outages.map((o, i) => ({
       kind: o.kind,
