@@ -1,15 +1,27 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+/** The largest multiple of 62 a byte holds: bytes from here up are skipped, so every character is uniform. */
+const UNBIASED_LIMIT = 248;
 
-/** 22 base62 characters from 16 random bytes: about 130 bits, unguessable. */
+/** Random bytes drawn from the CSPRNG a few kilobytes at a time (a request id is minted per request). */
+const pool = Buffer.alloc(4096);
+let poolAt = pool.length;
+
+function randomByte(): number {
+  if (poolAt === pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  return pool[poolAt++] as number;
+}
+
+/** 22 uniform base62 characters: about 131 bits, unguessable. */
 function randomToken(): string {
-  const bytes = randomBytes(16);
-  let n = BigInt(`0x${bytes.toString('hex')}`);
   let out = '';
-  for (let i = 0; i < 22; i++) {
-    out += ALPHABET[Number(n % 62n)];
-    n /= 62n;
+  while (out.length < 22) {
+    const byte = randomByte();
+    if (byte < UNBIASED_LIMIT) out += ALPHABET[byte % 62];
   }
   return out;
 }

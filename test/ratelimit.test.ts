@@ -132,6 +132,30 @@ describe('Redis down', () => {
   });
 });
 
+describe('reads under the limit', () => {
+  it('counts a read that fails, and answers 429 rather than the read’s own error once over the limit', async () => {
+    const t = await startTestApp(LIMITS);
+    try {
+      const path = `/api/v1/transaction/status?hash=0x${'ab'.repeat(32)}`;
+      const answers = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await t.fetch(path);
+        answers.push({ status: res.status, remaining: res.headers.get('x-ratelimit-remaining') });
+      }
+      expect(answers).toEqual([
+        { status: 404, remaining: '3' },
+        { status: 404, remaining: '2' },
+        { status: 404, remaining: '1' },
+        { status: 404, remaining: '0' },
+        { status: 429, remaining: '0' },
+        { status: 429, remaining: '0' },
+      ]);
+    } finally {
+      await t.stop();
+    }
+  });
+});
+
 describe('the limiter’s cost per request', () => {
   it('is at most one Redis round trip, and none once a client is over the limit', async () => {
     const t = await startTestApp(LIMITS);

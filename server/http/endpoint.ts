@@ -140,11 +140,12 @@ export async function serveApi(
   request: ApiRequest,
   target: Endpoint,
   route = 'unmatched',
+  url?: URL,
 ): Promise<ApiResponse> {
   const requestId = newRequestId();
   const started = performance.now();
   const response = await logContext.run({ requestId }, () =>
-    serveWithId({ api, app, request, target, requestId, receivedAt: started }),
+    serveWithId({ api, app, request, target, requestId, receivedAt: started, url }),
   );
   const ms = performance.now() - started;
   const labels = { route, method: request.method };
@@ -167,6 +168,7 @@ interface Exchange {
   requestId: string;
   receivedAt: number;
   headers: Record<string, string>;
+  /** Parsed by the dispatcher already, or here. */
   url?: URL;
   idempotency?: { scope: string; key: string; print: string };
 }
@@ -175,6 +177,7 @@ async function serveWithId(exchange: Omit<Exchange, 'headers'>): Promise<ApiResp
   const x: Exchange = { ...exchange, headers: interfaceHeaders(exchange.api, exchange.requestId) };
   try {
     const url = parseUrl(x);
+    if (isPlainRead(x) && !overLimit(x)) return respond(x, await readWhileRateLimiting(x, url));
     await rateLimit(x);
     const body = await readBody(x);
     const replay = await beginIdempotency(x, url, body);
@@ -188,6 +191,7 @@ async function serveWithId(exchange: Omit<Exchange, 'headers'>): Promise<ApiResp
 }
 
 function parseUrl(x: Exchange): URL {
+  if (x.url) return x.url;
   try {
     x.url = new URL(x.request.url);
     return x.url;
@@ -203,6 +207,28 @@ async function rateLimit(x: Exchange): Promise<void> {
   if (!decision.allowed) {
     throw new AppError('RATE_LIMITED', `Too many ${x.target.routeClass} requests; retry in ${decision.resetSeconds} s`);
   }
+}
+
+/** A GET with nothing to hold back: no body, no idempotency record, no stream that stays open. */
+const isPlainRead = (x: Exchange) =>
+  (x.request.method === 'GET' || x.request.method === 'HEAD') &&
+  !x.target.hasBody &&
+  !x.target.idempotent &&
+  !x.target.events;
+
+/** Already refused from memory: such a client's requests do no work at all. */
+const overLimit = (x: Exchange) =>
+  !!x.app.rateLimiter?.blocked(x.target.routeClass, clientIdentity(x.request, x.app.config));
+
+/**
+ * A read changes nothing, so it runs while the limiter's round trip is out instead of after it; a
+ * refusal discards its answer. The limiter's verdict wins over the read's own errors.
+ */
+async function readWhileRateLimiting(x: Exchange, url: URL): Promise<EndpointResult> {
+  const [limit, read] = await Promise.allSettled([rateLimit(x), run(x, url, {})]);
+  if (limit.status === 'rejected') throw limit.reason;
+  if (read.status === 'rejected') throw read.reason;
+  return read.value;
 }
 
 const readBody = (x: Exchange): Promise<Record<string, unknown>> =>

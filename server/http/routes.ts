@@ -69,7 +69,8 @@ function preflight(api: ApiInterface, allow: string): ApiResponse {
 
 /** Dispatches one request by path and method; unknown paths and methods answer in their interface's envelope. */
 export async function dispatchApiRequest(app: AppContext, request: ApiRequest, path?: string): Promise<ApiResponse> {
-  const pathname = path ?? new URL(request.url).pathname.replace(/\/+$/, '');
+  const url = path === undefined ? new URL(request.url) : undefined;
+  const pathname = path ?? (url as URL).pathname.replace(/\/+$/, '');
   const route = API_ROUTES[pathname];
   const api = route?.api ?? interfaceOf(pathname);
   if (!route)
@@ -96,7 +97,7 @@ export async function dispatchApiRequest(app: AppContext, request: ApiRequest, p
       ),
     );
   }
-  return serveApi(api, app, request, target, pathname);
+  return serveApi(api, app, request, target, pathname, url);
 }
 
 /** `dispatchApiRequest` for Fetch-API callers (Next's route handlers). */

@@ -30,7 +30,24 @@ export interface ClientRequest {
   readonly peerAddress?: string;
 }
 
-const signatureOf = (address: string) => createHmac('sha256', processKey()).update(address).digest('base64url');
+/**
+ * `derive` remembered per address: a client sends many requests from one address. Bounded, since
+ * with TRUST_PROXY the address is whatever X-Forwarded-For says.
+ */
+function perAddress(derive: (address: string) => string): (address: string) => string {
+  const remembered = new Map<string, string>();
+  return (address) => {
+    let value = remembered.get(address);
+    if (value === undefined) {
+      value = derive(address);
+      if (remembered.size >= 4096) remembered.clear();
+      remembered.set(address, value);
+    }
+    return value;
+  };
+}
+
+const signatureOf = perAddress((address) => createHmac('sha256', processKey()).update(address).digest('base64url'));
 
 /** The header value our node:http layers set from the socket: the address and its signature. */
 export function signedClientAddress(socketAddress: string | undefined): string {
@@ -64,13 +81,13 @@ export function clientAddress(request: ClientRequest, config: Pick<Config, 'trus
  * What limits and idempotency are keyed on: an IPv4 address (also when IPv4-mapped) as it is, an
  * IPv6 address by its /64, since one subscriber is handed a whole /64 to rotate through.
  */
-export function clientKey(address: string): string {
+export const clientKey = perAddress((address) => {
   if (!ipaddr.isValid(address)) return address;
   const parsed = ipaddr.process(address);
   if (parsed.kind() === 'ipv4') return parsed.toString();
   const prefix = [...parsed.toByteArray().slice(0, 8), ...new Array<number>(8).fill(0)];
   return `${ipaddr.fromByteArray(prefix).toString()}/64`;
-}
+});
 
 export const clientIdentity = (request: ClientRequest, config: Pick<Config, 'trustProxy'>) =>
   clientKey(clientAddress(request, config));

@@ -17,6 +17,8 @@ export interface RateDecision {
 
 export interface RateLimiter {
   consume(routeClass: RouteClass, client: string): Promise<RateDecision>;
+  /** The client is over its limit and refused from memory until its window ends: no Redis involved. */
+  blocked(routeClass: RouteClass, client: string): boolean;
 }
 
 /**
@@ -136,15 +138,24 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
     }
   }
 
+  const keyOf = (routeClass: RouteClass, client: string) => `${config.redisPrefix}:rl:${routeClass}:${client}`;
+
+  /** How long `key` is still refused from memory (0: not blocked). */
+  const blockedFor = (key: string) => {
+    const until = blockedUntil.get(key);
+    if (until === undefined) return 0;
+    const msLeft = until - Date.now();
+    if (msLeft > 0) return msLeft;
+    blockedUntil.delete(key);
+    return 0;
+  };
+
   return {
+    blocked: (routeClass, client) => blockedFor(keyOf(routeClass, client)) > 0,
     async consume(routeClass, client) {
-      const key = `${config.redisPrefix}:rl:${routeClass}:${client}`;
-      const blocked = blockedUntil.get(key);
-      if (blocked !== undefined) {
-        const msLeft = blocked - Date.now();
-        if (msLeft > 0) return decision(routeClass, perClient[routeClass] + 1, msLeft);
-        blockedUntil.delete(key);
-      }
+      const key = keyOf(routeClass, client);
+      const msBlocked = blockedFor(key);
+      if (msBlocked > 0) return decision(routeClass, perClient[routeClass] + 1, msBlocked);
       const counted = await countInRedis(key);
       if (counted instanceof Error) return fromInsurance(routeClass, client);
       if (counted.position > perClient[routeClass]) block(key, Date.now() + counted.msLeft);
