@@ -7,6 +7,15 @@ import { newNonce, securityHeaders } from './server/auth/security-headers';
  * Authorization is not decided here: every tRPC procedure and dashboard layout checks the session.
  */
 export function proxy(request: NextRequest) {
+  // Next's own trailing-slash redirect is off (next.config.mjs) so the public API can answer in its
+  // envelope; every path this matches (pages, tRPC, auth) keeps the canonical-URL redirect.
+  const { pathname } = request.nextUrl;
+  if (pathname.length > 1 && pathname.endsWith('/')) {
+    // Set as a pathname, never parsed as a URL: `//host/` must not become a redirect to another host.
+    const canonical = new URL(request.url);
+    canonical.pathname = pathname.replace(/\/+$/, '') || '/';
+    return NextResponse.redirect(canonical, 308);
+  }
   const nonce = newNonce();
   const secureTransport =
     request.nextUrl.protocol === 'https:' || request.headers.get('x-forwarded-proto')?.split(',')[0] === 'https';

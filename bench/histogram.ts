@@ -1,10 +1,11 @@
 /**
- * A log-bucketed latency histogram: 1% wide buckets from 1 µs up, so memory stays fixed however
- * many samples a run records. Percentiles are read back as the bucket's geometric middle.
+ * A log-bucketed latency histogram: 0.1% wide buckets from 1 µs up, so memory stays fixed however
+ * many samples a run records. Percentiles are read back as the bucket's geometric middle. (1% buckets
+ * were 10 ms wide at one second: a p99 over a 1,000 ms deadline could only read +0.6, +10.5, +20.6 ms…)
  */
-const GROWTH = 1.01;
+const GROWTH = 1.001;
 const LOG_GROWTH = Math.log(GROWTH);
-const MAX_BUCKETS = 2400; // 1.01^2400 µs is far beyond any request deadline
+const MAX_BUCKETS = 24_000; // 1.001^24000 µs is far beyond any request deadline
 
 export interface LatencySummary {
   count: number;

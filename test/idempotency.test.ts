@@ -74,6 +74,38 @@ describe('Idempotency-Key on lock and execute', () => {
     expectV1Error(replayedError, 409, 'QUOTE_EXPIRED');
   });
 
+  it('records the response of work that ran even when Postgres refuses the first writes of the record', async () => {
+    // Found by the soak: a Postgres restart right after a lock or execute left its key in flight, so the
+    // replay answered 409 IDEMPOTENCY_IN_PROGRESS (and, a minute later, would have run the work again).
+    const sql = t.app.sql;
+    await sql`create sequence if not exists refused_idempotency_finishes`;
+    await sql.unsafe(`create or replace function refuse_idempotency_finish() returns trigger language plpgsql as $$
+      begin
+        if new.state = 'done' and nextval('refused_idempotency_finishes') <= 2 then
+          raise exception 'the idempotency record cannot be written now';
+        end if;
+        return new;
+      end $$`);
+    await sql`create trigger refuse_idempotency_finish before update on idempotency_keys
+      for each row execute function refuse_idempotency_finish()`;
+    try {
+      const k = key();
+      const body = { ...ETH_TO_BTC, provider: 'RELAY' };
+      const first = await t.post('/api/v1/quote/lock', body, withKey(k));
+      const replay = await t.post('/api/v1/quote/lock', body, withKey(k));
+      expect(first.status).toBe(200);
+      expect(replay.status).toBe(200);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(replay.body).toEqual(first.body);
+      const [{ refused }] = (await sql`select last_value::int as refused from refused_idempotency_finishes`) as any;
+      expect(refused).toBeGreaterThanOrEqual(2);
+    } finally {
+      await sql`drop trigger if exists refuse_idempotency_finish on idempotency_keys`;
+      await sql`drop function if exists refuse_idempotency_finish()`;
+      await sql`drop sequence if exists refused_idempotency_finishes`;
+    }
+  });
+
   it('does not store validation failures or provider outages, so a corrected retry runs', async () => {
     const k = key();
     expectV1Error(

@@ -5,6 +5,7 @@ import { rollupRateLimitHits } from '../server/ratelimit/hits';
 import { createRateLimiter } from '../server/ratelimit/limiter';
 import { startSibling, startTestApp, type TestApp } from './support/app';
 import { expectLegacyError, expectV1Error } from './support/assertions';
+import { countRedisWrites } from './support/round-trips';
 
 const LIMITS = {
   RATE_LIMIT_CATALOG: '5',
@@ -190,14 +191,7 @@ describe('the limiter’s cost per request', () => {
     try {
       const processes = [t.app, sibling.app].map((app) => {
         const limiter = createRateLimiter(app.config, app.redis);
-        const socket = (app.redis as unknown as { stream: { write: (...args: unknown[]) => boolean } }).stream;
-        const write = socket.write.bind(socket);
-        const counter = { writes: 0 };
-        socket.write = (...args: unknown[]) => {
-          counter.writes++;
-          return write(...args);
-        };
-        return { limiter, counter };
+        return { limiter, counter: countRedisWrites(app.redis) };
       });
       // Loads the script into Redis, so every count below is one EVALSHA.
       await Promise.all(processes.map((p) => p.limiter.consume('catalog', 'warm-up')));

@@ -1,26 +1,13 @@
-import { drizzle } from 'drizzle-orm/postgres-js';
-import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as schema from '../drizzle/schema';
 import type { AppContext } from '../server/context';
 import { pollTransaction } from '../server/tracking/poll';
 import { startTestApp, type TestApp } from './support/app';
 import { ETH_TO_BTC } from './support/fixtures';
 import { executeSwap } from './support/flows';
+import { countingContext } from './support/round-trips';
 
 let t: TestApp;
 let counted: { ctx: AppContext; statements: string[]; close(): Promise<void> };
-
-/** The app's context on a Postgres client of its own that records every statement it sends. */
-function countingContext(app: AppContext) {
-  const statements: string[] = [];
-  const sql = postgres(app.config.databaseUrl, {
-    max: 2,
-    onnotice: () => {},
-    debug: (_connection, query) => statements.push(query),
-  });
-  return { ctx: { ...app, sql, db: drizzle(sql, { schema }) } as AppContext, statements, close: () => sql.end() };
-}
 
 beforeAll(async () => {
   // The catalog is read once per process in production; the tests' default re-reads it on every use.

@@ -56,6 +56,12 @@ async function stream(baseUrl: string, query: string, headers: Record<string, st
   return opened;
 }
 
+/** Every client's counted stream slots, as Redis holds them. */
+async function openSlots() {
+  const keys = await t.app.redis.keys(`${t.app.config.redisPrefix}:streams:*`);
+  return Promise.all(keys.map(async (key) => [key, await t.app.redis.zrange(key, 0, -1, 'WITHSCORES')]));
+}
+
 const dataOf = (event: { data?: string } | undefined) => JSON.parse(event?.data ?? 'null');
 
 describe('GET /api/v1/transaction/stream', () => {
@@ -106,10 +112,11 @@ describe('GET /api/v1/transaction/stream', () => {
     expect(await done.rest()).toEqual([]);
   }, 40_000);
 
-  // Retried: in some full-suite runs the limit went unenforced for a whole attempt (cause not yet found).
+  // Retried once: two full-suite runs of an earlier session, on a machine where other runs shared this
+  // Redis, saw the limit unenforced; the slot set is printed with any failure so a recurrence names its cause.
   it('answers 429 beyond the per-client limit of open streams, and frees a slot when one closes', {
     timeout: 40_000,
-    retry: 2,
+    retry: 1,
   }, async () => {
     t.sims.RELAY.configure({ outcome: 'success', settleAfterPolls: 10_000 });
     const executed = await executeSwap(t, ETH_TO_BTC, 'RELAY');
@@ -121,15 +128,8 @@ describe('GET /api/v1/transaction/stream', () => {
     ];
     for (const s of open) expect(s.response.status).toBe(200);
 
-    // Under a fully loaded suite one open occasionally lands without its slot counted (not yet
-    // understood; it never reproduces alone): the limit must still hold by the next request.
-    let refused = await fetch(`${secondWeb.baseUrl}/api/v1/transaction/stream?${query}`);
-    if (refused.status === 200) {
-      open.push(await stream(t.baseUrl, query));
-      await refused.body?.cancel();
-      refused = await fetch(`${secondWeb.baseUrl}/api/v1/transaction/stream?${query}`);
-    }
-    expect(refused.status).toBe(429);
+    const refused = await fetch(`${secondWeb.baseUrl}/api/v1/transaction/stream?${query}`);
+    expect(refused.status, `open slots: ${JSON.stringify(await openSlots())}`).toBe(429);
     expect((await refused.json()).error).toMatchObject({ code: 'RATE_LIMITED' });
 
     open[0]?.drop();
@@ -140,6 +140,35 @@ describe('GET /api/v1/transaction/stream', () => {
     };
     expect(await waitUntil(slotFreed, { timeoutMs: 5000, intervalMs: 100 })).toBe(true);
   });
+
+  it('still limits streams, per process, while Redis cannot count them', async () => {
+    const redisDown = await startSibling(t, {
+      REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+      STREAM_MAX_PER_CLIENT: '2',
+    });
+    try {
+      t.sims.RELAY.configure({ outcome: 'success', settleAfterPolls: 10_000 });
+      const executed = await executeSwap(t, ETH_TO_BTC, 'RELAY');
+      const query = `transactionId=${executed.transaction.id}`;
+      const first = await stream(redisDown.baseUrl, query);
+      await stream(redisDown.baseUrl, query);
+      expect(first.response.status).toBe(200);
+      expect(dataOf(await nextStatus(first))).toMatchObject({ transaction: { id: executed.transaction.id } });
+      const refused = await fetch(`${redisDown.baseUrl}/api/v1/transaction/stream?${query}`);
+      expect(refused.status).toBe(429);
+      expect((await refused.json()).error).toMatchObject({ code: 'RATE_LIMITED' });
+      first.drop();
+      const slotFreed = async () => {
+        const again = await fetch(`${redisDown.baseUrl}/api/v1/transaction/stream?${query}`);
+        await again.body?.cancel();
+        return again.status === 200;
+      };
+      expect(await waitUntil(slotFreed, { timeoutMs: 5000, intervalMs: 100 })).toBe(true);
+    } finally {
+      for (const s of streams.splice(0)) s.drop();
+      await redisDown.stop();
+    }
+  }, 40_000);
 
   it('refuses unknown and malformed requests with the v1 error envelope before streaming', async () => {
     const unknown = await t.json('/api/v1/transaction/stream?transactionId=tx_unknown');

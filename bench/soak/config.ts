@@ -2,7 +2,16 @@
 const seconds = Number(process.env.SOAK_SECONDS ?? 600);
 if (!Number.isFinite(seconds) || seconds < 30) throw new Error('SOAK_SECONDS must be a number of seconds, at least 30');
 
-/** The figures issue targets name for a full (10-minute) run; shorter runs aim at their share. */
+/** The first of the 1,000 loopback ports the soak's servers use (46000–46999 by default). */
+const portBase = Number(process.env.SOAK_PORT_BASE ?? 46_000);
+if (!Number.isInteger(portBase) || portBase < 1024 || portBase > 64_000)
+  throw new Error('SOAK_PORT_BASE must be a port number between 1024 and 64000');
+
+/**
+ * The issue's floors for a full (10-minute) run. A shorter run must reach its share of them
+ * (SOAK_SECONDS / 600 of each, so SOAK_SECONDS=120 needs 2,000 locks and 20,000 fuzz cases); a run of
+ * 600 s or longer needs the floors themselves. A run that misses a floor fails.
+ */
 export const FULL_RUN_SECONDS = 600;
 export const TARGETS = { raceLocks: 10_000, fuzzRequests: 100_000, chaosEachKind: 2 } as const;
 const share = Math.min(1, seconds / FULL_RUN_SECONDS);
@@ -11,22 +20,27 @@ export const SOAK = {
   seconds,
   /** Every private port sits in one range: Postgres, Redis, two web processes, two workers, four simulators. */
   ports: {
-    postgres: 46432,
-    redis: 46379,
-    webs: [46080, 46081],
-    workerHealth: [46090, 46091],
-    simulatorBase: 46100,
+    base: portBase,
+    postgres: portBase + 432,
+    redis: portBase + 379,
+    webs: [portBase + 80, portBase + 81],
+    workerHealth: [portBase + 90, portBase + 91],
+    simulatorBase: portBase + 100,
   },
   root: '/tmp/switchyard-soak',
   redisPrefix: 'soak',
+  /** The floors this run must reach; the drivers pace toward them (and stop there). */
   quota: {
     raceLocks: Math.ceil(TARGETS.raceLocks * share),
     fuzzRequests: Math.ceil(TARGETS.fuzzRequests * share),
   },
-  /** Executes sent at each lock at once, and locks raced at once. */
+  /** The drivers aim to have started their whole quota by this share of the run, leaving the rest to catch up. */
+  paceFinishShare: 0.85,
+  /** Executes sent at each lock at once, and most locks raced at once (the pace decides how many are). */
   raceParallel: 20,
-  racingLocks: Number(process.env.SOAK_RACING_LOCKS ?? 4),
-  fuzzConcurrency: Number(process.env.SOAK_FUZZ_CONCURRENCY ?? 8),
+  racingLocks: Number(process.env.SOAK_RACING_LOCKS ?? 16),
+  /** Most fuzz requests in flight at once. */
+  fuzzConcurrency: Number(process.env.SOAK_FUZZ_CONCURRENCY ?? 32),
   /** Swap flows (quote → lock → execute → track) in flight at once. */
   swapFlows: Number(process.env.SOAK_SWAP_FLOWS ?? 4),
   /** How long the books wait for every swap to settle after the load stops. */

@@ -7,6 +7,8 @@ import fc from 'fast-check';
 import { API_ROUTES } from '../../server/http/routes';
 import { buildOpenApiDocument } from '../../server/openapi/document';
 import { envelopeProblem, FUZZ_VALID_BODIES, type FuzzRequest, fuzzRequests } from '../../test/support/fuzz-requests';
+import type { SoakResponse } from './http';
+import { type Pace, pacedLanes } from './pace';
 import type { Recorder } from './recorder';
 
 export interface FuzzStats {
@@ -37,7 +39,7 @@ export async function runFuzz(
   stats: FuzzStats,
   rec: Recorder,
   webBases: string[],
-  o: { quota: number; deadline: number; concurrency: number },
+  o: { pace: Pace; deadline: number; concurrency: number },
 ): Promise<FuzzStats> {
   const seed = stats.seed;
   const arbitrary = fuzzRequests(buildOpenApiDocument(API_ROUTES), FUZZ_VALID_BODIES);
@@ -48,8 +50,10 @@ export async function runFuzz(
     return queue.pop() as FuzzRequest;
   };
   let sent = 0;
-  const lane = async (laneIndex: number) => {
-    while (sent < o.quota && Date.now() < o.deadline) {
+  /** One fuzz case; false when nobody answered (no case). */
+  const fuzzCase = async (laneIndex: number): Promise<boolean> => {
+    // A case Node's client refuses to send is no case: draw another (a few times at most).
+    for (let draw = 0; draw < 10; draw++) {
       sent += 1;
       const req = nextCase();
       const startedAt = Date.now();
@@ -63,30 +67,33 @@ export async function runFuzz(
         stats.unsendable += 1;
         continue;
       }
-      stats.byStatus[res.status] = (stats.byStatus[res.status] ?? 0) + 1;
-      if (res.status === 0) {
-        // Nobody answering (a web process down) is no fuzz case: give the case back and wait.
-        stats.noAnswer += 1;
-        sent -= 1;
-        await new Promise((r) => setTimeout(r, 250));
-        continue;
-      }
-      stats.cases += 1;
-      const duringOutage = rec.outageAt(startedAt, Date.now()) !== undefined;
-      if (res.status >= 500 && duringOutage) {
-        stats.serverErrorsDuringOutage += 1;
-        continue;
-      }
-      const problem = envelopeProblem(req.path, res.status, res.headers, res.text);
-      if (problem) {
-        stats.failures += 1;
-        if (stats.failureSamples.length < 20)
-          stats.failureSamples.push(
-            `${req.method} ${req.path.slice(0, 120)} body=${(req.body ?? '').slice(0, 80)}: ${problem}`,
-          );
-      }
+      return judge(req, res, startedAt);
     }
+    return true;
   };
-  await Promise.all(Array.from({ length: o.concurrency }, (_, i) => lane(i)));
+  const judge = (req: FuzzRequest, res: SoakResponse, startedAt: number): boolean => {
+    stats.byStatus[res.status] = (stats.byStatus[res.status] ?? 0) + 1;
+    if (res.status === 0) {
+      // Nobody answering (a web process down) is no fuzz case.
+      stats.noAnswer += 1;
+      return false;
+    }
+    stats.cases += 1;
+    const duringOutage = rec.outageAt(startedAt, Date.now()) !== undefined;
+    if (res.status >= 500 && duringOutage) {
+      stats.serverErrorsDuringOutage += 1;
+      return true;
+    }
+    const problem = envelopeProblem(req.path, res.status, res.headers, res.text);
+    if (problem) {
+      stats.failures += 1;
+      if (stats.failureSamples.length < 20)
+        stats.failureSamples.push(
+          `${req.method} ${req.path.slice(0, 120)} body=${(req.body ?? '').slice(0, 80)}: ${problem}`,
+        );
+    }
+    return true;
+  };
+  await pacedLanes(o.pace, o.deadline, o.concurrency, fuzzCase);
   return stats;
 }

@@ -8,6 +8,7 @@ import { Chaos } from './chaos';
 import { SOAK } from './config';
 import { newFuzzStats, runFuzz } from './fuzz';
 import { closeAgents } from './http';
+import { Pace } from './pace';
 import { databaseUrl, type Product, startDataServers, startProduct, stopDataServers } from './processes';
 import { newRaceStats, runRaces, templateLock } from './races';
 import { Recorder } from './recorder';
@@ -15,7 +16,9 @@ import { buildReport, writeReport } from './report';
 import { Traffic } from './traffic';
 
 async function main() {
-  console.log(`soak: ${SOAK.seconds} s; private servers under ${SOAK.root}; ports 46000-46999`);
+  console.log(
+    `soak: ${SOAK.seconds} s; private servers under ${SOAK.root}; ports ${SOAK.ports.base}-${SOAK.ports.base + 999}`,
+  );
   await startDataServers();
   let product: Product | undefined;
   const handle = createDb({ url: databaseUrl, poolMax: 4, connectTimeoutMs: 5000 });
@@ -29,6 +32,7 @@ async function main() {
     const startedAt = new Date();
     const start = Date.now();
     const deadline = start + SOAK.seconds * 1000;
+    const paceBy = start + SOAK.seconds * 1000 * SOAK.paceFinishShare;
     const template = await templateLock(rec, webBases[0] as string);
     const traffic = new Traffic(rec, webBases);
     const chaos = new Chaos(product, rec);
@@ -45,13 +49,13 @@ async function main() {
     const [races, fuzz] = await Promise.all([
       runRaces(raceStats, rec, handle.sql, webBases, {
         template,
-        quota: SOAK.quota.raceLocks,
+        pace: new Pace(SOAK.quota.raceLocks, start, paceBy),
         deadline,
         parallel: SOAK.raceParallel,
         racingLocks: SOAK.racingLocks,
       }),
       runFuzz(fuzzStats, rec, webBases, {
-        quota: SOAK.quota.fuzzRequests,
+        pace: new Pace(SOAK.quota.fuzzRequests, start, paceBy),
         deadline,
         concurrency: SOAK.fuzzConcurrency,
       }),

@@ -85,7 +85,11 @@ export class ProductProcess {
   async start() {
     mkdirSync(`${SOAK.root}/logs`, { recursive: true });
     const log = openSync(`${SOAK.root}/logs/${this.name}.log`, 'a');
-    this.child = spawn(process.execPath, ['--import', 'tsx', this.entry], {
+    // SOAK_CPU_PROF=<dir>: each product process writes a CPU profile there when it is stopped (not when killed).
+    const profile = process.env.SOAK_CPU_PROF
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SOAK_CPU_PROF}/${this.name}`]
+      : [];
+    this.child = spawn(process.execPath, [...profile, '--import', 'tsx', this.entry], {
       cwd: ROOT,
       env: { ...process.env, ...productEnv, ...this.env },
       stdio: ['ignore', log, log],

@@ -7,6 +7,7 @@ import type postgres from 'postgres';
 import { ETH_TO_BTC } from '../../test/support/fixtures';
 import { cloneLocks } from '../fixtures';
 import { json } from './http';
+import { type Pace, pacedLanes } from './pace';
 import type { Recorder } from './recorder';
 
 export interface RaceStats {
@@ -39,6 +40,8 @@ export async function templateLock(rec: Recorder, base: string): Promise<string>
   throw new Error('no template lock for the execute races');
 }
 
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
 export const newRaceStats = (): RaceStats => ({
   locksRaced: 0,
   executesSent: 0,
@@ -56,27 +59,36 @@ export async function runRaces(
   rec: Recorder,
   sql: postgres.Sql,
   webBases: string[],
-  o: { template: string; quota: number; deadline: number; parallel: number; racingLocks: number },
+  o: { template: string; pace: Pace; deadline: number; parallel: number; racingLocks: number },
 ): Promise<RaceStats> {
+  // Locks are cloned a batch ahead of the racers, one batch at a time.
   const pool: string[] = [];
-  let claimed = 0;
+  let refill: Promise<void> | undefined;
+  const topUp = () => {
+    refill ??= (async () => {
+      const want = Math.min(250, o.pace.quota - stats.locksRaced - pool.length + o.racingLocks);
+      if (want > 0) pool.push(...(await cloneLocks(sql, o.template, want)));
+    })().finally(() => {
+      refill = undefined;
+    });
+    return refill;
+  };
   const nextLock = async (): Promise<string | undefined> => {
-    if (claimed >= o.quota || Date.now() >= o.deadline) return undefined;
-    claimed += 1;
-    while (pool.length === 0) {
-      try {
-        pool.push(...(await cloneLocks(sql, o.template, Math.min(250, o.quota - claimed + 1))));
-      } catch {
-        // Postgres restarting: try again shortly.
-        if (Date.now() >= o.deadline) return undefined;
-        await new Promise((r) => setTimeout(r, 500));
-      }
+    while (Date.now() < o.deadline) {
+      if (pool.length < 50) void topUp().catch(() => {});
+      const lockId = pool.pop();
+      if (lockId) return lockId;
+      // Wait for the batch in flight; if it failed (Postgres restarting), try again shortly.
+      await (refill ?? sleep(100)).catch(() => sleep(500));
     }
-    return pool.pop();
+    return undefined;
   };
 
   let address = 0;
-  const race = async (lockId: string) => {
+  /** One lock raced by `parallel` executes; false when nobody answered (no race). */
+  const race = async (): Promise<boolean> => {
+    const lockId = await nextLock();
+    if (!lockId) return true;
     const startedAt = Date.now();
     const answers = await Promise.all(
       Array.from({ length: o.parallel }, (_, i) => {
@@ -92,6 +104,8 @@ export async function runRaces(
       }),
     );
     stats.executesSent += answers.length;
+    // Nobody answering (a web process down): not a race.
+    if (answers.every((a) => a.status === 0)) return false;
     stats.locksRaced += 1;
     stats.lockIds.push(lockId);
     for (const a of answers) stats.statuses[a.status] = (stats.statuses[a.status] ?? 0) + 1;
@@ -100,11 +114,6 @@ export async function runRaces(
     if (wins > 1) {
       stats.doubleWins += 1;
       stats.violations.push(`${lockId}: ${wins} executes won`);
-    } else if (answers.every((a) => a.status === 0)) {
-      // Nobody answering (a web process down): not a race; wait rather than spin through the quota.
-      stats.locksRaced -= 1;
-      claimed -= 1;
-      await new Promise((r) => setTimeout(r, 250));
     } else if (wins === 0) {
       if (rec.outageAt(startedAt, Date.now())) stats.noWinnerDuringOutage += 1;
       else {
@@ -115,11 +124,9 @@ export async function runRaces(
         }
       }
     }
+    return true;
   };
 
-  const lane = async () => {
-    for (let lockId = await nextLock(); lockId; lockId = await nextLock()) await race(lockId);
-  };
-  await Promise.all(Array.from({ length: o.racingLocks }, lane));
+  await pacedLanes(o.pace, o.deadline, o.racingLocks, race);
   return stats;
 }

@@ -30,6 +30,8 @@ export class Recorder {
   noAnswerOutsideOutage = 0;
   probeUnavailable = 0;
   readonly serverErrorSamples: string[] = [];
+  /** Why requests outside any outage got no answer: what to look at when the count is not small. */
+  readonly noAnswerOutsideOutageSamples: string[] = [];
 
   openOutage(kind: string): Outage {
     const outage: Outage = {
@@ -69,7 +71,14 @@ export class Recorder {
     if (res.status === 0) {
       this.byClass.noAnswer = (this.byClass.noAnswer ?? 0) + 1;
       if (outage) this.noAnswerDuringOutage += 1;
-      else this.noAnswerOutsideOutage += 1;
+      else {
+        this.noAnswerOutsideOutage += 1;
+        if (this.noAnswerOutsideOutageSamples.length < 20) {
+          this.noAnswerOutsideOutageSamples.push(
+            `${req.method} ${req.path.slice(0, 80)}: ${res.error} after ${Math.round(res.ms)} ms`,
+          );
+        }
+      }
       return;
     }
     const cls = `${Math.floor(res.status / 100)}xx`;

@@ -50,3 +50,30 @@ test('a request the HTTP parser refuses still gets the error envelope from the w
     envelopeProblem('/api/v1/swap/chains', answer.status, new Headers(answer.headers), answer.body),
   ).toBeUndefined();
 });
+
+test('a trailing slash reaches the API in its envelope, while pages keep their canonical-URL redirect', async ({
+  request,
+}) => {
+  // Found by the soak's fuzzing: Next answered `/api/v1/` with a bodiless 308 instead of the envelope.
+  const root = await request.get('/api/v1/', { maxRedirects: 0 });
+  expect(root.status()).toBe(404);
+  expect(envelopeProblem('/api/v1/', root.status(), new Headers(root.headers()), await root.text())).toBeUndefined();
+  expect((await root.json()).error.code).toBe('NOT_FOUND');
+
+  const chains = await request.get('/api/v1/swap/chains/?type=UTXO', { maxRedirects: 0 });
+  expect(chains.status()).toBe(200);
+  expect(chains.headers()['x-api-version']).toBe('1');
+  expect((await chains.json()).pagination.total).toBe(4);
+
+  const legacy = await request.get('/api/swap/sources/', { maxRedirects: 0 });
+  expect(legacy.status()).toBe(200);
+  expect(Object.keys(await legacy.json()).sort()).toEqual(['page', 'perPage', 'sources', 'total']);
+
+  const docs = await request.get('/docs/?tab=v1', { maxRedirects: 0 });
+  expect(docs.status()).toBe(308);
+  const location = new URL(docs.headers().location ?? '', 'http://127.0.0.1');
+  expect(`${location.pathname}${location.search}`).toBe('/docs?tab=v1');
+  const followed = await request.get('/docs/');
+  expect(followed.status()).toBe(200);
+  expect(await followed.text()).toContain('Switchyard swap routing API');
+});

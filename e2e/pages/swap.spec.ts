@@ -1,6 +1,13 @@
 import type { APIRequestContext } from '@playwright/test';
 import { ADDR, WALLETS } from '../../test/support/fixtures';
-import { executeFirstRoute, expectAccessible, fillEthToBtc, registerReferralCode, shot } from '../support/helpers';
+import {
+  executeFirstRoute,
+  expectAccessible,
+  fillEthToBtc,
+  fillUsdcEthereumToArbitrum,
+  registerReferralCode,
+  shot,
+} from '../support/helpers';
 import { expect, test } from '../support/test';
 
 // scripts/e2e-server.sh starts the simulators from SIMULATOR_BASE_PORT in PROVIDER_KEYS order: CHAINFLIP is third.
@@ -142,13 +149,7 @@ test('swap through a deposit channel, attributed to the referral code, then foll
 
 test('wallet calldata with an approval, and a deposit address with a memo', async ({ page }, testInfo) => {
   await page.goto('/');
-  await page.getByLabel('Source chain').selectOption('ethereum');
-  await page.getByLabel('Source asset').selectOption({ label: 'USDC — USD Coin' });
-  await page.getByLabel('Destination chain').selectOption('arbitrum');
-  await page.getByLabel('Destination asset').selectOption({ label: 'USDC — USD Coin' });
-  await page.getByLabel('Amount', { exact: true }).fill('2500');
-  await page.getByLabel('Source wallet').fill(WALLETS.evm);
-  await page.getByLabel('Destination wallet').fill(WALLETS.evm2);
+  await fillUsdcEthereumToArbitrum(page);
   await executeFirstRoute(page, ['RELAY', 'LIFI']);
   await expect(page.getByRole('heading', { name: 'Sign in your wallet' })).toBeVisible();
   await page.locator('summary', { hasText: 'Technical details' }).click();

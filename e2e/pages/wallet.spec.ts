@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { WALLETS } from '../../test/support/fixtures';
-import { executeFirstRoute, expectAccessible, shot } from '../support/helpers';
+import { executeFirstRoute, expectAccessible, fillUsdcEthereumToArbitrum, shot } from '../support/helpers';
 import { expect, test } from '../support/test';
 
 interface WalletCall {
@@ -85,13 +85,7 @@ test('an injected wallet connects, switches chain, approves, sends, and the hash
 }, testInfo) => {
   await injectWallet(page, WALLETS.evm);
   await page.goto('/');
-  await page.getByLabel('Source chain').selectOption('ethereum');
-  await page.getByLabel('Source asset').selectOption({ label: 'USDC — USD Coin' });
-  await page.getByLabel('Destination chain').selectOption('arbitrum');
-  await page.getByLabel('Destination asset').selectOption({ label: 'USDC — USD Coin' });
-  await page.getByLabel('Amount', { exact: true }).fill('2500');
-  await page.getByLabel('Source wallet').fill(WALLETS.evm);
-  await page.getByLabel('Destination wallet').fill(WALLETS.evm2);
+  await fillUsdcEthereumToArbitrum(page);
   await executeFirstRoute(page, ['RELAY', 'LIFI']);
   await expect(page.getByRole('heading', { name: 'Sign in your wallet' })).toBeVisible();
   // Amounts read in units with symbols; the raw call waits behind "Technical details".
@@ -132,13 +126,7 @@ test('an injected wallet connects, switches chain, approves, sends, and the hash
 
 test('without a browser wallet the page says so and keeps the technical details', async ({ page }) => {
   await page.goto('/');
-  await page.getByLabel('Source chain').selectOption('ethereum');
-  await page.getByLabel('Source asset').selectOption({ label: 'USDC — USD Coin' });
-  await page.getByLabel('Destination chain').selectOption('arbitrum');
-  await page.getByLabel('Destination asset').selectOption({ label: 'USDC — USD Coin' });
-  await page.getByLabel('Amount', { exact: true }).fill('2500');
-  await page.getByLabel('Source wallet').fill(WALLETS.evm);
-  await page.getByLabel('Destination wallet').fill(WALLETS.evm2);
+  await fillUsdcEthereumToArbitrum(page);
   await executeFirstRoute(page, ['RELAY', 'LIFI']);
   await expect(page.getByText('No browser wallet found.')).toBeVisible();
   await page.locator('summary', { hasText: 'Technical details' }).click();

@@ -26,6 +26,17 @@ export async function fillEthToBtc(page: Page, amount: string) {
   await page.getByLabel('Destination wallet').fill(WALLETS.bitcoin);
 }
 
+/** Fills the swap page's form for 2,500 USDC from Ethereum to Arbitrum: an EVM swap that needs an approval. */
+export async function fillUsdcEthereumToArbitrum(page: Page) {
+  await page.getByLabel('Source chain').selectOption('ethereum');
+  await page.getByLabel('Source asset').selectOption({ label: 'USDC — USD Coin' });
+  await page.getByLabel('Destination chain').selectOption('arbitrum');
+  await page.getByLabel('Destination asset').selectOption({ label: 'USDC — USD Coin' });
+  await page.getByLabel('Amount', { exact: true }).fill('2500');
+  await page.getByLabel('Source wallet').fill(WALLETS.evm);
+  await page.getByLabel('Destination wallet').fill(WALLETS.evm2);
+}
+
 /** Gets routes, locks the first one from `providers`, and executes it. */
 export async function executeFirstRoute(page: Page, providers: string[]) {
   await page.getByRole('button', { name: 'Get routes' }).click();

@@ -273,7 +273,10 @@ const run = (x: Exchange, url: URL, body: Record<string, unknown>) =>
 async function finishIdempotency(x: Exchange, response: { status: number; body: unknown }) {
   if (!x.idempotency) return;
   const { scope, key, print } = x.idempotency;
-  await x.app.idempotency?.finish(scope, key, print, response).catch(() => {});
+  await x.app.idempotency?.finish(scope, key, print, response).catch((error) => {
+    // The work ran and its answer goes out; only a retry under this key may now see 409 or run it again.
+    x.app.log.error({ requestId: x.requestId, err: error, scope }, 'could not record an idempotent response');
+  });
 }
 
 /** The success answer; a conditional GET whose validator still matches gets 304 and no body. */

@@ -5,6 +5,12 @@ import { AppError } from '../errors';
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const IN_FLIGHT_TTL_MS = 60_000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+/**
+ * How long `finish` keeps trying to record a response whose work already ran (about 10 s: a Postgres
+ * restart). Left `in_flight`, the key would answer 409 to retries and, once the in-flight TTL ran out,
+ * let a retry run the work a second time.
+ */
+const FINISH_RETRY_DELAYS_MS = [100, 200, 400, 800, 1600, 2000, 2000, 2000];
 
 interface StoredOutcome {
   state: 'in_flight' | 'done';
@@ -86,9 +92,20 @@ export function createIdempotencyStore(sql: postgres.Sql, ttlSeconds: number): I
       return { status: stored.status ?? 200, body: stored.body === null ? null : JSON.parse(stored.body) };
     },
     async finish(scope, key, print, response) {
-      await sql`update idempotency_keys set state = 'done', fingerprint = ${print}, status = ${response.status},
-          body = ${JSON.stringify(response.body ?? null)}, expires_at = now() + make_interval(secs => ${ttlSeconds})
-        where scope = ${scope} and key_hash = ${keyHash(key)}`;
+      const body = JSON.stringify(response.body ?? null);
+      const hash = keyHash(key);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await sql`update idempotency_keys set state = 'done', fingerprint = ${print}, status = ${response.status},
+              body = ${body}, expires_at = now() + make_interval(secs => ${ttlSeconds})
+            where scope = ${scope} and key_hash = ${hash}`;
+          return;
+        } catch (error) {
+          const delay = FINISH_RETRY_DELAYS_MS[attempt];
+          if (delay === undefined) throw error;
+          await new Promise((resolve) => setTimeout(resolve, delay));
+        }
+      }
     },
     async abandon(scope, key) {
       await sql`delete from idempotency_keys where scope = ${scope} and key_hash = ${keyHash(key)}`;

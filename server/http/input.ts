@@ -105,16 +105,17 @@ function bodyProblem(message: string, status = 400): AppError {
 
 /** Reads a JSON object body under a byte limit, without trusting Content-Length alone. */
 export async function readJsonBody(
-  request: Pick<ApiRequest, 'headers' | 'body'>,
+  request: Pick<ApiRequest, 'headers' | 'body' | 'readBody'>,
   maxBytes: number,
 ): Promise<Record<string, unknown>> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(contentType.trim())) {
     throw bodyProblem('Content-Type must be application/json');
   }
-  const body = await readCappedBody(request, maxBytes, () =>
-    bodyProblem(`Request body larger than ${maxBytes} bytes`, 413),
-  );
+  const tooLarge = () => bodyProblem(`Request body larger than ${maxBytes} bytes`, 413);
+  const body = await (request.readBody
+    ? request.readBody(maxBytes, tooLarge)
+    : readCappedBody(request, maxBytes, tooLarge));
   const text = new TextDecoder('utf-8', { fatal: false }).decode(body);
   if (text.trim() === '') throw bodyProblem('Request body is empty; a JSON object is required');
   let parsed: unknown;

@@ -26,6 +26,34 @@ function toRequest(req: IncomingMessage, origin: string): Request {
 }
 
 /**
+ * The message's body read straight off node:http, refused past `maxBytes` as a web stream reader
+ * would (declared length first, then what arrives; the rest is not read).
+ */
+function readMessageBody(req: IncomingMessage, maxBytes: number, tooLarge: () => Error): Promise<Buffer> {
+  if (Number(req.headers['content-length'] ?? '0') > maxBytes) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > maxBytes) {
+        req.off('data', onData);
+        req.destroy();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
+    req.once('error', reject);
+    req.once('close', () => {
+      if (!req.complete) reject(new Error('request body cut short'));
+    });
+  });
+}
+
+/**
  * node:http's message as the API endpoints read it: headers straight from the parsed message, the
  * peer address from the socket, and a body stream only for methods that carry one.
  */
@@ -43,6 +71,10 @@ function toApiRequest(req: IncomingMessage, res: ServerResponse, origin: string)
         return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
       },
     },
+    readBody: (maxBytes, tooLarge) =>
+      method === 'GET' || method === 'HEAD'
+        ? Promise.resolve(Buffer.alloc(0))
+        : readMessageBody(req, maxBytes, tooLarge),
     get body() {
       if (body === undefined) {
         body = method === 'GET' || method === 'HEAD' ? null : (Readable.toWeb(req) as ReadableStream<Uint8Array>);

@@ -12,4 +12,9 @@ export interface ApiRequest {
   readonly signal: AbortSignal;
   /** The socket's peer address, when the server that read the socket hands it over itself. */
   readonly peerAddress?: string;
+  /**
+   * The whole body, refused with `tooLarge()` past `maxBytes`, where the server can read it without
+   * a web stream (the lean server, from node:http's message); otherwise `body` is read.
+   */
+  readonly readBody?: (maxBytes: number, tooLarge: () => Error) => Promise<Buffer>;
 }

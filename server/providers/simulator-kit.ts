@@ -40,6 +40,8 @@ export interface SimulatorLogEntry {
   kind: CallKind | 'other';
   at: number;
   headers: Record<string, string>;
+  /** The request's JSON body as received, absent without one. */
+  body?: unknown;
 }
 
 export interface SimRequest {
@@ -175,7 +177,7 @@ export async function startSimulator(
       if (route.method !== method) continue;
       const match = url.pathname.match(route.pattern);
       if (!match) continue;
-      log.push({ method, path: `${url.pathname}${url.search}`, kind: route.kind, at: Date.now(), headers });
+      log.push({ method, path: `${url.pathname}${url.search}`, kind: route.kind, at: Date.now(), headers, body });
       if (log.length > 5000) log.shift();
       const fault: Fault = route.kind === 'other' ? 'none' : config.faults[route.kind];
       const simReq: SimRequest = { method, url, body, headers, config, outcomeFor };

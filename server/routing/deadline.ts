@@ -1,6 +1,8 @@
 /**
  * Runs `work` with an AbortSignal that fires after `ms`, and gives up on it at the same moment
  * even if the work ignores the signal: a hanging provider never holds a request past its deadline.
+ * The caller hears of the timeout first; tearing the abandoned work down (aborting its connection)
+ * waits for the next turn of the event loop, so an answer built from what arrived goes out first.
  */
 export async function withDeadline<T>(
   ms: number,
@@ -11,8 +13,9 @@ export async function withDeadline<T>(
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      controller.abort();
-      reject(onTimeout());
+      const error = onTimeout();
+      reject(error);
+      setImmediate(() => controller.abort(error));
     }, ms);
   });
   try {

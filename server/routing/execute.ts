@@ -1,4 +1,4 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, sql } from 'drizzle-orm';
 import { parseUnits } from 'viem';
 import { locks, transactionEvents, transactions } from '../../drizzle/schema';
 import type { AssetSnapshot } from '../../drizzle/schema/swaps';
@@ -49,16 +49,42 @@ const snapshot = (asset: RouteAsset): AssetSnapshot => ({
   decimals: asset.decimals,
 });
 
-/** One conditional UPDATE: exactly one caller wins a live lock, however many race for it. */
+const claimStatements = new WeakMap<AppContext, ReturnType<typeof prepareClaim>>();
+
+/**
+ * One conditional UPDATE: exactly one caller wins a live lock, however many race for it. The same
+ * statement tells a loser whether the lock exists at all, so losing costs one round trip.
+ */
+function prepareClaim(ctx: AppContext) {
+  const claimed = ctx.db.$with('claimed').as(
+    ctx.db
+      .update(locks)
+      .set({ state: 'executing', claimedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(and(eq(locks.id, sql.placeholder('id')), eq(locks.state, 'locked'), gt(locks.expiresAt, sql`now()`)))
+      .returning(),
+  );
+  const columns = Object.keys(getTableColumns(locks)) as (keyof LockRow)[];
+  const claim = Object.fromEntries(columns.map((column) => [column, claimed[column]])) as {
+    [K in keyof LockRow]: (typeof claimed)[K];
+  };
+  return ctx.db
+    .with(claimed)
+    .select({ id: locks.id, claim })
+    .from(locks)
+    .leftJoin(claimed, sql`true`)
+    .where(eq(locks.id, sql.placeholder('id')))
+    .prepare('lock_claim');
+}
+
 async function claimLock(ctx: AppContext, lockId: string): Promise<LockRow> {
-  const [claimed] = await ctx.db
-    .update(locks)
-    .set({ state: 'executing', claimedAt: sql`now()`, updatedAt: sql`now()` })
-    .where(and(eq(locks.id, lockId), eq(locks.state, 'locked'), gt(locks.expiresAt, sql`now()`)))
-    .returning();
-  if (claimed) return claimed;
-  const [existing] = await ctx.db.select({ id: locks.id }).from(locks).where(eq(locks.id, lockId)).limit(1);
-  if (!existing) throw notFound('Lock', 'lockId');
+  let statement = claimStatements.get(ctx);
+  if (!statement) {
+    statement = prepareClaim(ctx);
+    claimStatements.set(ctx, statement);
+  }
+  const [found] = await statement.execute({ id: lockId });
+  if (!found) throw notFound('Lock', 'lockId');
+  if (found.claim) return found.claim as LockRow;
   throw new AppError('QUOTE_EXPIRED', 'This lock has expired or was already executed; request a new quote and lock', {
     field: 'lockId',
   });
@@ -267,7 +293,7 @@ async function record(
 
 /** The recorded swap is already safe: the sweep finds it by its due poll time when the queue cannot take it. */
 async function scheduleTracking(ctx: AppContext, transactionId: string) {
-  await ctx.tracking?.schedule(transactionId, 0).catch((error) => {
+  await ctx.tracking?.scheduleNew(transactionId).catch((error) => {
     ctx.log.warn({ err: error, transactionId }, 'could not schedule tracking; the sweep will pick it up');
   });
 }

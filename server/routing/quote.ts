@@ -94,16 +94,22 @@ export async function quoteRoutes(
       { headers: { 'retry-after': String(retryAfterSeconds) } },
     );
   }
-  const outcomes = await Promise.all(
-    allowed.map((adapter) => quoteProvider(ctx, adapter, pair, 'preview', receivedAt)),
+  // Each provider's routes are presented as they arrive, so a deadline cut-off has only the merge left to do.
+  const answers = await Promise.all(
+    allowed.map(async (adapter) => {
+      const outcome = await quoteProvider(ctx, adapter, pair, 'preview', receivedAt);
+      const presented = outcome.routes.map((route) =>
+        presentRoute(outcome.provider, route, pair.src, pair.dst, pair.amountBase),
+      );
+      return { outcome, presented };
+    }),
   );
+  const outcomes = answers.map((a) => a.outcome);
   await ctx.metrics?.recordQuotes(outcomes);
   if (outcomes.every((o) => !o.ok)) {
     throw new AppError('SERVICE_UNAVAILABLE', 'No provider could be reached for a quote; retry shortly');
   }
-  const routes = outcomes
-    .flatMap((o) => o.routes.map((route) => presentRoute(o.provider, route, pair.src, pair.dst, pair.amountBase)))
-    .sort(compareRoutes);
+  const routes = answers.flatMap((a) => a.presented).sort(compareRoutes);
   if (heldBack === 0 && outcomes.every((o) => o.ok)) await cacheRoutes(ctx, pair, routes);
   return routes;
 }

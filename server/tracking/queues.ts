@@ -15,6 +15,8 @@ import {
 
 export interface TrackingScheduler {
   schedule(transactionId: string, delayMs: number): Promise<void>;
+  /** Polls a transaction recorded a moment ago, which has no job yet: one add, no lookup first. */
+  scheduleNew(transactionId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -79,6 +81,10 @@ export function createTrackingScheduler(queue: Queue): TrackingScheduler {
         await existing.remove().catch(() => {});
       }
       await enqueue(queue, 'tracking.poll', { transactionId }, { jobId, delay: delayMs });
+    },
+    async scheduleNew(transactionId) {
+      // Should a job exist after all, BullMQ keeps it and ignores the add (same job id).
+      await enqueue(queue, 'tracking.poll', { transactionId }, { jobId: trackingJobId(transactionId) });
     },
     close: () => queue.close(),
   };

@@ -36,6 +36,35 @@ redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1`;
 
+/**
+ * Streams counted by this process alone, used while Redis cannot count them: the limit then holds
+ * per process instead of not at all, as the request rate limits do with their in-memory insurance.
+ */
+const localSlots = new Map<string, number>();
+
+function acquireLocalSlot(clientKey: string, maxPerClient: number): () => void {
+  const open = localSlots.get(clientKey) ?? 0;
+  if (open >= maxPerClient) throw tooManyStreams(maxPerClient);
+  localSlots.set(clientKey, open + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (localSlots.get(clientKey) ?? 1) - 1;
+    if (left > 0) localSlots.set(clientKey, left);
+    else localSlots.delete(clientKey);
+  };
+}
+
+const tooManyStreams = (maxPerClient: number) =>
+  new AppError(
+    'RATE_LIMITED',
+    `Too many open status streams from this client (at most ${maxPerClient}); close one and retry`,
+    {
+      headers: { 'retry-after': '5' },
+    },
+  );
+
 async function acquireSlot(ctx: AppContext, clientKey: string): Promise<() => void> {
   const { maxPerClient, maxLifetimeMs } = ctx.config.streams;
   const key = `${ctx.config.redisPrefix}:streams:${clientKey}`;
@@ -46,16 +75,10 @@ async function acquireSlot(ctx: AppContext, clientKey: string): Promise<() => vo
   try {
     granted = await ctx.redis.eval(ACQUIRE_SLOT, 1, key, now, maxPerClient, now + lapseMs, member, lapseMs);
   } catch (error) {
-    ctx.log.warn({ err: error }, 'stream limit unavailable; stream allowed');
-    return () => {};
+    ctx.log.warn({ err: error }, 'stream limit counted by this process alone: Redis did not answer');
+    return acquireLocalSlot(clientKey, maxPerClient);
   }
-  if (granted !== 1) {
-    throw new AppError(
-      'RATE_LIMITED',
-      `Too many open status streams from this client (at most ${maxPerClient}); close one and retry`,
-      { headers: { 'retry-after': '5' } },
-    );
-  }
+  if (granted !== 1) throw tooManyStreams(maxPerClient);
   return () => {
     ctx.redis.zrem(key, member).catch(() => {});
   };

@@ -1,16 +1,30 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { envSchema } from '../../server/config';
 import { isPortFree, listen } from '../../server/lifecycle';
 
 /** Runs one of the product's TypeScript entry points as its own Node process (no npx in between, so signals reach it). */
+const APP_SETTINGS = new Set(Object.keys(envSchema.shape));
+
+/**
+ * A child's environment: this process's, less the app's own settings, plus `env`. `npm test` exports
+ * AUTH_SECRET, which the in-process app (configured from `env` alone) does not see: inherited, it
+ * gave spawned processes another rate-limit hash key, so one client counted as two.
+ */
+export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const inherited = { ...process.env };
+  for (const name of APP_SETTINGS) delete inherited[name];
+  return { ...inherited, ...env };
+}
+
 export function spawnEntry(
   entry: string,
   env: Record<string, string>,
   stdio: 'ignore' | 'pipe' = 'ignore',
 ): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', entry], {
-    env: { ...process.env, ...env },
+    env: childEnv(env),
     stdio: ['ignore', stdio, 'ignore'],
   });
 }

@@ -1,6 +1,5 @@
 import { DelayedError, type Job } from 'bullmq';
 import type { AppContext } from '../../server/context';
-import { logContext } from '../../server/log';
 import { JOBS } from '../../server/tracking/jobs';
 import { pollTransaction } from '../../server/tracking/poll';
 
@@ -11,11 +10,10 @@ import { pollTransaction } from '../../server/tracking/poll';
 export function trackingProcessor(ctx: AppContext) {
   return async (job: Job, token?: string) => {
     const { transactionId } = JOBS['tracking.poll'].schema.parse(job.data);
-    const outcome = await logContext.run({ transactionId, jobId: String(job.id) }, async () => {
-      const polled = await pollTransaction(ctx, transactionId);
-      ctx.log.debug({ status: polled.status, next: polled.nextDelayMs }, 'polled');
-      return polled;
-    });
+    // No AsyncLocalStorage context per job: once used it taxes every promise of the process, and
+    // every line a poll logs already names its transaction.
+    const outcome = await pollTransaction(ctx, transactionId);
+    ctx.log.debug({ transactionId, status: outcome.status, next: outcome.nextDelayMs }, 'polled');
     if (outcome.keepTracking && outcome.nextDelayMs !== null && token) {
       await job.moveToDelayed(Date.now() + outcome.nextDelayMs, token);
       throw new DelayedError();

@@ -2,6 +2,7 @@
 
 import { usePathname } from 'next/navigation';
 import { type ReactNode, useEffect, useState } from 'react';
+import { Button } from '@/app/_kit/Button';
 import styles from './shell.module.css';
 
 /** On a phone the sidebar's navigation folds behind a Menu button; it folds again after each navigation. */
@@ -12,15 +13,14 @@ export function SidebarMenu({ children }: { children: ReactNode }) {
   useEffect(() => setOpen(false), [pathname]);
   return (
     <>
-      <button
-        type="button"
+      <Button
         className={styles.menuToggle}
         aria-expanded={open}
         aria-controls="dashboard-menu"
         onClick={() => setOpen((value) => !value)}
       >
         <span aria-hidden="true">{open ? '✕' : '☰'}</span> Menu
-      </button>
+      </Button>
       <div id="dashboard-menu" className={styles.menu} data-open={open}>
         {children}
       </div>

@@ -3,13 +3,13 @@ import { headers } from 'next/headers';
 import { forbidden } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { Brand } from '@/app/_kit/Brand';
+import layout from '@/app/_kit/layout.module.css';
 import { Panel } from '@/app/_kit/Panel';
 import { ErrorState } from '@/app/_kit/states';
 import { passesGate } from '@/server/auth/roles';
 import { AppError } from '@/server/errors';
 import { RENDER_ID_HEADER, reportUnavailableRender } from '@/server/http/unavailable-pages';
 import { gateForPath, Shell } from '../_components/Shell';
-import styles from '../_components/shell.module.css';
 import { currentPath, requireViewer } from '../_lib/viewer';
 import { TRPCReactProvider } from '../_trpc/client';
 
@@ -35,7 +35,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
 
 function Unavailable({ path }: { path: string }) {
   return (
-    <main id="dashboard-main" className={styles.unavailable}>
+    <main id="dashboard-main" className={layout.noticePage}>
       <Brand href="/" sub="Dashboard" />
       <Panel>
         <ErrorState

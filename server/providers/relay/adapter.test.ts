@@ -1,6 +1,6 @@
 import { Cell, Address as TonAddress } from '@ton/core';
 import { decodeFunctionData, getAddress, parseAbi } from 'viem';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { routeAsset, testSignal } from '../../../test/support/route-assets';
 import { isProviderError } from '../errors';
 import type { RunningSimulator } from '../simulator-kit';
@@ -35,7 +35,6 @@ const asset = {
 
 let sim: RunningSimulator;
 let adapter: RelayAdapter;
-let fetchSpy: MockInstance<typeof fetch>;
 
 const adapterWith = (apiKey?: string) =>
   createRelayAdapter({
@@ -60,10 +59,10 @@ const executeInput = (src: RouteAsset, dst: RouteAsset, amountBase: bigint, depo
   transactionId: 'tx_test',
 });
 
-/** The JSON body of the adapter's last `POST /quote`, read off the real request. */
+/** The JSON body of the adapter's last `POST /quote`, as the simulator received it. */
 function lastQuoteBody(): Record<string, unknown> {
-  const call = fetchSpy.mock.calls.filter(([url]) => String(url).endsWith('/quote')).at(-1);
-  return JSON.parse(String(call?.[1]?.body));
+  const call = sim.log.filter((entry) => entry.method === 'POST' && entry.path === '/quote').at(-1);
+  return call?.body as Record<string, unknown>;
 }
 
 /** The data of the first item of the first step in `exec.allSteps`. */
@@ -95,10 +94,6 @@ afterAll(async () => {
 });
 beforeEach(() => {
   sim.reset();
-  fetchSpy = vi.spyOn(globalThis, 'fetch');
-});
-afterEach(() => {
-  fetchSpy.mockRestore();
 });
 
 describe('supports', () => {

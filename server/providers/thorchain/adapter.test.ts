@@ -524,6 +524,15 @@ describe('status over HTTP', () => {
     expect(final.dstAmountBase!).toBeLessThan(791_666_666_667n);
   });
 
+  it("an observed deposit pays the destination its memo names, not the latest quote's", async () => {
+    const hash = fakeHex('memo-destination');
+    const named = '0x00000000000000000000000000000000000000aa';
+    sim.observe({ hash, memo: `=:ETH.ETH:${named}`, fromAsset: 'BTC.BTC', toAsset: 'ETH.ETH', amount: '10000000' });
+    sim.configure({ settleAfterPolls: 0 });
+    const answer = await fetch(`${sim.url}/thorchain/tx/status/${hash}`).then((r) => r.json());
+    expect(answer.out_txs[0].to_address).toBe(named);
+  });
+
   it('EVM inbound hash: strips 0x for the node and reports 0x-prefixed hashes back', async () => {
     const hash = fakeHex('evm-inbound');
     sim.observe({ hash: `0x${hash}`, fromAsset: 'ETH.ETH', toAsset: 'BTC.BTC', amount: '100000000' });

@@ -194,6 +194,13 @@ export interface ThorchainSimulator extends RunningSimulator {
   observe(deposit: SimDeposit): void;
 }
 
+/** The destination a swap memo names (`=:ASSET:DEST[/REFUND]:…` or `SWAP:…`), as THORChain reads it. */
+function destinationInMemo(memo: string | undefined): string | undefined {
+  const [action, , parties] = memo?.split(':') ?? [];
+  if (!action || !['=', 's', 'swap'].includes(action.toLowerCase())) return undefined;
+  return parties?.split('/')[0] || undefined;
+}
+
 /**
  * THORNode on loopback. An unknown hash asked about is taken as a deposit made by following the latest
  * quote that named a destination (its vault, memo, amount and refund address), unless `observe`
@@ -215,7 +222,11 @@ export async function startThorchainSimulator(
     const fromQuote = quoted && quoted.from === from && quoted.to === to ? quoted : undefined;
     const amount = deposit.amount ? BigInt(deposit.amount) : (fromQuote?.amount ?? 10_000_000n);
     const fromChain = CHAINS[from.chain] as SimChain;
-    const destination = deposit.destination ?? fromQuote?.destination ?? (CHAINS[to.chain] as SimChain).defaultAddress;
+    const destination =
+      deposit.destination ??
+      destinationInMemo(deposit.memo) ??
+      fromQuote?.destination ??
+      (CHAINS[to.chain] as SimChain).defaultAddress;
     const refundAddress = deposit.refundAddress ?? fromQuote?.refundAddress ?? undefined;
     const sender = deposit.fromAddress ?? refundAddress ?? fromChain.defaultAddress;
     const swap: SimSwap = {

@@ -144,29 +144,33 @@ export function AffiliatesView({ isAdmin }: { isAdmin: boolean }) {
                 </EmptyState>
               ) : (
                 <div className={layout.grid2}>
-                  <TimeSeriesChart
-                    data={data.series}
-                    bucket={data.bucket}
-                    kind="bar"
-                    series={[{ key: 'swaps', label: 'Swaps', colour: CHART.blue }]}
-                    summary={`${data.totals.swaps} referred swaps in this range.`}
-                  />
-                  <TimeSeriesChart
-                    data={data.series}
-                    bucket={data.bucket}
-                    kind="bar"
-                    series={[{ key: 'volumeUsd', label: 'Settled volume (USD)', colour: CHART.green }]}
-                    valueFormatter={formatUsdCompact}
-                    summary={`${formatUsd(data.totals.volumeUsd)} settled volume in this range.`}
-                  />
-                  <TimeSeriesChart
-                    data={data.series}
-                    bucket={data.bucket}
-                    kind="bar"
-                    series={[{ key: 'feesUsd', label: 'Provider fees paid (USD)', colour: CHART.amber }]}
-                    valueFormatter={formatUsdCompact}
-                    summary={`${formatUsd(data.totals.feesUsd)} provider fees paid by referred users in this range.`}
-                  />
+                  {(
+                    [
+                      ['swaps', 'Swaps', CHART.blue, `${data.totals.swaps} referred swaps in this range.`],
+                      [
+                        'volumeUsd',
+                        'Settled volume (USD)',
+                        CHART.green,
+                        `${formatUsd(data.totals.volumeUsd)} settled volume in this range.`,
+                      ],
+                      [
+                        'feesUsd',
+                        'Provider fees paid (USD)',
+                        CHART.amber,
+                        `${formatUsd(data.totals.feesUsd)} provider fees paid by referred users in this range.`,
+                      ],
+                    ] as const
+                  ).map(([key, label, colour, summary]) => (
+                    <TimeSeriesChart
+                      key={key}
+                      data={data.series}
+                      bucket={data.bucket}
+                      kind="bar"
+                      series={[{ key, label, colour }]}
+                      valueFormatter={key === 'swaps' ? undefined : formatUsdCompact}
+                      summary={summary}
+                    />
+                  ))}
                 </div>
               )}
             </Panel>

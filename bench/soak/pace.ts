@@ -1,0 +1,67 @@
+/**
+ * A quota spread evenly over a window: the drivers start work as it falls due instead of running flat
+ * out, so the floors are reached by the window's end with the rest of the machine left to the swap
+ * traffic and the chaos. A driver that fell behind (an outage, a busy machine) catches up at its
+ * concurrency's full speed.
+ */
+export class Pace {
+  private started = 0;
+
+  constructor(
+    readonly quota: number,
+    private readonly start: number,
+    /** When the whole quota should have started. */
+    private readonly finishBy: number,
+    /** How far ahead of the even schedule a driver may run, so its lanes do not start in lockstep. */
+    private readonly slack = 8,
+  ) {}
+
+  /** Claims the next unit: 0 if it may start now, else the ms until it is due; undefined once the quota is out. */
+  claim(now = Date.now()): number | undefined {
+    if (this.started >= this.quota) return undefined;
+    const span = Math.max(1, this.finishBy - this.start);
+    const dueAt = this.start + ((this.started - this.slack) / this.quota) * span;
+    if (dueAt > now) return dueAt - now;
+    this.started += 1;
+    return 0;
+  }
+
+  /** Gives a claimed unit back (it got no answer and does not count). */
+  release() {
+    this.started = Math.max(0, this.started - 1);
+  }
+
+  get claimed() {
+    return this.started;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * `concurrency` lanes that each run `work` whenever the pace lets one more unit start, until the quota
+ * is out or the deadline passes. `work` answers false when its unit does not count (nobody answered):
+ * the unit is given back and the lane waits a moment rather than spin through the quota.
+ */
+export async function pacedLanes(
+  pace: Pace,
+  deadline: number,
+  concurrency: number,
+  work: (lane: number) => Promise<boolean>,
+) {
+  const lane = async (index: number) => {
+    while (Date.now() < deadline) {
+      const wait = pace.claim();
+      if (wait === undefined) return;
+      if (wait > 0) {
+        await sleep(Math.min(wait, deadline - Date.now()));
+        continue;
+      }
+      if (!(await work(index))) {
+        pace.release();
+        await sleep(250);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, (_, i) => lane(i)));
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { withDeadline } from './deadline';
+
+describe('withDeadline', () => {
+  it('answers the caller first, then aborts the abandoned work with the same error', async () => {
+    const seen: string[] = [];
+    let signal: AbortSignal | undefined;
+    const timeout = new Error('no answer in time');
+    const outcome = withDeadline(
+      5,
+      (s) => {
+        signal = s;
+        s.addEventListener('abort', () => seen.push('work aborted'));
+        return new Promise<never>(() => {});
+      },
+      () => timeout,
+    ).catch((error: unknown) => {
+      seen.push('caller answered');
+      return error;
+    });
+    expect(await outcome).toBe(timeout);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual(['caller answered', 'work aborted']);
+    expect(signal?.reason).toBe(timeout);
+  });
+
+  it('returns the work’s answer and never aborts it when it beats the deadline', async () => {
+    let signal: AbortSignal | undefined;
+    const answer = await withDeadline(
+      60_000,
+      async (s) => {
+        signal = s;
+        return 42;
+      },
+      () => new Error('late'),
+    );
+    expect(answer).toBe(42);
+    expect(signal?.aborted).toBe(false);
+  });
+});

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '../server/context';
+import { AppError } from '../server/errors';
+import { newLockId } from '../server/ids';
+import { executeLock } from '../server/routing/execute';
+import { startTestApp, type TestApp } from './support/app';
+import { ETH_TO_BTC } from './support/fixtures';
+import { countingContext, countRedisWrites } from './support/round-trips';
+
+let t: TestApp;
+let counted: { ctx: AppContext; statements: string[]; close(): Promise<void> };
+
+beforeAll(async () => {
+  // The catalog is read once per process in production; the tests' default re-reads it on every use.
+  t = await startTestApp({ CATALOG_CACHE_MS: '600000', LOCK_TTL_MS: '60000' });
+  counted = countingContext(t.app);
+});
+afterAll(async () => {
+  await counted?.close();
+  await t?.stop();
+});
+
+async function lockId() {
+  const res = await t.post('/api/v1/quote/lock', { ...ETH_TO_BTC, provider: 'RELAY' });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data.lockId as string;
+}
+
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => (error instanceof AppError ? error.code : error),
+  );
+
+describe('an execute', () => {
+  it('that wins costs the claim and one recording statement, and one Redis command for each follow-up', async () => {
+    // Warm-up: the first execute of a process loads BullMQ's scripts into Redis.
+    await executeLock(counted.ctx, { lockId: await lockId() });
+    const id = await lockId();
+    const redis = countRedisWrites(counted.ctx.redis);
+    counted.statements.length = 0;
+    const result = await executeLock(counted.ctx, { lockId: id });
+    expect(result.transaction.status).toBe('PENDING');
+    expect(counted.statements, counted.statements.join('\n')).toHaveLength(2);
+    expect(counted.statements[0]).toMatch(/^with "claimed" as \(update "locks"/i);
+    expect(counted.statements[1]).toMatch(/^with used as/i);
+    // The provider's shared upstream budget, then the published change, the webhook fan-out and the
+    // tracking job: no lookup before adding the new job.
+    expect(redis.writes).toBe(4);
+
+    const [tx] = await t.app.sql`select status, next_poll_at from transactions where id = ${result.transaction.id}`;
+    expect(tx?.status).toBe('PENDING');
+    const [lock] = await t.app.sql`select state, transaction_id from locks where id = ${id}`;
+    expect(lock).toMatchObject({ state: 'used', transaction_id: result.transaction.id });
+  });
+
+  it('that loses costs one statement and nothing else', async () => {
+    const id = await lockId();
+    await executeLock(counted.ctx, { lockId: id });
+    const redis = countRedisWrites(counted.ctx.redis);
+    counted.statements.length = 0;
+    expect(await failure(executeLock(counted.ctx, { lockId: id }))).toBe('QUOTE_EXPIRED');
+    expect(counted.statements).toHaveLength(1);
+    expect(redis.writes).toBe(0);
+
+    counted.statements.length = 0;
+    expect(await failure(executeLock(counted.ctx, { lockId: newLockId() }))).toBe('NOT_FOUND');
+    expect(counted.statements).toHaveLength(1);
+  });
+
+  it('of an expired lock loses without claiming it', async () => {
+    const id = await lockId();
+    await t.app.sql`update locks set expires_at = now() - interval '1 second' where id = ${id}`;
+    expect(await failure(executeLock(counted.ctx, { lockId: id }))).toBe('QUOTE_EXPIRED');
+    const [lock] = await t.app.sql`select state from locks where id = ${id}`;
+    expect(lock?.state).toBe('locked');
+  });
+});
