@@ -48,10 +48,16 @@ export class AppError extends Error {
   readonly headers: Record<string, string>;
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
+    const status = options.status ?? ERROR_STATUS[code];
+    // A client error is an expected answer, never logged with a trace: capturing one would cost every
+    // lost execute race its most expensive step. Server errors keep theirs.
+    const stackTraceLimit = Error.stackTraceLimit;
+    if (status < 500) Error.stackTraceLimit = 0;
     super(message, { cause: options.cause });
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'AppError';
     this.code = code;
-    this.status = options.status ?? ERROR_STATUS[code];
+    this.status = status;
     this.field = options.field ?? options.problems?.[0]?.field;
     this.problems = options.problems ?? [];
     this.retryable = options.retryable ?? this.status >= 500;

@@ -1,4 +1,6 @@
-import { and, eq, getTableColumns, gt, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, is, Param, Placeholder, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type postgres from 'postgres';
 import { parseUnits } from 'viem';
 import { locks, transactionEvents, transactions } from '../../drizzle/schema';
 import type { AssetSnapshot } from '../../drizzle/schema/swaps';
@@ -49,45 +51,89 @@ const snapshot = (asset: RouteAsset): AssetSnapshot => ({
   decimals: asset.decimals,
 });
 
-const claimStatements = new WeakMap<AppContext, ReturnType<typeof prepareClaim>>();
+const lockColumns = Object.entries(getTableColumns(locks));
 
 /**
  * One conditional UPDATE: exactly one caller wins a live lock, however many race for it. The same
- * statement tells a loser whether the lock exists at all, so losing costs one round trip.
+ * statement tells a loser whether the lock exists at all, so losing costs one round trip. Sent on
+ * the driver directly: a loser (19 of 20 racers on a contested lock) looks at `found` and `won`
+ * only, instead of paying for drizzle mapping a whole all-null lock row.
  */
-function prepareClaim(ctx: AppContext) {
-  const claimed = ctx.db.$with('claimed').as(
-    ctx.db
-      .update(locks)
-      .set({ state: 'executing', claimedAt: sql`now()`, updatedAt: sql`now()` })
-      .where(and(eq(locks.id, sql.placeholder('id')), eq(locks.state, 'locked'), gt(locks.expiresAt, sql`now()`)))
-      .returning(),
-  );
-  const columns = Object.keys(getTableColumns(locks)) as (keyof LockRow)[];
-  const claim = Object.fromEntries(columns.map((column) => [column, claimed[column]])) as {
-    [K in keyof LockRow]: (typeof claimed)[K];
-  };
-  return ctx.db
-    .with(claimed)
-    .select({ id: locks.id, claim })
-    .from(locks)
-    .leftJoin(claimed, sql`true`)
-    .where(eq(locks.id, sql.placeholder('id')))
-    .prepare('lock_claim');
+const CLAIM_SQL = `with "claimed" as (update "locks"
+    set "state" = 'executing', "claimed_at" = now(), "updated_at" = now()
+    where "id" = $1 and "state" = 'locked' and "expires_at" > now()
+    returning *)
+  select "locks"."id" as "found", "claimed"."id" is not null as "won", "claimed".*
+  from "locks" left join "claimed" on true where "locks"."id" = $1`;
+
+/** The winner's row, decoded column by column as drizzle would. */
+function lockRow(raw: Record<string, unknown>): LockRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of lockColumns) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as LockRow;
 }
 
 async function claimLock(ctx: AppContext, lockId: string): Promise<LockRow> {
-  let statement = claimStatements.get(ctx);
-  if (!statement) {
-    statement = prepareClaim(ctx);
-    claimStatements.set(ctx, statement);
-  }
-  const [found] = await statement.execute({ id: lockId });
+  const [found] = await ctx.sql.unsafe(CLAIM_SQL, [lockId], { prepare: true });
   if (!found) throw notFound('Lock', 'lockId');
-  if (found.claim) return found.claim as LockRow;
+  if (found.won) return lockRow(found);
   throw new AppError('QUOTE_EXPIRED', 'This lock has expired or was already executed; request a new quote and lock', {
     field: 'lockId',
   });
+}
+
+type TransactionInsert = typeof transactions.$inferInsert;
+type EventInsert = typeof transactionEvents.$inferInsert;
+
+interface RecordValues {
+  lockId: string;
+  transactionId: string;
+  tx: TransactionInsert;
+  ev: EventInsert;
+}
+
+const recordStatements = new WeakMap<AppContext, ReturnType<typeof prepareRecord>>();
+
+/** Placeholders named `<prefix>.<key>` for every key of a row's values. */
+const placeholdersFor = <T extends object>(prefix: 'tx' | 'ev', values: T) =>
+  Object.fromEntries(Object.keys(values).map((key) => [key, sql.placeholder(`${prefix}.${key}`)])) as T;
+
+/**
+ * The recording statement's text and parameter list, built by drizzle once per process with a
+ * placeholder for every value (the rows always carry the same keys); each execute only fills them
+ * in, encoding each value with its column's own mapper as drizzle does.
+ */
+function prepareRecord({ db }: AppContext, sampleTransaction: TransactionInsert, sampleEvent: EventInsert) {
+  const used = db
+    .update(locks)
+    .set({
+      state: 'used',
+      usedAt: sql`now()`,
+      transactionId: sql`${sql.placeholder('transactionId')}`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(locks.id, sql.placeholder('lockId')), eq(locks.state, 'executing')))
+    .returning({ id: locks.id });
+  const created = db.insert(transactions).values(placeholdersFor('tx', sampleTransaction));
+  const noted = db.insert(transactionEvents).values(placeholdersFor('ev', sampleEvent));
+  const query = new PgDialect().sqlToQuery(
+    sql`with used as (${used.getSQL()}), created as (${created.getSQL()}), noted as (${noted.getSQL()})
+        select 1 / count(*) as claimed from used`,
+  );
+  const fill = (values: RecordValues) =>
+    query.params.map((param): unknown => {
+      const placeholder =
+        is(param, Param) && is(param.value, Placeholder) ? param.value : is(param, Placeholder) ? param : undefined;
+      if (!placeholder) return param;
+      const [group, key] = placeholder.name.split('.') as [keyof RecordValues, string | undefined];
+      const value = key === undefined ? values[group] : (values[group] as Record<string, unknown>)[key];
+      if (value === null || value === undefined) return null;
+      return is(param, Param) ? param.encoder.mapToDriverValue(value) : value;
+    }) as postgres.ParameterOrJSON<never>[];
+  return { sql: query.sql, fill };
 }
 
 /** A provider hiccup never burns a lock: the claim is handed back while the lock is still valid. */
@@ -224,7 +270,7 @@ async function record(
   const submitted = !!result.providerResult.txHash;
   const srcUsd = usdValue(BigInt(lock.amountBase), src.decimals, src.priceUsd) ?? (route.src.usd || null);
 
-  const createTransaction = ctx.db.insert(transactions).values({
+  const transaction: TransactionInsert = {
     id: transactionId,
     lockId: lock.id,
     provider: lock.provider,
@@ -256,8 +302,8 @@ async function record(
     execution: answer as unknown as Record<string, unknown>,
     trackingContext: result.trackingContext,
     nextPollAt: trackable ? new Date() : null,
-  });
-  const noteCreation = ctx.db.insert(transactionEvents).values({
+  };
+  const event: EventInsert = {
     transactionId,
     type: 'created',
     toStatus: 'PENDING',
@@ -269,19 +315,18 @@ async function record(
       trackable,
       ...(submitted ? { substatus: 'WAITING_SOURCE_CONFIRMATIONS' } : {}),
     },
-  });
-  const useLock = ctx.db
-    .update(locks)
-    .set({ state: 'used', usedAt: sql`now()`, transactionId, updatedAt: sql`now()` })
-    .where(and(eq(locks.id, lock.id), eq(locks.state, 'executing')))
-    .returning({ id: locks.id });
+  };
+  let statement = recordStatements.get(ctx);
+  if (!statement) {
+    statement = prepareRecord(ctx, transaction, event);
+    recordStatements.set(ctx, statement);
+  }
   // One statement, so one round trip and all or nothing: when the lock is no longer ours the
   // division by zero aborts it, inserts included.
-  await ctx.db
-    .execute(
-      sql`with used as (${useLock.getSQL()}), created as (${createTransaction.getSQL()}), noted as (${noteCreation.getSQL()})
-        select 1 / count(*) as claimed from used`,
-    )
+  await ctx.sql
+    .unsafe(statement.sql, statement.fill({ lockId: lock.id, transactionId, tx: transaction, ev: event }), {
+      prepare: true,
+    })
     .catch((error) => {
       if ((error as { code?: string }).code === DIVISION_BY_ZERO) {
         throw new AppError('QUOTE_EXPIRED', 'This lock was executed concurrently', { field: 'lockId' });

@@ -7,6 +7,8 @@ import { hashKey } from '../transactions/keys';
 type TransactionRow = typeof transactions.$inferSelect;
 type EventInsert = typeof transactionEvents.$inferInsert;
 type Patch = Partial<typeof transactions.$inferInsert>;
+/** What a hash claim is decided on: a poll reads no more than this of the row. */
+type ClaimRow = Pick<TransactionRow, 'id' | 'hash' | 'inboundHash' | 'hashVerifiedAt'>;
 
 /** The hash a transaction currently stands on: the client's claim, or what the provider reported. */
 export const claimedHash = (tx: Pick<TransactionRow, 'hash' | 'inboundHash'>) => tx.hash || tx.inboundHash;
@@ -22,7 +24,7 @@ export interface ClaimOutcome {
  * A hash belongs to one transaction: once verified for one, it never verifies another. Serialised
  * per hash with an advisory lock so two polls cannot both win it.
  */
-async function verifiedElsewhere(db: Executor, tx: TransactionRow, key: string): Promise<boolean> {
+async function verifiedElsewhere(db: Executor, tx: ClaimRow, key: string): Promise<boolean> {
   await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`hash:${key}`}))`);
   const [other] = await db
     .select({ id: transactions.id })
@@ -39,7 +41,7 @@ async function verifiedElsewhere(db: Executor, tx: TransactionRow, key: string):
 }
 
 /** Takes an unverified claim back off the row, so the real deposit's hash can still be reported. */
-function withdrawal(tx: TransactionRow, hash: string): Patch {
+function withdrawal(tx: ClaimRow, hash: string): Patch {
   const patch: Patch = {};
   if (tx.hash === hash) Object.assign(patch, { hash: '', hashKey: null });
   if (tx.inboundHash === hash) Object.assign(patch, { inboundHash: '', inboundHashKey: null });
@@ -51,7 +53,7 @@ function withdrawal(tx: TransactionRow, hash: string): Patch {
  * rejected claim is cleared (unless it was verified before); a status that was looked up by an
  * unverified hash does not count. A first verification needs the database (`settleHashClaim`).
  */
-export function claimWithoutLookup(tx: TransactionRow, result: StatusResult): ClaimOutcome | 'verify' {
+export function claimWithoutLookup(tx: ClaimRow, result: StatusResult): ClaimOutcome | 'verify' {
   const check = result.hashCheck;
   const current = claimedHash(tx);
   if (!check || check.hash !== current || !current) {
@@ -66,7 +68,7 @@ export function claimWithoutLookup(tx: TransactionRow, result: StatusResult): Cl
   return { counts: check.verdict === 'verified' || !check.decidesStatus, patch: {}, events: [] };
 }
 
-function reject(tx: TransactionRow, claim: ClaimOutcome, hash: string, reason: string) {
+function reject(tx: ClaimRow, claim: ClaimOutcome, hash: string, reason: string) {
   Object.assign(claim.patch, withdrawal(tx, hash));
   claim.events.push({
     transactionId: tx.id,
@@ -81,7 +83,7 @@ function reject(tx: TransactionRow, claim: ClaimOutcome, hash: string, reason: s
  * provider reported for the swap it knows by our own id becomes the verified hash, unless it is
  * already verified for another transaction.
  */
-export async function settleHashClaim(db: Executor, tx: TransactionRow, result: StatusResult): Promise<ClaimOutcome> {
+export async function settleHashClaim(db: Executor, tx: ClaimRow, result: StatusResult): Promise<ClaimOutcome> {
   const decided = claimWithoutLookup(tx, result);
   if (decided !== 'verify') return decided;
   const check = result.hashCheck as NonNullable<StatusResult['hashCheck']>;

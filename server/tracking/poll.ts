@@ -8,13 +8,71 @@ import type { ProviderAdapter, RouteAsset, StatusResult, TxStatus } from '../pro
 import { withDeadline } from '../routing/deadline';
 import { afterTransactionChange } from '../transactions/changes';
 import { hashKey } from '../transactions/keys';
-import { transactionById } from '../transactions/lookup';
 import { canTransition, isFinal, substatusFor } from '../transactions/transitions';
 import { nextPollDelay, REFUND_WATCH_INTERVAL_MS } from './cadence';
 import { claimedHash, claimWithoutLookup, settleHashClaim } from './hash-claims';
 
 type TransactionRow = typeof transactions.$inferSelect;
-type VersionedRow = TransactionRow & { rowVersion: string };
+
+/** The columns a poll reads: what the provider is asked with, and what an answer is compared against. */
+const POLL_FIELDS = [
+  'id',
+  'provider',
+  'status',
+  'substatus',
+  'stale',
+  'finalizedAt',
+  'createdAt',
+  'trackingContext',
+  'hash',
+  'hashKey',
+  'inboundHash',
+  'inboundHashKey',
+  'outboundHash',
+  'outboundHashKey',
+  'hashVerifiedAt',
+  'walletAddress',
+  'recipientWalletAddress',
+  'srcAsset',
+  'dstAsset',
+  'srcAmountBase',
+  'dstAmountBase',
+  'dstAmount',
+  'feeAmount',
+  'feeCurrency',
+  'feeAmountUsd',
+  'feeDetails',
+  'pollErrors',
+  'lastUpstreamState',
+] as const satisfies readonly (keyof TransactionRow)[];
+
+type PollFields = Pick<TransactionRow, (typeof POLL_FIELDS)[number]>;
+/** A row as a poll reads it, with its version: Postgres' `xmin`, which every update of the row changes. */
+type PollRow = PollFields & { rowVersion: string };
+
+const preparedPollReads = new WeakMap<AppContext, ReturnType<typeof preparePollRead>>();
+
+const preparePollRead = (ctx: AppContext) =>
+  ctx.db
+    .select({
+      ...Object.fromEntries(POLL_FIELDS.map((field) => [field, transactions[field]])),
+      rowVersion: sql<string>`${transactions}.xmin::text`.as('row_version'),
+    })
+    .from(transactions)
+    .where(eq(transactions.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('tx_poll_read');
+
+/** The worker's hottest read: only the columns a poll uses, so none of the row's large JSON is decoded. */
+async function readForPoll(ctx: AppContext, id: string): Promise<PollRow | undefined> {
+  let statement = preparedPollReads.get(ctx);
+  if (!statement) {
+    statement = preparePollRead(ctx);
+    preparedPollReads.set(ctx, statement);
+  }
+  const [row] = await statement.execute({ id });
+  return row as PollRow | undefined;
+}
 type EventInsert = typeof transactionEvents.$inferInsert;
 
 export interface PollOutcome {
@@ -37,7 +95,7 @@ export function isPollable(
   return now - tx.finalizedAt.getTime() < ctx.config.worker.refundWatchMs;
 }
 
-function assetFromSnapshot(tx: TransactionRow, side: 'src' | 'dst', catalogAsset: RouteAsset | undefined): RouteAsset {
+function assetFromSnapshot(tx: PollFields, side: 'src' | 'dst', catalogAsset: RouteAsset | undefined): RouteAsset {
   const snap = side === 'src' ? tx.srcAsset : tx.dstAsset;
   return (
     catalogAsset ?? {
@@ -61,7 +119,7 @@ function assetFromSnapshot(tx: TransactionRow, side: 'src' | 'dst', catalogAsset
 export async function askProvider(
   ctx: AppContext,
   adapter: ProviderAdapter,
-  tx: TransactionRow,
+  tx: PollFields,
   hash = tx.hash,
 ): Promise<StatusResult> {
   const catalog = await getCatalog(ctx);
@@ -87,7 +145,13 @@ export async function askProvider(
   );
 }
 
-function delayFor(ctx: AppContext, adapter: ProviderAdapter, tx: TransactionRow, errors: number, rateLimited: boolean) {
+function delayFor(
+  ctx: AppContext,
+  adapter: ProviderAdapter,
+  tx: Pick<TransactionRow, 'status' | 'createdAt'>,
+  errors: number,
+  rateLimited: boolean,
+) {
   const { worker } = ctx.config;
   if (tx.status === 'FAILED') return Math.round(REFUND_WATCH_INTERVAL_MS * worker.timeScale);
   return nextPollDelay({
@@ -103,7 +167,7 @@ function delayFor(ctx: AppContext, adapter: ProviderAdapter, tx: TransactionRow,
 type NextPoll = (row: TransactionRow) => Date | null;
 
 /** What an answer that counts changes: hashes, amounts, fee and the status transition, with their events. */
-function whatCounts(tx: TransactionRow, result: StatusResult, upstream: Record<string, unknown>) {
+function whatCounts(tx: PollFields, result: StatusResult, upstream: Record<string, unknown>) {
   const transactionId = tx.id;
   const events: EventInsert[] = [];
   const patch: Partial<typeof transactions.$inferInsert> = {};
@@ -182,7 +246,7 @@ const sameValue = (a: unknown, b: unknown) =>
   (a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : JSON.stringify(a) === JSON.stringify(b));
 
 /** Whether an answer teaches nothing about the row as read: no hash verdict, progress, status or amount to record. */
-function learnsNothing(tx: TransactionRow, result: StatusResult): boolean {
+function learnsNothing(tx: PollFields, result: StatusResult): boolean {
   if (result.upstreamState !== tx.lastUpstreamState) return false;
   const claim = claimWithoutLookup(tx, result);
   if (claim === 'verify' || claim.events.length || Object.keys(claim.patch).length) return false;
@@ -190,7 +254,7 @@ function learnsNothing(tx: TransactionRow, result: StatusResult): boolean {
   const learnt = whatCounts(tx, result, {});
   return (
     !learnt.events.length &&
-    Object.entries(learnt.patch).every(([key, value]) => sameValue(tx[key as keyof TransactionRow], value))
+    Object.entries(learnt.patch).every(([key, value]) => sameValue(tx[key as keyof PollFields], value))
   );
 }
 
@@ -219,7 +283,7 @@ const prepareQuietPoll = (ctx: AppContext) =>
  * transaction. It applies only while nobody wrote the row since it was read; otherwise the caller
  * takes the locked path.
  */
-async function recordQuietPoll(ctx: AppContext, tx: VersionedRow, nextPollAt: Date | null): Promise<boolean> {
+async function recordQuietPoll(ctx: AppContext, tx: PollRow, nextPollAt: Date | null): Promise<boolean> {
   let statement = preparedQuietPolls.get(ctx);
   if (!statement) {
     statement = prepareQuietPoll(ctx);
@@ -280,7 +344,7 @@ async function applyStatus(
 
 async function recordPollError(
   ctx: AppContext,
-  tx: TransactionRow,
+  tx: Pick<TransactionRow, 'id' | 'provider'>,
   error: ProviderError | Error,
   nextPollAt: Date | null,
 ) {
@@ -305,7 +369,7 @@ async function recordPollError(
 
 /** Asks the provider once about one transaction and records what changed (issue #4 "Tracking"). */
 export async function pollTransaction(ctx: AppContext, transactionId: string): Promise<PollOutcome> {
-  const tx = await transactionById(ctx, transactionId);
+  const tx = await readForPoll(ctx, transactionId);
   if (!tx) return STOP('PENDING');
   if (!isPollable(ctx, tx)) return STOP(tx.status);
   const adapter = ctx.providers.get(tx.provider);
@@ -321,10 +385,13 @@ export async function pollTransaction(ctx: AppContext, transactionId: string): P
     return stopped.length ? STOP(tx.status) : { keepTracking: true, nextDelayMs: 1, status: tx.status };
   }
 
-  const schedule = (row: TransactionRow, errors: number, rateLimited: boolean) =>
-    isPollable(ctx, row) ? new Date(Date.now() + delayFor(ctx, adapter, row, errors, rateLimited)) : null;
+  const schedule = (
+    row: Pick<TransactionRow, 'status' | 'finalizedAt' | 'createdAt'>,
+    errors: number,
+    rateLimited: boolean,
+  ) => (isPollable(ctx, row) ? new Date(Date.now() + delayFor(ctx, adapter, row, errors, rateLimited)) : null);
 
-  let updated: TransactionRow | undefined;
+  let updated: Pick<TransactionRow, 'status' | 'nextPollAt'> | undefined;
   try {
     const result = await askProvider(ctx, adapter, tx);
     const next = learnsNothing(tx, result) ? schedule(tx, 0, false) : undefined;

@@ -379,7 +379,9 @@ export function createRelayAdapter(options: AdapterOptions): RelayAdapter {
         path: RELAY_STATUS_PATH,
         query: { requestId },
         schema: relayStatusSchema,
-        signal: bounded(signal),
+        // Status is asked only under the poll's own deadline (askProvider), which is this same
+        // deadlineMs: a second timer and a combined signal per poll would bound nothing more.
+        signal,
         okStatuses: [200, 404],
       });
       if (status === 404) return relayNotFound();
