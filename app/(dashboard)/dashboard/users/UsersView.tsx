@@ -71,7 +71,7 @@ export function UsersView({ currentUserId }: { currentUserId: string }) {
               <span className={text.muted}>you</span>
             ) : (
               <select
-                className={`${controlClass()} ${styles.roleSelect}`}
+                className={controlClass()}
                 aria-label={`Role of ${original.email}`}
                 value={original.role}
                 disabled={isPending}
