@@ -11,6 +11,7 @@ import { createAppContext } from '../server/context';
 import { handleTrpcRequest } from '../server/trpc/handler';
 import { startTestApp, type TestApp } from './support/app';
 import { callerFor, outcomeOf, PASSWORD, signedInUser, signIn, uniqueEmail } from './support/dashboard';
+import { childEnv } from './support/processes';
 
 const run = promisify(execFile);
 const BASE = 'http://127.0.0.1:3000';
@@ -101,7 +102,7 @@ describe('self sign-up', () => {
 
 describe('scripts/create-admin.ts', () => {
   const cli = (args: string[]) =>
-    run('npx', ['tsx', 'scripts/create-admin.ts', ...args], { env: { ...process.env, ...t.env } }).then(
+    run('npx', ['tsx', 'scripts/create-admin.ts', ...args], { env: childEnv(t.env) }).then(
       (r) => ({ code: 0, out: r.stdout }),
       (e) => ({ code: e.code as number, out: `${e.stdout}${e.stderr}` }),
     );
