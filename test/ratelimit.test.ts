@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '../server/context';
 import { clientHash } from '../server/ratelimit/client';
 import { flushRateLimitHits } from '../server/ratelimit/hit-counter';
 import { rollupRateLimitHits } from '../server/ratelimit/hits';
-import { createRateLimiter } from '../server/ratelimit/limiter';
+import { createRateLimiter, type RateDecision } from '../server/ratelimit/limiter';
 import { startSibling, startTestApp, type TestApp } from './support/app';
 import { expectLegacyError, expectV1Error } from './support/assertions';
 import { countRedisWrites } from './support/round-trips';
@@ -214,4 +215,96 @@ describe('the limiter’s cost per request', () => {
       await t.stop();
     }
   });
+
+  it('leases positions to a client that asks fast: few round trips, and remaining counts down one by one', async () => {
+    const t = await startTestApp({ ...LIMITS, RATE_LIMIT_CATALOG: '1000' });
+    try {
+      const counter = countRedisWrites(t.app.redis);
+      const remaining: number[] = [];
+      for (let i = 0; i < 200; i++) {
+        const res = await t.fetch('/api/v1/swap/sources');
+        expect(res.status).toBe(200);
+        remaining.push(Number(res.headers.get('x-ratelimit-remaining')));
+      }
+      expect(remaining).toEqual(Array.from({ length: 200 }, (_, i) => 999 - i));
+      // Without leases this would be 200 (plus the script load); a lease covers up to 64 requests.
+      expect(counter.writes).toBeLessThanOrEqual(12);
+      // Leased positions are counted in Redis before they are handed out.
+      const [key] = await t.app.redis.keys(`${t.app.config.redisPrefix}:rl:catalog:*`);
+      const counted = Number(await t.app.redis.get(key ?? 'missing'));
+      expect(counted).toBeGreaterThanOrEqual(200);
+      expect(counted).toBeLessThanOrEqual(200 + 64);
+    } finally {
+      await t.stop();
+    }
+  });
+
+  it('gives no lease to a client that asks slowly: each of its requests is counted in Redis', async () => {
+    const t = await startTestApp(LIMITS);
+    try {
+      const limiter = createRateLimiter(withCatalogLimit(t.app, 1000), t.app.redis);
+      await limiter.consume('catalog', 'warm-up');
+      const counter = countRedisWrites(t.app.redis);
+      for (let i = 0; i < 4; i++) {
+        await limiter.consume('catalog', 'slow-client');
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+      expect(counter.writes).toBe(4);
+      const [key] = await t.app.redis.keys(`${t.app.config.redisPrefix}:rl:catalog:slow-client`);
+      expect(await t.app.redis.get(key ?? 'missing')).toBe('4');
+    } finally {
+      await t.stop();
+    }
+  });
+
+  it('with leases in two processes, allows exactly L in the window and never more', async () => {
+    const t = await startTestApp(LIMITS);
+    const sibling = await startSibling(t);
+    try {
+      const limit = 300;
+      const limiters = [t.app, sibling.app].map((app) => createRateLimiter(withCatalogLimit(app, limit), app.redis));
+      const decisions: RateDecision[] = [];
+      // Bursts of uneven size on each process, until both refuse the client.
+      for (let round = 0; round < 100; round++) {
+        const burst = await Promise.all(
+          limiters.flatMap((limiter, i) =>
+            Array.from({ length: 3 + ((round + i) % 5) }, () => limiter.consume('catalog', 'leased-client')),
+          ),
+        );
+        decisions.push(...burst);
+        if (burst.every((d) => !d.allowed)) break;
+      }
+      const allowed = decisions.filter((d) => d.allowed);
+      expect(allowed).toHaveLength(limit);
+      // Every position of the window went to exactly one request.
+      expect(new Set(allowed.map((d) => d.remaining)).size).toBe(limit);
+      expect(decisions.at(-1)?.allowed).toBe(false);
+    } finally {
+      await sibling.stop();
+      await t.stop();
+    }
+  });
+
+  it('drops a lease when its window ends', async () => {
+    const t = await startTestApp({ ...LIMITS, RATE_LIMIT_WINDOW_SECONDS: '1' });
+    try {
+      const limiter = createRateLimiter(withCatalogLimit(t.app, 1000), t.app.redis);
+      for (let i = 0; i < 5; i++) await limiter.consume('catalog', 'windowed-client');
+      const counter = countRedisWrites(t.app.redis);
+      const leased = await limiter.consume('catalog', 'windowed-client');
+      expect(leased.remaining).toBe(994);
+      expect(counter.writes).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const fresh = await limiter.consume('catalog', 'windowed-client');
+      expect(fresh.remaining).toBe(999);
+      expect(counter.writes).toBe(1);
+    } finally {
+      await t.stop();
+    }
+  });
 });
+
+function withCatalogLimit(app: AppContext, catalog: number): AppContext['config'] {
+  const { rateLimits } = app.config;
+  return { ...app.config, rateLimits: { ...rateLimits, perClient: { ...rateLimits.perClient, catalog } } };
+}

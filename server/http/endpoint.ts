@@ -6,7 +6,7 @@ import { logContext } from '../log';
 import { httpDuration, httpRequests } from '../observability/registry';
 import { clientHash, clientIdentity } from '../ratelimit/client';
 import { countRateLimitHit } from '../ratelimit/hit-counter';
-import { type RateDecision, type RouteClass, rateLimitHeaders } from '../ratelimit/limiter';
+import { addRateLimitHeaders, type RateDecision, type RouteClass } from '../ratelimit/limiter';
 import { withDeadline } from '../routing/deadline';
 import { fingerprint, IDEMPOTENCY_HEADER, isReplayable, validateIdempotencyKey } from './idempotency';
 import { type FieldCoder, parseQuery, parseWith, readJsonBody } from './input';
@@ -203,7 +203,7 @@ function parseUrl(x: Exchange): URL {
 async function rateLimit(x: Exchange): Promise<void> {
   const decision = await applyRateLimit(x.app, x.request, x.target);
   if (!decision) return;
-  x.headers = { ...x.headers, ...rateLimitHeaders(decision) };
+  addRateLimitHeaders(x.headers, decision);
   if (!decision.allowed) {
     throw new AppError('RATE_LIMITED', `Too many ${x.target.routeClass} requests; retry in ${decision.resetSeconds} s`);
   }
@@ -282,7 +282,8 @@ async function finishIdempotency(x: Exchange, response: { status: number; body: 
 /** The success answer; a conditional GET whose validator still matches gets 304 and no body. */
 function respond(x: Exchange, result: EndpointResult): ApiResponse {
   const status = result.status ?? 200;
-  const headers = { ...x.headers, ...result.headers };
+  // The exchange's own headers object, built for this request: added to, not copied.
+  const headers = result.headers ? Object.assign(x.headers, result.headers) : x.headers;
   if (result.events) return eventStreamResponse(result.events, headers);
   if (result.etag) headers.etag = result.etag;
   if (result.cacheControl) headers['cache-control'] = result.cacheControl;

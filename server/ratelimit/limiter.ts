@@ -40,23 +40,53 @@ const COMMAND = 'switchyardRateLimitIncr';
 
 type IncrTtl = (key: string, points: number, windowSeconds: number) => Promise<[number, number]>;
 
-/** Requests of one key waiting for the count in Redis: the first one's round trip carries the rest. */
-interface KeyQueue {
-  waiting: ((result: { consumed: number; msLeft: number } | Error) => void)[];
+type Counted = { position: number; msLeft: number } | Error;
+
+/**
+ * What this process knows of one key's window: the requests waiting for Redis, the positions it has
+ * leased (counted in Redis already, handed out here one per request), and how fast the client asks.
+ */
+interface KeyState {
+  waiting: ((counted: Counted) => void)[];
   inFlight: boolean;
+  /** Leased positions not yet handed out: `next`..`last`, valid until `windowEnd` (epoch ms). */
+  next: number;
+  last: number;
+  windowEnd: number;
+  /** Redis' count after this process's last call in the current window (0: none yet). */
+  counted: number;
+  /** When the last call went out, and the requests of the key seen since then. */
+  sentAt: number;
+  seen: number;
 }
 
-/** Keys over their limit are refused from memory; expired entries are dropped once the map grows past this. */
-const BLOCKED_SWEEP_SIZE = 10_000;
+/**
+ * A lease covers the requests a client is expected to make here in this long, so only a client
+ * asking faster than one request per this many ms gets one. Points leased and not used are
+ * counted against the client until its window ends, so the horizon is short.
+ */
+const LEASE_HORIZON_MS = 100;
+const MAX_LEASE = 64;
+/** A lease takes at most this fraction of what is left of the window: near the limit every request is counted alone. */
+const LEASE_SHARE_DIVISOR = 8;
+
+/** Key states and blocks are dropped once their window has ended; looked for when a map has grown past this. */
+const SWEEP_FROM_SIZE = 10_000;
 
 /**
  * Fixed windows per client and route class in Redis, shared by every web instance. When Redis
  * is unreachable a per-process in-memory limiter takes over.
  *
- * A request costs at most one Redis round trip, and concurrent requests of one client share one:
- * the requests of a key read in the same turn of the event loop, or while its count is on its way,
- * are counted together by one call (INCRBY n), each getting the position it would have had alone. A
- * client already over its limit is refused from memory until its window ends.
+ * A request costs at most one Redis round trip, usually less:
+ * - the requests of a key read in the same turn of the event loop, or while its count is on its
+ *   way, are counted together by one call (INCRBY n), each getting the position it would have had alone;
+ * - a client asking faster than one request per LEASE_HORIZON_MS has the call count a few positions
+ *   more (a lease, at most MAX_LEASE and 1/LEASE_SHARE_DIVISOR of what its window has left), which
+ *   this process then hands to its next requests without asking Redis. Leased positions are counted
+ *   in Redis before they are used, so all processes together never allow more than the limit; near
+ *   the limit leases shrink to nothing and every request is counted alone. A position leased here
+ *   and not used by the time another process refuses the client is the only inexactness;
+ * - a client already over its limit is refused from memory until its window ends.
  */
 export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
   const { windowSeconds, perClient } = config.rateLimits;
@@ -68,7 +98,8 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
       new RateLimiterMemory({ points: perClient[routeClass], duration: windowSeconds }),
     ]),
   ) as Record<RouteClass, RateLimiterMemory>;
-  const queues = new Map<string, KeyQueue>();
+  const states = new Map<string, KeyState>();
+  let sweepFromSize = SWEEP_FROM_SIZE;
   const blockedUntil = new Map<string, number>();
 
   const decision = (routeClass: RouteClass, position: number, msLeft: number): RateDecision => {
@@ -84,24 +115,71 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
   };
 
   const block = (key: string, until: number) => {
-    if (blockedUntil.size >= BLOCKED_SWEEP_SIZE) {
+    if (blockedUntil.size >= SWEEP_FROM_SIZE) {
       const now = Date.now();
       for (const [k, end] of blockedUntil) if (end <= now) blockedUntil.delete(k);
     }
     blockedUntil.set(key, until);
   };
 
-  const send = (key: string, queue: KeyQueue) => {
-    const waiters = queue.waiting;
-    queue.waiting = [];
-    queue.inFlight = true;
-    const settle = (result: { consumed: number; msLeft: number } | Error) => {
-      for (const waiter of waiters) waiter(result);
-      queue.inFlight = false;
-      if (queue.waiting.length) send(key, queue);
-      else queues.delete(key);
+  const stateOf = (key: string, now: number): KeyState => {
+    let state = states.get(key);
+    if (state) return state;
+    if (states.size >= sweepFromSize) {
+      for (const [k, s] of states) if (s.windowEnd <= now && !s.inFlight && !s.waiting.length) states.delete(k);
+      sweepFromSize = Math.max(SWEEP_FROM_SIZE, states.size * 2);
+    }
+    state = { waiting: [], inFlight: false, next: 1, last: 0, windowEnd: 0, counted: 0, sentAt: 0, seen: 0 };
+    states.set(key, state);
+    return state;
+  };
+
+  /** How many positions beyond its waiting requests a call for this key takes for later ones. */
+  const leaseSize = (state: KeyState, limit: number, now: number) => {
+    if (!state.sentAt) return 0;
+    const expected = Math.floor((state.seen * LEASE_HORIZON_MS) / Math.max(1, now - state.sentAt));
+    const counted = state.windowEnd > now ? state.counted : 0;
+    const share = Math.floor((limit - counted - state.waiting.length) / LEASE_SHARE_DIVISOR);
+    return Math.max(0, Math.min(expected, share, MAX_LEASE));
+  };
+
+  /** The next position this process holds leased in the key's current window, if any. */
+  const leaseOut = (state: KeyState, now: number): Counted | undefined =>
+    state.next <= state.last && state.windowEnd > now
+      ? { position: state.next++, msLeft: state.windowEnd - now }
+      : undefined;
+
+  const send = (key: string, state: KeyState, limit: number) => {
+    const waiters = state.waiting;
+    const now = Date.now();
+    const lease = leaseSize(state, limit, now);
+    state.waiting = [];
+    state.inFlight = true;
+    state.sentAt = now;
+    state.seen = 0;
+    const settle = (reply: { consumed: number; msLeft: number } | Error) => {
+      state.inFlight = false;
+      if (reply instanceof Error) {
+        for (const waiter of waiters) waiter(reply);
+      } else {
+        // Redis counted the waiters first, then the lease; the window ends no later than measured from the send.
+        const before = reply.consumed - lease - waiters.length;
+        for (const [index, waiter] of waiters.entries()) waiter({ position: before + index + 1, msLeft: reply.msLeft });
+        state.counted = reply.consumed;
+        state.windowEnd = now + reply.msLeft;
+        state.next = reply.consumed - lease + 1;
+        state.last = Math.min(reply.consumed, limit);
+        // Requests that queued while the call was out take the fresh lease first; the rest go to Redis.
+        const replyAt = Date.now();
+        while (state.waiting.length) {
+          const leased = leaseOut(state, replyAt);
+          if (!leased) break;
+          state.waiting.shift()?.(leased);
+        }
+      }
+      if (state.waiting.length) send(key, state, limit);
     };
-    incrTtl(key, waiters.length, windowSeconds).then(
+    incrTtl(key, waiters.length + lease, windowSeconds).then(
       ([consumed, msLeft]) => settle({ consumed: Number(consumed), msLeft: Number(msLeft) }),
       (error: Error) => settle(error),
     );
@@ -111,38 +189,31 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
    * Keys to send once the requests read in this turn of the event loop have been seen (setImmediate
    * runs right after the I/O callbacks of the turn): requests that arrive together travel together.
    */
-  const due = new Set<string>();
+  const due = new Map<string, number>();
   const sendDue = () => {
-    for (const key of due) {
-      const queue = queues.get(key);
-      if (queue && !queue.inFlight && queue.waiting.length) send(key, queue);
+    for (const [key, limit] of due) {
+      const state = states.get(key);
+      if (state && !state.inFlight && state.waiting.length) send(key, state, limit);
     }
     due.clear();
   };
-  const sendSoon = (key: string) => {
+  const sendSoon = (key: string, limit: number) => {
     if (!due.size) setImmediate(sendDue);
-    due.add(key);
+    due.set(key, limit);
   };
 
-  /** Redis' count for one request of `key`: its position in the window and the window's remaining ms. */
-  const countInRedis = (key: string) =>
-    new Promise<{ position: number; msLeft: number } | Error>((resolve) => {
-      let queue = queues.get(key);
-      if (!queue) {
-        queue = { waiting: [], inFlight: false };
-        queues.set(key, queue);
-      }
-      const index = queue.waiting.length;
-      const batch = queue.waiting;
-      batch.push((result) =>
-        resolve(
-          result instanceof Error
-            ? result
-            : { position: result.consumed - batch.length + index + 1, msLeft: result.msLeft },
-        ),
-      );
-      if (!queue.inFlight) sendSoon(key);
+  /** One request of `key`: its position in the window and the window's remaining ms, from a lease or from Redis. */
+  const count = (key: string, limit: number): Counted | Promise<Counted> => {
+    const now = Date.now();
+    const state = stateOf(key, now);
+    state.seen++;
+    const leased = state.waiting.length ? undefined : leaseOut(state, now);
+    if (leased) return leased;
+    return new Promise<Counted>((resolve) => {
+      state.waiting.push(resolve);
+      if (!state.inFlight) sendSoon(key, limit);
     });
+  };
 
   async function fromInsurance(routeClass: RouteClass, client: string): Promise<RateDecision> {
     try {
@@ -171,25 +242,23 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
     blocked: (routeClass, client) => blockedFor(keyOf(routeClass, client)) > 0,
     async consume(routeClass, client) {
       const key = keyOf(routeClass, client);
+      const limit = perClient[routeClass];
       const msBlocked = blockedFor(key);
-      if (msBlocked > 0) return decision(routeClass, perClient[routeClass] + 1, msBlocked);
-      const counted = await countInRedis(key);
+      if (msBlocked > 0) return decision(routeClass, limit + 1, msBlocked);
+      const counted = await count(key, limit);
       if (counted instanceof Error) return fromInsurance(routeClass, client);
-      if (counted.position > perClient[routeClass]) block(key, Date.now() + counted.msLeft);
+      if (counted.position > limit) block(key, Date.now() + counted.msLeft);
       return decision(routeClass, counted.position, counted.msLeft);
     },
   };
 }
 
-/** X-RateLimit-* (reset in seconds) plus the IETF RateLimit-Policy / RateLimit fields. */
-export function rateLimitHeaders(d: RateDecision): Record<string, string> {
-  const headers: Record<string, string> = {
-    'x-ratelimit-limit': String(d.limit),
-    'x-ratelimit-remaining': String(d.remaining),
-    'x-ratelimit-reset': String(d.resetSeconds),
-    'ratelimit-policy': `"${d.routeClass}";q=${d.limit};w=${d.windowSeconds}`,
-    ratelimit: `"${d.routeClass}";r=${d.remaining};t=${d.resetSeconds}`,
-  };
+/** Adds X-RateLimit-* (reset in seconds) plus the IETF RateLimit-Policy / RateLimit fields to `headers`. */
+export function addRateLimitHeaders(headers: Record<string, string>, d: RateDecision): void {
+  headers['x-ratelimit-limit'] = String(d.limit);
+  headers['x-ratelimit-remaining'] = String(d.remaining);
+  headers['x-ratelimit-reset'] = String(d.resetSeconds);
+  headers['ratelimit-policy'] = `"${d.routeClass}";q=${d.limit};w=${d.windowSeconds}`;
+  headers.ratelimit = `"${d.routeClass}";r=${d.remaining};t=${d.resetSeconds}`;
   if (!d.allowed) headers['retry-after'] = String(d.resetSeconds);
-  return headers;
 }
