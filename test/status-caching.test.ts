@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleApiRequest } from '../server/http/routes';
 import { hashKey } from '../server/transactions/keys';
+import { findTransaction } from '../server/transactions/lookup';
+import { getTransactionStatus, presentStatus } from '../server/transactions/status';
 import { startTestApp, type TestApp } from './support/app';
 import { USDC_ETH_TO_ARB } from './support/fixtures';
 import { executeSwap, randomHex } from './support/flows';
+import { countingContext } from './support/round-trips';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -93,5 +96,30 @@ describe.each(Object.entries(SERVERS))('status caching, %s', (_name, get) => {
     expect(missing.status).toBe(404);
     expect(missing.headers.get('cache-control')).toBe('no-store');
     expect(missing.headers.get('etag')).toBeNull();
+  });
+});
+
+describe('the status read', () => {
+  it('is one statement that leaves the large JSON columns unread, and answers what the whole row would', async () => {
+    const id = await pendingSwap();
+    const [{ hash } = { hash: '' }] = await t.app.sql<{ hash: string }[]>`
+      update transactions set hash = ${`0x${randomHex()}`}, hash_key = null where id = ${id} returning hash`;
+    await t.app.sql`update transactions set hash_key = ${hashKey(hash)} where id = ${id}`;
+    const counted = countingContext(t.app);
+    try {
+      for (const query of [{ transactionId: id }, { hash }]) {
+        counted.statements.length = 0;
+        const status = await getTransactionStatus(counted.ctx, query);
+        // The catalog is re-read on every use in tests (CATALOG_CACHE_MS); only the transaction reads count here.
+        const reads = counted.statements.filter((s) => s.includes('from "transactions"'));
+        expect(reads, reads.join('\n')).toHaveLength(1);
+        expect(reads[0]).not.toMatch(/"quote"|"provider_result"|"execution"/);
+        const whole = await findTransaction(t.app, query);
+        expect(status.data).toEqual(await presentStatus(t.app, whole));
+        expect(status.version).toContain(whole.rowVersion);
+      }
+    } finally {
+      await counted.close();
+    }
   });
 });

@@ -1,8 +1,8 @@
-import type { transactions } from '../../drizzle/schema';
 import type { CatalogSnapshot } from '../catalog/snapshot';
 import type { ProviderKey } from '../providers/types';
+import type { StatusFields } from './status-fields';
 
-type TransactionRow = typeof transactions.$inferSelect;
+type TransactionRow = StatusFields;
 
 export interface ExplorerUrls {
   inbound?: string;

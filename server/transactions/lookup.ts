@@ -3,27 +3,32 @@ import { transactions } from '../../drizzle/schema';
 import type { AppContext } from '../context';
 import { notFound } from '../errors';
 import { hashKey } from './keys';
+import { STATUS_FIELDS, type StatusFields } from './status-fields';
 
 /** A row as read, with its version: Postgres' `xmin`, which every update of the row changes. */
 type TransactionRow = typeof transactions.$inferSelect & { rowVersion: string };
+/** The columns a status answer needs, with the row's version. */
+export type StatusRow = StatusFields & { rowVersion: string };
 
-const versioned = {
-  ...getTableColumns(transactions),
-  rowVersion: sql<string>`${transactions}.xmin::text`.as('row_version'),
+const rowVersion = sql<string>`${transactions}.xmin::text`.as('row_version');
+const versioned = { ...getTableColumns(transactions), rowVersion };
+const statusSelection = {
+  ...(Object.fromEntries(STATUS_FIELDS.map((field) => [field, transactions[field]])) as Pick<
+    ReturnType<typeof getTableColumns<typeof transactions>>,
+    (typeof STATUS_FIELDS)[number]
+  >),
+  rowVersion,
 };
 
-const prepared = new WeakMap<
-  AppContext,
-  { byId: ReturnType<typeof prepareById>; byHash: ReturnType<typeof prepareByHash> }
->();
+type Selection = typeof versioned | typeof statusSelection;
 
-const prepareById = (ctx: AppContext) =>
+const prepareById = (ctx: AppContext, selection: Selection, name: string) =>
   ctx.db
-    .select(versioned)
+    .select(selection)
     .from(transactions)
     .where(eq(transactions.id, sql.placeholder('id')))
     .limit(1)
-    .prepare('tx_by_id');
+    .prepare(name);
 
 /**
  * A hash can sit on several rows (a client may report any hash on any swap it knows the id of), so the
@@ -31,9 +36,9 @@ const prepareById = (ctx: AppContext) =>
  * hash the provider reported — wins over a merely reported one; among equals the oldest swap wins,
  * since a deposit exists only after the swap it pays was executed.
  */
-const prepareByHash = (ctx: AppContext) =>
+const prepareByHash = (ctx: AppContext, selection: Selection, name: string) =>
   ctx.db
-    .select(versioned)
+    .select(selection)
     .from(transactions)
     .where(
       or(
@@ -50,32 +55,59 @@ const prepareByHash = (ctx: AppContext) =>
       asc(transactions.id),
     )
     .limit(1)
-    .prepare('tx_by_hash');
+    .prepare(name);
 
-/** Status lookups are the hottest read: prepared once per process. */
+interface Lookups<Row> {
+  byId: { execute(params: { id: string }): Promise<Row[]> };
+  byHash: { execute(params: { key: string | null }): Promise<Row[]> };
+}
+
+/** Status lookups are the hottest read: prepared once per process, whole rows and status rows apart. */
+const prepared = new WeakMap<AppContext, { rows: Lookups<TransactionRow>; status: Lookups<StatusRow> }>();
+
 function statements(ctx: AppContext) {
   let s = prepared.get(ctx);
   if (!s) {
-    s = { byId: prepareById(ctx), byHash: prepareByHash(ctx) };
+    // Each statement returns the rows of the selection it was prepared with.
+    s = {
+      rows: {
+        byId: prepareById(ctx, versioned, 'tx_by_id'),
+        byHash: prepareByHash(ctx, versioned, 'tx_by_hash'),
+      } as Lookups<TransactionRow>,
+      status: {
+        byId: prepareById(ctx, statusSelection, 'tx_status_by_id'),
+        byHash: prepareByHash(ctx, statusSelection, 'tx_status_by_hash'),
+      } as Lookups<StatusRow>,
+    };
     prepared.set(ctx, s);
   }
   return s;
 }
 
-/** The hottest read of the worker too: one prepared statement per process. */
-export async function transactionById(ctx: AppContext, id: string): Promise<TransactionRow | undefined> {
-  const [row] = await statements(ctx).byId.execute({ id });
+async function lookUp<Row>(lookups: Lookups<Row>, by: { transactionId?: string; hash?: string }): Promise<Row> {
+  let row: Row | undefined;
+  if (by.transactionId) [row] = await lookups.byId.execute({ id: by.transactionId });
+  else if (by.hash) [row] = await lookups.byHash.execute({ key: hashKey(by.hash) });
+  if (!row) throw notFound('Transaction', by.transactionId ? 'transactionId' : 'hash');
   return row;
 }
 
-export async function findTransaction(
-  ctx: AppContext,
-  by: { transactionId?: string; hash?: string },
-): Promise<TransactionRow> {
-  const s = statements(ctx);
-  let row: TransactionRow | undefined;
-  if (by.transactionId) [row] = await s.byId.execute({ id: by.transactionId });
-  else if (by.hash) [row] = await s.byHash.execute({ key: hashKey(by.hash) });
-  if (!row) throw notFound('Transaction', by.transactionId ? 'transactionId' : 'hash');
+/** The hottest read of the worker too: one prepared statement per process. */
+export async function transactionById(ctx: AppContext, id: string): Promise<TransactionRow | undefined> {
+  const [row] = await statements(ctx).rows.byId.execute({ id });
+  return row;
+}
+
+/** The whole row, by id or by any of its hashes. */
+export const findTransaction = (ctx: AppContext, by: { transactionId?: string; hash?: string }) =>
+  lookUp(statements(ctx).rows, by);
+
+/** Only what a status answer is made of, by id or by any of its hashes. */
+export const findTransactionStatus = (ctx: AppContext, by: { transactionId?: string; hash?: string }) =>
+  lookUp(statements(ctx).status, by);
+
+/** The status columns of one row by id; undefined once it is gone. */
+export async function transactionStatusById(ctx: AppContext, id: string): Promise<StatusRow | undefined> {
+  const [row] = await statements(ctx).status.byId.execute({ id });
   return row;
 }

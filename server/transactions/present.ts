@@ -6,8 +6,10 @@ import type { CatalogSnapshot } from '../catalog/snapshot';
 import type { Substatus } from '../providers/types';
 import type { RecordedFeeDetails } from '../schemas/responses';
 import { explorerUrlsOf } from './explorer';
+import type { StatusFields } from './status-fields';
 
 type TransactionRow = typeof transactions.$inferSelect;
+
 
 const publicAsset = ({ id, symbol, contract, image, chain }: AssetSnapshot) => ({ id, symbol, contract, image, chain });
 
@@ -20,7 +22,7 @@ const decimalText = (value: string) => formatAmount(parseUnits(value, 8), 8);
  * The recorded fee fields, as status and history report them: the provider's recorded
  * fee in its own currency once a poll has seen it, until then the fee quoted at execute in USD.
  */
-export function recordedFee(tx: TransactionRow) {
+export function recordedFee(tx: StatusFields) {
   const recorded = tx.feeAmount !== null;
   const amount = recorded ? tx.feeAmount : tx.quotedFeeUsd && decimalText(tx.quotedFeeUsd);
   const currency = recorded ? tx.feeCurrency : tx.quotedFeeUsd !== null ? 'USD' : null;
@@ -36,7 +38,7 @@ export function recordedFee(tx: TransactionRow) {
 }
 
 /** A transaction as the status endpoint answers it, with `substatus` and `explorerUrls`; the catalog holds the explorers. */
-export function presentTransaction(tx: TransactionRow, catalog: CatalogSnapshot) {
+export function presentTransaction(tx: StatusFields, catalog: CatalogSnapshot) {
   return {
     id: tx.id,
     hash: tx.hash,

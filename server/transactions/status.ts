@@ -1,9 +1,9 @@
-import type { transactions } from '../../drizzle/schema';
 import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import type { StatusQuery } from '../schemas/transactions';
-import { findTransaction } from './lookup';
+import { findTransactionStatus } from './lookup';
 import { type PublicTransaction, presentTransaction } from './present';
+import type { StatusFields } from './status-fields';
 import { isFinal } from './transitions';
 
 /** Bumped when the status representation changes shape, so validators from before never match. */
@@ -15,7 +15,7 @@ export interface TransactionStatus {
 }
 
 /** The status endpoint's `data` for one row; the stream and webhooks send the same object. */
-export async function presentStatus(ctx: AppContext, tx: typeof transactions.$inferSelect): Promise<TransactionStatus> {
+export async function presentStatus(ctx: AppContext, tx: StatusFields): Promise<TransactionStatus> {
   return { transaction: presentTransaction(tx, await getCatalog(ctx)), final: isFinal(tx.status) };
 }
 
@@ -31,7 +31,7 @@ export interface VersionedStatus {
 }
 
 export async function getTransactionStatus(ctx: AppContext, query: StatusQuery): Promise<VersionedStatus> {
-  const tx = await findTransaction(ctx, query);
+  const tx = await findTransactionStatus(ctx, query);
   const refundWindowOver =
     tx.status === 'FAILED' &&
     tx.finalizedAt !== null &&

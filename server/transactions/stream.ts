@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
 import type { StatusQuery } from '../schemas/transactions';
-import { findTransaction, transactionById } from './lookup';
+import { findTransaction, transactionStatusById } from './lookup';
 import { presentStatus, type TransactionStatus } from './status';
 
 /** How long a client waits before reconnecting after the stream ends without a final status. */
@@ -100,7 +100,7 @@ const statusEvent = (id: string, status: TransactionStatus) =>
 /** The current state; null when it could not be read now (the next wake-up retries), 'gone' when deleted. */
 async function readStatus(ctx: AppContext, transactionId: string): Promise<TransactionStatus | null | 'gone'> {
   try {
-    const row = await transactionById(ctx, transactionId);
+    const row = await transactionStatusById(ctx, transactionId);
     return row ? await presentStatus(ctx, row) : 'gone';
   } catch (error) {
     ctx.log.warn({ err: error, transactionId }, 'stream re-read failed; retrying at the next wake-up');
