@@ -123,3 +123,41 @@ describe('the status read', () => {
     }
   });
 });
+
+describe('status answers made once per row version', () => {
+  let cached: TestApp;
+  beforeAll(async () => {
+    cached = await startTestApp({ CATALOG_CACHE_MS: '1500' });
+  });
+  afterAll(() => cached?.stop());
+
+  it('serves an unchanged row the same answer, and a changed row or catalog a new one', async () => {
+    const { transaction } = await executeSwap(cached, USDC_ETH_TO_ARB, 'LIFI');
+    const query = { transactionId: transaction.id };
+    const nextSnapshot = () => new Promise((resolve) => setTimeout(resolve, 1600));
+    // A fresh catalog snapshot now, so the calls below all see the same one.
+    await nextSnapshot();
+    const first = await getTransactionStatus(cached.app, query);
+    const again = await getTransactionStatus(cached.app, query);
+    expect(again.data).toBe(first.data);
+    expect(JSON.parse(again.json)).toEqual(first.data);
+    const served = await cached.fetch(`/api/v1/transaction/status?transactionId=${transaction.id}`);
+    expect(await served.text()).toBe(`{"data":${first.json}}`);
+
+    await cached.app
+      .sql`update transactions set substatus = 'WAIT_DESTINATION_TRANSACTION', hash = ${`0x${randomHex()}`}
+      where id = ${transaction.id}`;
+    const changed = await getTransactionStatus(cached.app, query);
+    expect(changed.version).not.toBe(first.version);
+    expect(changed.data.transaction.substatus).toBe('WAIT_DESTINATION_TRANSACTION');
+    expect(JSON.parse(changed.json)).toEqual(changed.data);
+
+    // The explorer links come from the catalog: a new snapshot makes a new answer for the same row version.
+    const chain = first.data.transaction.srcAsset.chain;
+    await cached.app.sql`update chains set explorer_tx_url = 'https://explorer.test/tx/{hash}' where key = ${chain}`;
+    await nextSnapshot();
+    const relinked = await getTransactionStatus(cached.app, query);
+    expect(relinked.version).toBe(changed.version);
+    expect(relinked.data.transaction.explorerUrls.inbound).toMatch(/^https:\/\/explorer\.test\/tx\//);
+  });
+});

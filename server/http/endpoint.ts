@@ -7,7 +7,7 @@ import { httpDuration, httpRequests } from '../observability/registry';
 import { clientHash, clientIdentity } from '../ratelimit/client';
 import { countRateLimitHit } from '../ratelimit/hit-counter';
 import { addRateLimitHeaders, type RateDecision, type RouteClass } from '../ratelimit/limiter';
-import { withDeadline } from '../routing/deadline';
+import { raceDeadline } from '../routing/deadline';
 import { fingerprint, IDEMPOTENCY_HEADER, isReplayable, validateIdempotencyKey } from './idempotency';
 import { type FieldCoder, parseQuery, parseWith, readJsonBody } from './input';
 import type { ApiRequest } from './request';
@@ -264,7 +264,7 @@ async function beginIdempotency(
 }
 
 const run = (x: Exchange, url: URL, body: Record<string, unknown>) =>
-  withDeadline(
+  raceDeadline(
     x.app.config.requestDeadlineMs,
     () => x.target.run({ app: x.app, request: x.request, url, requestId: x.requestId, receivedAt: x.receivedAt, body }),
     () => new AppError('SERVICE_UNAVAILABLE', 'The request took too long; retry shortly'),
@@ -290,7 +290,7 @@ function respond(x: Exchange, result: EndpointResult): ApiResponse {
   if (result.etag && status === 200 && etagMatches(x.request.headers.get('if-none-match'), result.etag)) {
     return jsonApiResponse(304, null, headers);
   }
-  return jsonApiResponse(status, result.body, headers);
+  return jsonApiResponse(status, result.body, headers, result.json);
 }
 
 async function fail(x: Exchange, error: AppError): Promise<ApiResponse> {

@@ -14,6 +14,8 @@ export function interfaceHeaders(api: ApiInterface, requestId: string): Record<s
 export interface EndpointResult {
   status?: number;
   body: unknown;
+  /** `body` serialised already (exactly `JSON.stringify(body)`), sent instead of serialising it again. */
+  json?: string;
   headers?: Record<string, string>;
   /** A Server-Sent Events body, sent instead of `body`. */
   events?: ReadableStream<Uint8Array>;
@@ -44,11 +46,16 @@ const BASE_HEADERS = {
     'X-Request-Id, X-API-Version, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, RateLimit, RateLimit-Policy, ETag',
 };
 
-export function jsonApiResponse(status: number, body: unknown, headers: Record<string, string>): ApiResponse {
+export function jsonApiResponse(
+  status: number,
+  body: unknown,
+  headers: Record<string, string>,
+  json?: string,
+): ApiResponse {
   return {
     status,
     headers: { ...BASE_HEADERS, ...headers },
-    body: status === 204 || status === 304 ? null : JSON.stringify(body),
+    body: status === 204 || status === 304 ? null : (json ?? JSON.stringify(body)),
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withDeadline } from './deadline';
+import { raceDeadline, withDeadline } from './deadline';
 
 describe('withDeadline', () => {
   it('answers the caller first, then aborts the abandoned work with the same error', async () => {
@@ -36,5 +36,45 @@ describe('withDeadline', () => {
     );
     expect(answer).toBe(42);
     expect(signal?.aborted).toBe(false);
+  });
+});
+
+describe('raceDeadline', () => {
+  it('gives up on work that takes too long with the timeout’s error', async () => {
+    const timeout = new Error('too long');
+    await expect(
+      raceDeadline(
+        5,
+        () => new Promise<never>(() => {}),
+        () => timeout,
+      ),
+    ).rejects.toBe(timeout);
+  });
+
+  it('passes the work’s answer or its error through when it beats the deadline', async () => {
+    await expect(
+      raceDeadline(
+        60_000,
+        async () => 'answer',
+        () => new Error('late'),
+      ),
+    ).resolves.toBe('answer');
+    const failure = new Error('own failure');
+    await expect(
+      raceDeadline(
+        60_000,
+        () => Promise.reject(failure),
+        () => new Error('late'),
+      ),
+    ).rejects.toBe(failure);
+    await expect(
+      raceDeadline(
+        60_000,
+        () => {
+          throw failure;
+        },
+        () => new Error('late'),
+      ),
+    ).rejects.toBe(failure);
   });
 });

@@ -4,23 +4,40 @@
  * The caller hears of the timeout first; tearing the abandoned work down (aborting its connection)
  * waits for the next turn of the event loop, so an answer built from what arrived goes out first.
  */
-export async function withDeadline<T>(
+export function withDeadline<T>(
   ms: number,
   work: (signal: AbortSignal) => Promise<T>,
   onTimeout: () => Error,
 ): Promise<T> {
   const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+  return raceDeadline(
+    ms,
+    () => work(controller.signal),
+    () => {
       const error = onTimeout();
-      reject(error);
       setImmediate(() => controller.abort(error));
-    }, ms);
+      return error;
+    },
+  );
+}
+
+/**
+ * Gives up on `work` after `ms` with `onTimeout()`'s error. For work that has nothing to abort
+ * (a request's whole handling): one timer, no AbortController.
+ */
+export function raceDeadline<T>(ms: number, work: () => Promise<T>, onTimeout: () => Error): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const running = work();
+    const timer = setTimeout(() => reject(onTimeout()), ms);
+    running.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
   });
-  try {
-    return await Promise.race([work(controller.signal), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

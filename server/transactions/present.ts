@@ -10,7 +10,6 @@ import type { StatusFields } from './status-fields';
 
 type TransactionRow = typeof transactions.$inferSelect;
 
-
 const publicAsset = ({ id, symbol, contract, image, chain }: AssetSnapshot) => ({ id, symbol, contract, image, chain });
 
 const num = (value: string | null) => (value === null ? null : Number(value));

@@ -1,4 +1,4 @@
-import { getCatalog } from '../catalog/snapshot';
+import { type CatalogSnapshot, getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import type { StatusQuery } from '../schemas/transactions';
 import { findTransactionStatus } from './lookup';
@@ -14,13 +14,50 @@ export interface TransactionStatus {
   final: boolean;
 }
 
+const presentWith = (catalog: CatalogSnapshot, tx: StatusFields): TransactionStatus => ({
+  transaction: presentTransaction(tx, catalog),
+  final: isFinal(tx.status),
+});
+
 /** The status endpoint's `data` for one row; the stream and webhooks send the same object. */
 export async function presentStatus(ctx: AppContext, tx: StatusFields): Promise<TransactionStatus> {
-  return { transaction: presentTransaction(tx, await getCatalog(ctx)), final: isFinal(tx.status) };
+  return presentWith(await getCatalog(ctx), tx);
+}
+
+/** A status answer made once for a row version: the data (shared, read-only) and its JSON. */
+interface Presented {
+  data: TransactionStatus;
+  json: string;
+}
+
+/**
+ * Answers already made, by row version, per catalog snapshot (the explorer links come from the
+ * catalog): a wallet polls an unchanged swap many times between two changes of its row, and each of
+ * those answers is the same bytes. Oldest dropped first past the bound.
+ */
+const presentedByCatalog = new WeakMap<CatalogSnapshot, Map<string, Presented>>();
+const PRESENTED_PER_PROCESS = 4096;
+
+function presentedFor(catalog: CatalogSnapshot, version: string, tx: StatusFields): Presented {
+  let presented = presentedByCatalog.get(catalog);
+  if (!presented) {
+    presented = new Map();
+    presentedByCatalog.set(catalog, presented);
+  }
+  let answer = presented.get(version);
+  if (!answer) {
+    const data = presentWith(catalog, tx);
+    answer = { data, json: JSON.stringify(data) };
+    if (presented.size >= PRESENTED_PER_PROCESS) presented.delete(presented.keys().next().value as string);
+    presented.set(version, answer);
+  }
+  return answer;
 }
 
 export interface VersionedStatus {
   data: TransactionStatus;
+  /** `data` as JSON. */
+  json: string;
   /** Changes whenever the row does: a validator for the answer. */
   version: string;
   /**
@@ -36,9 +73,12 @@ export async function getTransactionStatus(ctx: AppContext, query: StatusQuery):
     tx.status === 'FAILED' &&
     tx.finalizedAt !== null &&
     Date.now() - tx.finalizedAt.getTime() > ctx.config.worker.refundWatchMs;
+  const version = `${REPRESENTATION}.${tx.id}.${tx.rowVersion}`;
+  const { data, json } = presentedFor(await getCatalog(ctx), version, tx);
   return {
-    data: await presentStatus(ctx, tx),
-    version: `${REPRESENTATION}.${tx.id}.${tx.rowVersion}`,
+    data,
+    json,
+    version,
     settled: tx.status === 'SUCCESS' || tx.status === 'REFUND' || refundWindowOver,
   };
 }

@@ -22,7 +22,12 @@ export const statusV1 = endpoint({
   response: statusV1Response,
   handle: async ({ query }, { app }) => {
     const status = await getTransactionStatus(app, query);
-    return { body: { data: status.data }, etag: `"${status.version}"`, cacheControl: statusCaching(status, query) };
+    return {
+      body: { data: status.data },
+      json: `{"data":${status.json}}`,
+      etag: `"${status.version}"`,
+      cacheControl: statusCaching(status, query),
+    };
   },
 });
 
