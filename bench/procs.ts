@@ -123,6 +123,9 @@ export async function startChild(
   };
 }
 
+/** What `next build` bundles into `.next`: a change to any of these makes the build stale. */
+const BUNDLED_SOURCES = 'app server drizzle next.config.mjs tsconfig.json package-lock.json';
+
 export interface NextHandle {
   port: number;
   output: string[];
@@ -131,13 +134,15 @@ export interface NextHandle {
 
 /**
  * The built app on the custom server, started under the same lock the e2e build takes, so nobody
- * rebuilds `.next` underneath it; builds first when `.next` is missing.
+ * rebuilds `.next` underneath it; builds first when `.next` is missing or older than any source it
+ * bundles (a stale build would measure code that is no longer there).
  */
 export async function startNext(env: NodeJS.ProcessEnv, { lockWaitSeconds = 150, readyTimeoutMs = 60_000 } = {}) {
   const port = await freePort();
   const profileDir = process.env.BENCH_CPU_PROF;
   const profile = profileDir ? ` --cpu-prof --cpu-prof-dir='${profileDir.replaceAll("'", '')}/next'` : '';
-  const script = `[ -f .next/BUILD_ID ] || npx next build; exec node${profile} --import tsx server/http/web-server.ts`;
+  const fresh = `[ -f .next/BUILD_ID ] && [ -z "$(find ${BUNDLED_SOURCES} -newer .next/BUILD_ID -print -quit)" ]`;
+  const script = `${fresh} || npx next build; exec node${profile} --import tsx server/http/web-server.ts`;
   const child = spawn('flock', ['-w', String(lockWaitSeconds), NEXT_BUILD_LOCK, 'sh', '-c', script], {
     cwd: ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1' },
