@@ -109,24 +109,39 @@ function withRequestId(body: unknown, requestId: string): unknown {
   return error && 'requestId' in error ? { ...(body as object), error: { ...error, requestId } } : body;
 }
 
-async function applyRateLimit(
+type Limited = RateDecision | undefined;
+
+/** The limiter's verdict: at once when it needs no Redis, else a promise; undefined when the limiter is off or down. */
+function applyRateLimit(
   app: AppContext,
   request: ApiRequest,
   target: Pick<Endpoint, 'routeClass'>,
-): Promise<RateDecision | undefined> {
+): Limited | Promise<Limited> {
   if (!app.rateLimiter) return undefined;
   const client = clientIdentity(request, app.config);
   try {
-    const decision = await app.rateLimiter.consume(target.routeClass, client);
-    if (!decision.allowed) {
-      const hashed = clientHash(client, app.config.rateLimits.hashKey);
-      countRateLimitHit(app.redis, app.config.redisPrefix, target.routeClass, hashed);
-    }
-    return decision;
+    const decision = app.rateLimiter.consume(target.routeClass, client);
+    if (!(decision instanceof Promise)) return countRefusal(app, client, decision);
+    return decision.then(
+      (decided) => countRefusal(app, client, decided),
+      (error: unknown) => limiterDown(app, error),
+    );
   } catch (error) {
-    app.log.warn({ err: error }, 'rate limiter unavailable; request allowed');
-    return undefined;
+    return limiterDown(app, error);
   }
+}
+
+function countRefusal(app: AppContext, client: string, decision: RateDecision): RateDecision {
+  if (!decision.allowed) {
+    const hashed = clientHash(client, app.config.rateLimits.hashKey);
+    countRateLimitHit(app.redis, app.config.redisPrefix, decision.routeClass, hashed);
+  }
+  return decision;
+}
+
+function limiterDown(app: AppContext, error: unknown): undefined {
+  app.log.warn({ err: error }, 'rate limiter unavailable; request allowed');
+  return undefined;
 }
 
 /**
@@ -177,8 +192,8 @@ async function serveWithId(exchange: Omit<Exchange, 'headers'>): Promise<ApiResp
   const x: Exchange = { ...exchange, headers: interfaceHeaders(exchange.api, exchange.requestId) };
   try {
     const url = parseUrl(x);
-    if (isPlainRead(x) && !overLimit(x)) return respond(x, await readWhileRateLimiting(x, url));
-    await rateLimit(x);
+    if (isPlainRead(x)) return respond(x, await readWhileRateLimiting(x, url));
+    enforce(x, await applyRateLimit(x.app, x.request, x.target));
     const body = await readBody(x);
     const replay = await beginIdempotency(x, url, body);
     if (replay) return replay;
@@ -200,8 +215,8 @@ function parseUrl(x: Exchange): URL {
   }
 }
 
-async function rateLimit(x: Exchange): Promise<void> {
-  const decision = await applyRateLimit(x.app, x.request, x.target);
+/** Puts the limit on the answer's headers; a refusal ends the request. */
+function enforce(x: Exchange, decision: Limited): void {
   if (!decision) return;
   addRateLimitHeaders(x.headers, decision);
   if (!decision.allowed) {
@@ -216,16 +231,18 @@ const isPlainRead = (x: Exchange) =>
   !x.target.idempotent &&
   !x.target.events;
 
-/** Already refused from memory: such a client's requests do no work at all. */
-const overLimit = (x: Exchange) =>
-  !!x.app.rateLimiter?.blocked(x.target.routeClass, clientIdentity(x.request, x.app.config));
-
 /**
- * A read changes nothing, so it runs while the limiter's round trip is out instead of after it; a
- * refusal discards its answer. The limiter's verdict wins over the read's own errors.
+ * A read changes nothing: decided at once, the limiter lets it run or refuses it before any work;
+ * otherwise it runs while the limiter's round trip is out, and a refusal discards its answer. The
+ * limiter's verdict wins over the read's own errors.
  */
 async function readWhileRateLimiting(x: Exchange, url: URL): Promise<EndpointResult> {
-  const [limit, read] = await Promise.allSettled([rateLimit(x), run(x, url, {})]);
+  const decision = applyRateLimit(x.app, x.request, x.target);
+  if (!(decision instanceof Promise)) {
+    enforce(x, decision);
+    return run(x, url, {});
+  }
+  const [limit, read] = await Promise.allSettled([decision.then((d) => enforce(x, d)), run(x, url, {})]);
   if (limit.status === 'rejected') throw limit.reason;
   if (read.status === 'rejected') throw read.reason;
   return read.value;

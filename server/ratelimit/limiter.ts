@@ -16,9 +16,11 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  consume(routeClass: RouteClass, client: string): Promise<RateDecision>;
-  /** The client is over its limit and refused from memory until its window ends: no Redis involved. */
-  blocked(routeClass: RouteClass, client: string): boolean;
+  /**
+   * Counts one request. Decided at once (no promise) when it needs no Redis: a leased position, or a
+   * client over its limit, refused from memory until its window ends.
+   */
+  consume(routeClass: RouteClass, client: string): RateDecision | Promise<RateDecision>;
 }
 
 /**
@@ -238,17 +240,22 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
     return 0;
   };
 
+  const decide = (routeClass: RouteClass, client: string, key: string, counted: Counted) => {
+    if (counted instanceof Error) return fromInsurance(routeClass, client);
+    if (counted.position > perClient[routeClass]) block(key, Date.now() + counted.msLeft);
+    return decision(routeClass, counted.position, counted.msLeft);
+  };
+
   return {
-    blocked: (routeClass, client) => blockedFor(keyOf(routeClass, client)) > 0,
-    async consume(routeClass, client) {
+    consume(routeClass, client) {
       const key = keyOf(routeClass, client);
       const limit = perClient[routeClass];
       const msBlocked = blockedFor(key);
       if (msBlocked > 0) return decision(routeClass, limit + 1, msBlocked);
-      const counted = await count(key, limit);
-      if (counted instanceof Error) return fromInsurance(routeClass, client);
-      if (counted.position > limit) block(key, Date.now() + counted.msLeft);
-      return decision(routeClass, counted.position, counted.msLeft);
+      const counted = count(key, limit);
+      return counted instanceof Promise
+        ? counted.then((c) => decide(routeClass, client, key, c))
+        : decide(routeClass, client, key, counted);
     },
   };
 }
