@@ -14,12 +14,12 @@ import type { ApiRequest } from './request';
 import {
   type ApiInterface,
   type ApiResponse,
+  apiResponse,
+  baseHeaders,
   type EndpointResult,
   errorBody,
   etagMatches,
   eventStreamResponse,
-  interfaceHeaders,
-  jsonApiResponse,
   toFetchResponse,
 } from './respond';
 
@@ -182,6 +182,7 @@ interface Exchange {
   target: Endpoint;
   requestId: string;
   receivedAt: number;
+  /** The answer's headers, whatever it turns out to be: built once (`baseHeaders`) and added to in place. */
   headers: Record<string, string>;
   /** Parsed by the dispatcher already, or here. */
   url?: URL;
@@ -189,7 +190,7 @@ interface Exchange {
 }
 
 async function serveWithId(exchange: Omit<Exchange, 'headers'>): Promise<ApiResponse> {
-  const x: Exchange = { ...exchange, headers: interfaceHeaders(exchange.api, exchange.requestId) };
+  const x: Exchange = { ...exchange, headers: baseHeaders(exchange.api, exchange.requestId) };
   try {
     const url = parseUrl(x);
     if (isPlainRead(x)) return respond(x, await readWhileRateLimiting(x, url));
@@ -271,10 +272,8 @@ async function beginIdempotency(
     });
   });
   if (replay) {
-    return jsonApiResponse(replay.status, withRequestId(replay.body, x.requestId), {
-      ...x.headers,
-      'idempotent-replayed': 'true',
-    });
+    x.headers['idempotent-replayed'] = 'true';
+    return apiResponse(replay.status, withRequestId(replay.body, x.requestId), x.headers);
   }
   x.idempotency = { scope, key, print };
   return undefined;
@@ -305,9 +304,9 @@ function respond(x: Exchange, result: EndpointResult): ApiResponse {
   if (result.etag) headers.etag = result.etag;
   if (result.cacheControl) headers['cache-control'] = result.cacheControl;
   if (result.etag && status === 200 && etagMatches(x.request.headers.get('if-none-match'), result.etag)) {
-    return jsonApiResponse(304, null, headers);
+    return apiResponse(304, null, headers);
   }
-  return jsonApiResponse(status, result.body, headers, result.json);
+  return apiResponse(status, result.body, headers, result.json);
 }
 
 async function fail(x: Exchange, error: AppError): Promise<ApiResponse> {
@@ -319,5 +318,5 @@ async function fail(x: Exchange, error: AppError): Promise<ApiResponse> {
   if (error.status >= 500) {
     x.app.log.error({ requestId: x.requestId, err: error.cause ?? error, path: x.url?.pathname }, error.message);
   }
-  return jsonApiResponse(error.status, body, { ...x.headers, ...error.headers });
+  return apiResponse(error.status, body, error.headers ? Object.assign(x.headers, error.headers) : x.headers);
 }

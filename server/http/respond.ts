@@ -46,18 +46,28 @@ const BASE_HEADERS = {
     'X-Request-Id, X-API-Version, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, RateLimit, RateLimit-Policy, ETag',
 };
 
-export function jsonApiResponse(
+/** An answer whose `headers` hold BASE_HEADERS already (see `baseHeaders`): used as they are. */
+export function apiResponse(
   status: number,
   body: unknown,
   headers: Record<string, string>,
   json?: string,
 ): ApiResponse {
-  return {
-    status,
-    headers: { ...BASE_HEADERS, ...headers },
-    body: status === 204 || status === 304 ? null : (json ?? JSON.stringify(body)),
-  };
+  return { status, headers, body: status === 204 || status === 304 ? null : (json ?? JSON.stringify(body)) };
 }
+
+export const jsonApiResponse = (
+  status: number,
+  body: unknown,
+  headers: Record<string, string>,
+  json?: string,
+): ApiResponse => apiResponse(status, body, { ...BASE_HEADERS, ...headers }, json);
+
+/** Every answer's headers for one request, to be added to as the request goes: built once. */
+export const baseHeaders = (api: ApiInterface, requestId: string): Record<string, string> => ({
+  ...BASE_HEADERS,
+  ...interfaceHeaders(api, requestId),
+});
 
 export const toFetchResponse = (r: ApiResponse): Response =>
   new Response(r.events ?? r.body, { status: r.status, headers: r.headers });
