@@ -262,10 +262,12 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
 
 /** Adds X-RateLimit-* (reset in seconds) plus the IETF RateLimit-Policy / RateLimit fields to `headers`. */
 export function addRateLimitHeaders(headers: Record<string, string>, d: RateDecision): void {
+  const remaining = String(d.remaining);
+  const reset = String(d.resetSeconds);
   headers['x-ratelimit-limit'] = String(d.limit);
-  headers['x-ratelimit-remaining'] = String(d.remaining);
-  headers['x-ratelimit-reset'] = String(d.resetSeconds);
+  headers['x-ratelimit-remaining'] = remaining;
+  headers['x-ratelimit-reset'] = reset;
   headers['ratelimit-policy'] = `"${d.routeClass}";q=${d.limit};w=${d.windowSeconds}`;
-  headers.ratelimit = `"${d.routeClass}";r=${d.remaining};t=${d.resetSeconds}`;
-  if (!d.allowed) headers['retry-after'] = String(d.resetSeconds);
+  headers.ratelimit = `"${d.routeClass}";r=${remaining};t=${reset}`;
+  if (!d.allowed) headers['retry-after'] = reset;
 }
