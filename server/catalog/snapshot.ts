@@ -78,17 +78,32 @@ async function loadSnapshot(ctx: AppContext): Promise<CatalogSnapshot> {
   };
 }
 
-const snapshots = new WeakMap<AppContext, Promise<CatalogSnapshot>>();
+const loaded = new WeakMap<AppContext, CatalogSnapshot>();
+const loading = new WeakMap<AppContext, Promise<CatalogSnapshot>>();
+
+/** The loaded catalog while it is younger than `catalogCacheMs`; undefined when it must be (re)loaded. */
+export function freshCatalog(ctx: AppContext): CatalogSnapshot | undefined {
+  const snapshot = loaded.get(ctx);
+  return snapshot && Date.now() - snapshot.loadedAt < ctx.config.catalogCacheMs ? snapshot : undefined;
+}
 
 /** The active catalog, cached per process for `catalogCacheMs` (quote validation reads it on every request). */
-export async function getCatalog(ctx: AppContext): Promise<CatalogSnapshot> {
-  const cached = snapshots.get(ctx);
-  if (cached) {
-    const snapshot = await cached.catch(() => undefined);
-    if (snapshot && Date.now() - snapshot.loadedAt < ctx.config.catalogCacheMs) return snapshot;
+export function getCatalog(ctx: AppContext): Promise<CatalogSnapshot> {
+  const fresh = freshCatalog(ctx);
+  if (fresh) return Promise.resolve(fresh);
+  // With no caching every use reads anew: a load that started before this call may miss a change.
+  if (ctx.config.catalogCacheMs === 0) return loadSnapshot(ctx);
+  let load = loading.get(ctx);
+  if (!load) {
+    load = loadSnapshot(ctx);
+    loading.set(ctx, load);
+    load.then(
+      (snapshot) => {
+        loaded.set(ctx, snapshot);
+        loading.delete(ctx);
+      },
+      () => loading.delete(ctx),
+    );
   }
-  const loading = loadSnapshot(ctx);
-  snapshots.set(ctx, loading);
-  loading.catch(() => snapshots.delete(ctx));
-  return loading;
+  return load;
 }

@@ -92,7 +92,8 @@ export function endpoint<
     body: definition.body,
     response: definition.response,
     events: definition.events,
-    async run(ctx) {
+    // Not async: a sync throw (invalid input) rejects the deadline race `run` is called in, without another promise.
+    run(ctx) {
       const query = definition.query ? parseQuery(definition.query, ctx.url) : undefined;
       const body =
         definition.body && definition.bodyValidation !== 'domain'

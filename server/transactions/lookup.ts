@@ -84,12 +84,16 @@ function statements(ctx: AppContext) {
   return s;
 }
 
-async function lookUp<Row>(lookups: Lookups<Row>, by: { transactionId?: string; hash?: string }): Promise<Row> {
-  let row: Row | undefined;
-  if (by.transactionId) [row] = await lookups.byId.execute({ id: by.transactionId });
-  else if (by.hash) [row] = await lookups.byHash.execute({ key: hashKey(by.hash) });
-  if (!row) throw notFound('Transaction', by.transactionId ? 'transactionId' : 'hash');
-  return row;
+function lookUp<Row>(lookups: Lookups<Row>, by: { transactionId?: string; hash?: string }): Promise<Row> {
+  const found = by.transactionId
+    ? lookups.byId.execute({ id: by.transactionId })
+    : by.hash
+      ? lookups.byHash.execute({ key: hashKey(by.hash) })
+      : Promise.resolve([]);
+  return found.then(([row]) => {
+    if (!row) throw notFound('Transaction', by.transactionId ? 'transactionId' : 'hash');
+    return row;
+  });
 }
 
 /** The hottest read of the worker too: one prepared statement per process. */

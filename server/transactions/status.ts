@@ -1,4 +1,4 @@
-import { type CatalogSnapshot, getCatalog } from '../catalog/snapshot';
+import { type CatalogSnapshot, freshCatalog, getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import type { StatusQuery } from '../schemas/transactions';
 import { findTransactionStatus } from './lookup';
@@ -74,7 +74,7 @@ export async function getTransactionStatus(ctx: AppContext, query: StatusQuery):
     tx.finalizedAt !== null &&
     Date.now() - tx.finalizedAt.getTime() > ctx.config.worker.refundWatchMs;
   const version = `${REPRESENTATION}.${tx.id}.${tx.rowVersion}`;
-  const { data, json } = presentedFor(await getCatalog(ctx), version, tx);
+  const { data, json } = presentedFor(freshCatalog(ctx) ?? (await getCatalog(ctx)), version, tx);
   return {
     data,
     json,
