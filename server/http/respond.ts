@@ -73,12 +73,8 @@ export const jsonApiResponse = (
 ): ApiResponse => apiResponse(status, body, Object.assign(baseHeaderFields(), headers), json);
 
 /** Every answer's headers for one request, to be added to as the request goes: built once. */
-export function baseHeaders(api: ApiInterface, requestId: string): Record<string, string> {
-  const headers = baseHeaderFields();
-  if (api === 'v1') headers['x-api-version'] = API_VERSION;
-  headers['x-request-id'] = requestId;
-  return headers;
-}
+export const baseHeaders = (api: ApiInterface, requestId: string): Record<string, string> =>
+  Object.assign(baseHeaderFields(), interfaceHeaders(api, requestId));
 
 export const toFetchResponse = (r: ApiResponse): Response =>
   new Response(r.events ?? r.body, { status: r.status, headers: r.headers });

@@ -72,7 +72,7 @@ const MAX_LEASE = 64;
 /** A lease takes at most this fraction of what is left of the window: near the limit every request is counted alone. */
 const LEASE_SHARE_DIVISOR = 8;
 
-/** Key states and blocks are dropped once their window has ended; looked for when a map has grown past this. */
+/** Key states are dropped once their window has ended; looked for when the map has grown past this. */
 const SWEEP_FROM_SIZE = 10_000;
 
 /**
@@ -102,7 +102,6 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
   ) as Record<RouteClass, RateLimiterMemory>;
   const states = new Map<string, KeyState>();
   let sweepFromSize = SWEEP_FROM_SIZE;
-  const blockedUntil = new Map<string, number>();
 
   const decision = (routeClass: RouteClass, position: number, msLeft: number): RateDecision => {
     const limit = perClient[routeClass];
@@ -114,14 +113,6 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
       routeClass,
       windowSeconds,
     };
-  };
-
-  const block = (key: string, until: number) => {
-    if (blockedUntil.size >= SWEEP_FROM_SIZE) {
-      const now = Date.now();
-      for (const [k, end] of blockedUntil) if (end <= now) blockedUntil.delete(k);
-    }
-    blockedUntil.set(key, until);
   };
 
   const stateOf = (key: string, now: number): KeyState => {
@@ -211,6 +202,8 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
     state.seen++;
     const leased = state.waiting.length ? undefined : leaseOut(state, now);
     if (leased) return leased;
+    // Redis counted past the limit in this window: every later request is refused from memory until it ends.
+    if (state.counted > limit && state.windowEnd > now) return { position: limit + 1, msLeft: state.windowEnd - now };
     return new Promise<Counted>((resolve) => {
       state.waiting.push(resolve);
       if (!state.inFlight) sendSoon(key, limit);
@@ -230,32 +223,17 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
 
   const keyOf = (routeClass: RouteClass, client: string) => `${config.redisPrefix}:rl:${routeClass}:${client}`;
 
-  /** How long `key` is still refused from memory (0: not blocked). */
-  const blockedFor = (key: string) => {
-    const until = blockedUntil.get(key);
-    if (until === undefined) return 0;
-    const msLeft = until - Date.now();
-    if (msLeft > 0) return msLeft;
-    blockedUntil.delete(key);
-    return 0;
-  };
-
-  const decide = (routeClass: RouteClass, client: string, key: string, counted: Counted) => {
-    if (counted instanceof Error) return fromInsurance(routeClass, client);
-    if (counted.position > perClient[routeClass]) block(key, Date.now() + counted.msLeft);
-    return decision(routeClass, counted.position, counted.msLeft);
-  };
+  const decide = (routeClass: RouteClass, client: string, counted: Counted) =>
+    counted instanceof Error
+      ? fromInsurance(routeClass, client)
+      : decision(routeClass, counted.position, counted.msLeft);
 
   return {
     consume(routeClass, client) {
-      const key = keyOf(routeClass, client);
-      const limit = perClient[routeClass];
-      const msBlocked = blockedFor(key);
-      if (msBlocked > 0) return decision(routeClass, limit + 1, msBlocked);
-      const counted = count(key, limit);
+      const counted = count(keyOf(routeClass, client), perClient[routeClass]);
       return counted instanceof Promise
-        ? counted.then((c) => decide(routeClass, client, key, c))
-        : decide(routeClass, client, key, counted);
+        ? counted.then((c) => decide(routeClass, client, c))
+        : decide(routeClass, client, counted);
     },
   };
 }

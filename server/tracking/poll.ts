@@ -3,6 +3,7 @@ import { transactionEvents, transactions } from '../../drizzle/schema';
 import { formatAmount } from '../catalog/amounts';
 import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
+import { perKey } from '../per-key';
 import { isProviderError, ProviderError } from '../providers/errors';
 import type { ProviderAdapter, RouteAsset, StatusResult, TxStatus } from '../providers/types';
 import { withDeadline } from '../routing/deadline';
@@ -50,8 +51,6 @@ type PollFields = Pick<TransactionRow, (typeof POLL_FIELDS)[number]>;
 /** A row as a poll reads it, with its version: Postgres' `xmin`, which every update of the row changes. */
 type PollRow = PollFields & { rowVersion: string };
 
-const preparedPollReads = new WeakMap<AppContext, ReturnType<typeof preparePollRead>>();
-
 const preparePollRead = (ctx: AppContext) =>
   ctx.db
     .select({
@@ -63,14 +62,11 @@ const preparePollRead = (ctx: AppContext) =>
     .limit(1)
     .prepare('tx_poll_read');
 
+const pollRead = perKey(preparePollRead);
+
 /** The worker's hottest read: only the columns a poll uses, so none of the row's large JSON is decoded. */
 async function readForPoll(ctx: AppContext, id: string): Promise<PollRow | undefined> {
-  let statement = preparedPollReads.get(ctx);
-  if (!statement) {
-    statement = preparePollRead(ctx);
-    preparedPollReads.set(ctx, statement);
-  }
-  const [row] = await statement.execute({ id });
+  const [row] = await pollRead(ctx).execute({ id });
   return row as PollRow | undefined;
 }
 type EventInsert = typeof transactionEvents.$inferInsert;
@@ -258,8 +254,6 @@ function learnsNothing(tx: PollFields, result: StatusResult): boolean {
   );
 }
 
-const preparedQuietPolls = new WeakMap<AppContext, ReturnType<typeof prepareQuietPoll>>();
-
 /** Counts a poll and sets the next one, only if the row is still the version the poll read. */
 const prepareQuietPoll = (ctx: AppContext) =>
   ctx.db
@@ -278,18 +272,19 @@ const prepareQuietPoll = (ctx: AppContext) =>
     .returning({ id: transactions.id })
     .prepare('tx_quiet_poll');
 
+const quietPoll = perKey(prepareQuietPoll);
+
 /**
  * The common poll that learns nothing new costs one write beside the read: no row lock, no
  * transaction. It applies only while nobody wrote the row since it was read; otherwise the caller
  * takes the locked path.
  */
 async function recordQuietPoll(ctx: AppContext, tx: PollRow, nextPollAt: Date | null): Promise<boolean> {
-  let statement = preparedQuietPolls.get(ctx);
-  if (!statement) {
-    statement = prepareQuietPoll(ctx);
-    preparedQuietPolls.set(ctx, statement);
-  }
-  const rows = await statement.execute({ id: tx.id, version: tx.rowVersion, next: nextPollAt?.toISOString() ?? null });
+  const rows = await quietPoll(ctx).execute({
+    id: tx.id,
+    version: tx.rowVersion,
+    next: nextPollAt?.toISOString() ?? null,
+  });
   return rows.length === 1;
 }
 

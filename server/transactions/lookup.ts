@@ -2,6 +2,7 @@ import { asc, eq, getTableColumns, or, sql } from 'drizzle-orm';
 import { transactions } from '../../drizzle/schema';
 import type { AppContext } from '../context';
 import { notFound } from '../errors';
+import { perKey } from '../per-key';
 import { hashKey } from './keys';
 import { STATUS_FIELDS, type StatusFields } from './status-fields';
 
@@ -63,26 +64,17 @@ interface Lookups<Row> {
 }
 
 /** Status lookups are the hottest read: prepared once per process, whole rows and status rows apart. */
-const prepared = new WeakMap<AppContext, { rows: Lookups<TransactionRow>; status: Lookups<StatusRow> }>();
-
-function statements(ctx: AppContext) {
-  let s = prepared.get(ctx);
-  if (!s) {
-    // Each statement returns the rows of the selection it was prepared with.
-    s = {
-      rows: {
-        byId: prepareById(ctx, versioned, 'tx_by_id'),
-        byHash: prepareByHash(ctx, versioned, 'tx_by_hash'),
-      } as Lookups<TransactionRow>,
-      status: {
-        byId: prepareById(ctx, statusSelection, 'tx_status_by_id'),
-        byHash: prepareByHash(ctx, statusSelection, 'tx_status_by_hash'),
-      } as Lookups<StatusRow>,
-    };
-    prepared.set(ctx, s);
-  }
-  return s;
-}
+const statements = perKey((ctx: AppContext) => ({
+  // Each statement returns the rows of the selection it was prepared with.
+  rows: {
+    byId: prepareById(ctx, versioned, 'tx_by_id'),
+    byHash: prepareByHash(ctx, versioned, 'tx_by_hash'),
+  } as Lookups<TransactionRow>,
+  status: {
+    byId: prepareById(ctx, statusSelection, 'tx_status_by_id'),
+    byHash: prepareByHash(ctx, statusSelection, 'tx_status_by_hash'),
+  } as Lookups<StatusRow>,
+}));
 
 function lookUp<Row>(lookups: Lookups<Row>, by: { transactionId?: string; hash?: string }): Promise<Row> {
   const found = by.transactionId

@@ -1,5 +1,6 @@
 import { type CatalogSnapshot, freshCatalog, getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
+import { perKey } from '../per-key';
 import type { StatusQuery } from '../schemas/transactions';
 import { findTransactionStatus } from './lookup';
 import { type PublicTransaction, presentTransaction } from './present';
@@ -33,22 +34,19 @@ interface Presented {
 /**
  * Answers already made, by row version, per catalog snapshot (the explorer links come from the
  * catalog): a wallet polls an unchanged swap many times between two changes of its row, and each of
- * those answers is the same bytes. Oldest dropped first past the bound.
+ * those answers is the same bytes. Oldest dropped first past the bound; a new snapshot (every
+ * `catalogCacheMs`) starts afresh and the old one goes with its snapshot.
  */
-const presentedByCatalog = new WeakMap<CatalogSnapshot, Map<string, Presented>>();
-const PRESENTED_PER_PROCESS = 4096;
+const presentedByCatalog = perKey((_catalog: CatalogSnapshot) => new Map<string, Presented>());
+const PRESENTED_PER_SNAPSHOT = 4096;
 
 function presentedFor(catalog: CatalogSnapshot, version: string, tx: StatusFields): Presented {
-  let presented = presentedByCatalog.get(catalog);
-  if (!presented) {
-    presented = new Map();
-    presentedByCatalog.set(catalog, presented);
-  }
+  const presented = presentedByCatalog(catalog);
   let answer = presented.get(version);
   if (!answer) {
     const data = presentWith(catalog, tx);
     answer = { data, json: JSON.stringify(data) };
-    if (presented.size >= PRESENTED_PER_PROCESS) presented.delete(presented.keys().next().value as string);
+    if (presented.size >= PRESENTED_PER_SNAPSHOT) presented.delete(presented.keys().next().value as string);
     presented.set(version, answer);
   }
   return answer;
