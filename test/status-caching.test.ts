@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handleApiRequest } from '../server/http/routes';
+import type { StatusQuery } from '../server/schemas/transactions';
 import { hashKey } from '../server/transactions/keys';
 import { findTransaction } from '../server/transactions/lookup';
-import { getTransactionStatus, presentStatus } from '../server/transactions/status';
+import { getTransactionStatus, presentStatus, SETTLED_BY_HASH_MAX_AGE_S } from '../server/transactions/status';
 import { startTestApp, type TestApp } from './support/app';
 import { USDC_ETH_TO_ARB } from './support/fixtures';
 import { executeSwap, randomHex } from './support/flows';
@@ -159,5 +160,62 @@ describe('status answers made once per row version', () => {
     const relinked = await getTransactionStatus(cached.app, query);
     expect(relinked.version).toBe(changed.version);
     expect(relinked.data.transaction.explorerUrls.inbound).toMatch(/^https:\/\/explorer\.test\/tx\//);
+  });
+});
+
+describe('settled answers kept by lookup', () => {
+  let kept: TestApp;
+  beforeAll(async () => {
+    // A catalog snapshot that outlives the by-hash bound, so only that bound can end a kept answer.
+    kept = await startTestApp({ CATALOG_CACHE_MS: String((SETTLED_BY_HASH_MAX_AGE_S + 300) * 1000) });
+  });
+  afterAll(async () => {
+    vi.useRealTimers();
+    await kept?.stop();
+  });
+
+  async function swapWithStatus(status: 'SUCCESS' | 'PENDING') {
+    const { transaction } = await executeSwap(kept, USDC_ETH_TO_ARB, 'LIFI');
+    const hash = `0x${randomHex()}`;
+    await kept.app.sql`update transactions set status = ${status}, hash = ${hash}, hash_key = ${hashKey(hash)},
+      hash_verified_at = now(), finalized_at = ${status === 'PENDING' ? null : new Date().toISOString()}
+      where id = ${transaction.id}`;
+    return { id: transaction.id, hash };
+  }
+
+  it('answers a settled transaction again without reading it, by hash only for as long as shared caches may', async () => {
+    const settled = await swapWithStatus('SUCCESS');
+    const pending = await swapWithStatus('PENDING');
+    const counted = countingContext(kept.app);
+    const reads = () => counted.statements.filter((s) => s.includes('from "transactions"')).length;
+    const read = async (query: StatusQuery) => {
+      const before = reads();
+      const status = await getTransactionStatus(counted.ctx, query);
+      return { status, reads: reads() - before };
+    };
+    try {
+      for (const query of [{ transactionId: settled.id }, { hash: settled.hash }]) {
+        const first = await read(query);
+        expect(first.reads).toBe(1);
+        expect(first.status.settled).toBe(true);
+        const again = await read(query);
+        expect(again.reads).toBe(0);
+        expect(again.status).toBe(first.status);
+      }
+      // The same hash written another way is the same lookup.
+      expect((await read({ hash: settled.hash.toUpperCase().replace('0X', '') })).reads).toBe(0);
+      for (const query of [{ transactionId: pending.id }, { hash: pending.hash }]) {
+        await read(query);
+        expect((await read(query)).reads).toBe(1);
+      }
+
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + SETTLED_BY_HASH_MAX_AGE_S * 1000 + 1000 });
+      expect((await read({ transactionId: settled.id })).reads).toBe(0);
+      expect((await read({ hash: settled.hash })).reads).toBe(1);
+      expect((await read({ hash: settled.hash })).reads).toBe(0);
+    } finally {
+      vi.useRealTimers();
+      await counted.close();
+    }
   });
 });

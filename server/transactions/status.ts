@@ -2,6 +2,7 @@ import { type CatalogSnapshot, freshCatalog, getCatalog } from '../catalog/snaps
 import type { AppContext } from '../context';
 import { perKey } from '../per-key';
 import type { StatusQuery } from '../schemas/transactions';
+import { hashKey } from './keys';
 import { findTransactionStatus } from './lookup';
 import { type PublicTransaction, presentTransaction } from './present';
 import type { StatusFields } from './status-fields';
@@ -32,25 +33,39 @@ interface Presented {
 }
 
 /**
- * Answers already made, by row version, per catalog snapshot (the explorer links come from the
- * catalog): a wallet polls an unchanged swap many times between two changes of its row, and each of
- * those answers is the same bytes. Oldest dropped first past the bound; a new snapshot (every
- * `catalogCacheMs`) starts afresh and the old one goes with its snapshot.
+ * Answers already made, per catalog snapshot (the explorer links come from the catalog): by row
+ * version — a wallet polls an unchanged swap many times between two changes of its row, and each of
+ * those answers is the same bytes — and, for settled transactions, by how they were looked up. Oldest
+ * dropped first past the bound; a new snapshot (every `catalogCacheMs`) starts afresh and the old one
+ * goes with its snapshot.
  */
-const presentedByCatalog = perKey((_catalog: CatalogSnapshot) => new Map<string, Presented>());
-const PRESENTED_PER_SNAPSHOT = 4096;
+const answersByCatalog = perKey((_catalog: CatalogSnapshot) => ({
+  byVersion: new Map<string, Presented>(),
+  settledByLookup: new Map<string, { status: VersionedStatus; keptUntil: number }>(),
+}));
+const ANSWERS_PER_SNAPSHOT = 4096;
+
+/** Adds to a map bounded at `ANSWERS_PER_SNAPSHOT` entries, dropping the oldest first. */
+function keep<V>(map: Map<string, V>, key: string, value: V): V {
+  if (map.size >= ANSWERS_PER_SNAPSHOT) map.delete(map.keys().next().value as string);
+  map.set(key, value);
+  return value;
+}
 
 function presentedFor(catalog: CatalogSnapshot, version: string, tx: StatusFields): Presented {
-  const presented = presentedByCatalog(catalog);
-  let answer = presented.get(version);
-  if (!answer) {
-    const data = presentWith(catalog, tx);
-    answer = { data, json: JSON.stringify(data) };
-    if (presented.size >= PRESENTED_PER_SNAPSHOT) presented.delete(presented.keys().next().value as string);
-    presented.set(version, answer);
-  }
-  return answer;
+  const presented = answersByCatalog(catalog).byVersion;
+  const answer = presented.get(version);
+  if (answer) return answer;
+  const data = presentWith(catalog, tx);
+  return keep(presented, version, { data, json: JSON.stringify(data) });
 }
+
+/**
+ * How long a settled transaction looked up by hash may be answered without reading it again, in
+ * seconds: a hash can still be vouched for on another swap (see `statusCaching`). By id a settled
+ * transaction never changes, so it is kept for as long as its catalog snapshot.
+ */
+export const SETTLED_BY_HASH_MAX_AGE_S = 300;
 
 export interface VersionedStatus {
   data: TransactionStatus;
@@ -65,18 +80,34 @@ export interface VersionedStatus {
   settled: boolean;
 }
 
+/**
+ * A settled transaction's answer is made once per catalog snapshot and lookup: nothing in it can
+ * change (the promise its `Cache-Control` makes to shared caches too), so it is answered without
+ * reading the row again. Anything still pending is read on every request.
+ */
 export async function getTransactionStatus(ctx: AppContext, query: StatusQuery): Promise<VersionedStatus> {
+  const fresh = freshCatalog(ctx);
+  const lookup = query.transactionId ? `id:${query.transactionId}` : `hash:${hashKey(query.hash)}`;
+  const kept = fresh && answersByCatalog(fresh).settledByLookup.get(lookup);
+  if (kept && Date.now() < kept.keptUntil) return kept.status;
+
   const tx = await findTransactionStatus(ctx, query);
   const refundWindowOver =
     tx.status === 'FAILED' &&
     tx.finalizedAt !== null &&
     Date.now() - tx.finalizedAt.getTime() > ctx.config.worker.refundWatchMs;
   const version = `${REPRESENTATION}.${tx.id}.${tx.rowVersion}`;
-  const { data, json } = presentedFor(freshCatalog(ctx) ?? (await getCatalog(ctx)), version, tx);
-  return {
+  const catalog = fresh ?? (await getCatalog(ctx));
+  const { data, json } = presentedFor(catalog, version, tx);
+  const status = {
     data,
     json,
     version,
     settled: tx.status === 'SUCCESS' || tx.status === 'REFUND' || refundWindowOver,
   };
+  if (status.settled) {
+    const keptUntil = query.transactionId ? Number.POSITIVE_INFINITY : Date.now() + SETTLED_BY_HASH_MAX_AGE_S * 1000;
+    keep(answersByCatalog(catalog).settledByLookup, lookup, { status, keptUntil });
+  }
+  return status;
 }

@@ -10,7 +10,7 @@ import {
 import { historyQueryV1, type StatusQuery, statusQuery, trackBody } from '../../schemas/transactions';
 import { getTransactionExecution } from '../../transactions/execution';
 import { listHistory } from '../../transactions/history';
-import { getTransactionStatus, type VersionedStatus } from '../../transactions/status';
+import { getTransactionStatus, SETTLED_BY_HASH_MAX_AGE_S, type VersionedStatus } from '../../transactions/status';
 import { openTransactionStream } from '../../transactions/stream';
 import { getTransactionTimeline } from '../../transactions/timeline';
 import { trackTransaction } from '../../transactions/track';
@@ -38,7 +38,7 @@ export const statusV1 = endpoint({
  */
 function statusCaching(status: VersionedStatus, query: StatusQuery): string {
   if (!status.settled) return 'no-cache';
-  return query.transactionId ? 'public, max-age=31536000, immutable' : 'public, max-age=300';
+  return query.transactionId ? 'public, max-age=31536000, immutable' : `public, max-age=${SETTLED_BY_HASH_MAX_AGE_S}`;
 }
 
 export const trackV1 = endpoint({
