@@ -3,6 +3,7 @@ import type { AppContext } from '../context';
 import { AppError, toAppError } from '../errors';
 import { newRequestId } from '../ids';
 import { logContext } from '../log';
+import { andThen, type MaybePromise } from '../maybe-promise';
 import { httpDuration, httpRequests } from '../observability/registry';
 import { clientHash, clientIdentity } from '../ratelimit/client';
 import { countRateLimitHit } from '../ratelimit/hit-counter';
@@ -64,7 +65,7 @@ export interface EndpointDefinition<
       rawBody: Record<string, unknown>;
     },
     ctx: RequestContext,
-  ): Promise<EndpointResult & { body: R extends z.ZodType ? z.input<R> : unknown }>;
+  ): MaybePromise<EndpointResult & { body: R extends z.ZodType ? z.input<R> : unknown }>;
 }
 
 export interface Endpoint {
@@ -75,7 +76,8 @@ export interface Endpoint {
   body?: z.ZodType;
   response?: z.ZodType;
   events?: z.ZodType;
-  run(ctx: RequestContext): Promise<EndpointResult>;
+  /** An answer at once when the endpoint had one without I/O; may throw at once on invalid input. */
+  run(ctx: RequestContext): MaybePromise<EndpointResult>;
 }
 
 /** Declares an endpoint: input schemas and one domain call. Both interfaces mount it through `serve`. */
@@ -92,7 +94,6 @@ export function endpoint<
     body: definition.body,
     response: definition.response,
     events: definition.events,
-    // Not async: a sync throw (invalid input) rejects the deadline race `run` is called in, without another promise.
     run(ctx) {
       const query = definition.query ? parseQuery(definition.query, ctx.url) : undefined;
       const body =
@@ -150,29 +151,31 @@ function limiterDown(app: AppContext, error: unknown): undefined {
  * errors mapped once with nothing internal leaked. Every log line written meanwhile carries the
  * request id; every response is counted and timed for Prometheus.
  */
-export async function serveApi(
+export function serveApi(
   api: ApiInterface,
   app: AppContext,
   request: ApiRequest,
   target: Endpoint,
   route = 'unmatched',
   url?: URL,
-): Promise<ApiResponse> {
+): MaybePromise<ApiResponse> {
   const requestId = newRequestId();
   const started = performance.now();
-  const response = await logContext.run({ requestId }, () =>
+  const served = logContext.run({ requestId }, () =>
     serveWithId({ api, app, request, target, requestId, receivedAt: started, url }),
   );
-  const ms = performance.now() - started;
-  httpRequests.inc({ route, method: request.method, status: String(response.status) });
-  httpDuration.observe({ route, method: request.method }, ms / 1000);
-  app.log.info({ requestId, method: request.method, route, status: response.status, ms: Math.round(ms) }, 'request');
-  return response;
+  return andThen(served, (response) => {
+    const ms = performance.now() - started;
+    httpRequests.inc({ route, method: request.method, status: String(response.status) });
+    httpDuration.observe({ route, method: request.method }, ms / 1000);
+    app.log.info({ requestId, method: request.method, route, status: response.status, ms: Math.round(ms) }, 'request');
+    return response;
+  });
 }
 
 /** `serveApi` for Fetch-API callers (Next's route handlers). */
-export const serve = async (...args: Parameters<typeof serveApi>): Promise<Response> =>
-  toFetchResponse(await serveApi(...args));
+export const serve = (...args: Parameters<typeof serveApi>): MaybePromise<Response> =>
+  andThen(serveApi(...args), toFetchResponse);
 
 /** One request on its way through the steps of `serveWithId`; each step adds what it learnt. */
 interface Exchange {
@@ -189,12 +192,27 @@ interface Exchange {
   idempotency?: { scope: string; key: string; print: string };
 }
 
-async function serveWithId(exchange: Omit<Exchange, 'headers'>): Promise<ApiResponse> {
+/** A plain read answered without I/O is answered without a promise; everything else goes through `serveChange`. */
+function serveWithId(exchange: Omit<Exchange, 'headers'>): MaybePromise<ApiResponse> {
   const { api, app, request, target, requestId, receivedAt, url } = exchange;
   const x: Exchange = { api, app, request, target, requestId, receivedAt, url, headers: baseHeaders(api, requestId) };
   try {
     const url = parseUrl(x);
-    if (isPlainRead(x)) return respond(x, await readWhileRateLimiting(x, url));
+    if (!isPlainRead(x)) return serveChange(x, url);
+    const read = readWhileRateLimiting(x, url);
+    return read instanceof Promise
+      ? read.then(
+          (result) => respond(x, result),
+          (caught: unknown) => fail(x, toAppError(caught)),
+        )
+      : respond(x, read);
+  } catch (caught) {
+    return fail(x, toAppError(caught));
+  }
+}
+
+async function serveChange(x: Exchange, url: URL): Promise<ApiResponse> {
+  try {
     enforce(x, await applyRateLimit(x.app, x.request, x.target));
     const body = await readBody(x);
     const replay = await beginIdempotency(x, url, body);
@@ -238,16 +256,28 @@ const isPlainRead = (x: Exchange) =>
  * otherwise it runs while the limiter's round trip is out, and a refusal discards its answer. The
  * limiter's verdict wins over the read's own errors.
  */
-async function readWhileRateLimiting(x: Exchange, url: URL): Promise<EndpointResult> {
+function readWhileRateLimiting(x: Exchange, url: URL): MaybePromise<EndpointResult> {
   const decision = applyRateLimit(x.app, x.request, x.target);
   if (!(decision instanceof Promise)) {
     enforce(x, decision);
     return run(x, url, {});
   }
-  const [limit, read] = await Promise.allSettled([decision.then((d) => enforce(x, d)), run(x, url, {})]);
-  if (limit.status === 'rejected') throw limit.reason;
-  if (read.status === 'rejected') throw read.reason;
-  return read.value;
+  return Promise.allSettled([decision.then((d) => enforce(x, d)), settledLater(() => run(x, url, {}))]).then(
+    ([limit, read]) => {
+      if (limit.status === 'rejected') throw limit.reason;
+      if (read.status === 'rejected') throw read.reason;
+      return read.value;
+    },
+  );
+}
+
+/** `work()` as a promise, a throw included, so it can be raced or settled beside other work. */
+function settledLater<T>(work: () => MaybePromise<T>): Promise<T> {
+  try {
+    return Promise.resolve(work());
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 const readBody = (x: Exchange): Promise<Record<string, unknown>> =>
@@ -280,12 +310,23 @@ async function beginIdempotency(
   return undefined;
 }
 
-const run = (x: Exchange, url: URL, body: Record<string, unknown>) =>
-  raceDeadline(
+/** Runs the endpoint under the request deadline; an answer it had at once needs no deadline. */
+function run(x: Exchange, url: URL, body: Record<string, unknown>): MaybePromise<EndpointResult> {
+  const running = x.target.run({
+    app: x.app,
+    request: x.request,
+    url,
+    requestId: x.requestId,
+    receivedAt: x.receivedAt,
+    body,
+  });
+  if (!(running instanceof Promise)) return running;
+  return raceDeadline(
     x.app.config.requestDeadlineMs,
-    () => x.target.run({ app: x.app, request: x.request, url, requestId: x.requestId, receivedAt: x.receivedAt, body }),
+    () => running,
     () => new AppError('SERVICE_UNAVAILABLE', 'The request took too long; retry shortly'),
   );
+}
 
 async function finishIdempotency(x: Exchange, response: { status: number; body: unknown }) {
   if (!x.idempotency) return;

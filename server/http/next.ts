@@ -1,8 +1,9 @@
 import { getAppContext } from '../context';
+import type { MaybePromise } from '../maybe-promise';
 import { handleMetrics } from '../observability/prometheus';
 import { handleApiRequest, handleHealth } from './routes';
 
-type Handler = (request: Request) => Promise<Response>;
+type Handler = (request: Request) => MaybePromise<Response>;
 type MethodExports = Record<'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS', Handler>;
 
 /** Every method of a route file to one handler, so the dispatcher (not Next's empty 405) answers each. */

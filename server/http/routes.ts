@@ -1,6 +1,7 @@
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
 import { checkReadiness } from '../health';
+import { andThen, type MaybePromise } from '../maybe-promise';
 import { type ApiRequest, type Endpoint, serveApi } from './endpoint';
 import { listAssetsLegacy, listChainsLegacy, listSourcesLegacy } from './legacy/catalog';
 import { executeLegacy, lockLegacy, quoteLegacy } from './legacy/swap';
@@ -68,7 +69,7 @@ function preflight(api: ApiInterface, allow: string): ApiResponse {
 }
 
 /** Dispatches one request by path and method; unknown paths and methods answer in their interface's envelope. */
-export async function dispatchApiRequest(app: AppContext, request: ApiRequest, path?: string): Promise<ApiResponse> {
+export function dispatchApiRequest(app: AppContext, request: ApiRequest, path?: string): MaybePromise<ApiResponse> {
   const url = path === undefined ? new URL(request.url) : undefined;
   const pathname = path ?? (url as URL).pathname.replace(/\/+$/, '');
   const route = API_ROUTES[pathname];
@@ -101,8 +102,8 @@ export async function dispatchApiRequest(app: AppContext, request: ApiRequest, p
 }
 
 /** `dispatchApiRequest` for Fetch-API callers (Next's route handlers). */
-export const handleApiRequest = async (app: AppContext, request: Request, path?: string): Promise<Response> =>
-  toFetchResponse(await dispatchApiRequest(app, request, path));
+export const handleApiRequest = (app: AppContext, request: Request, path?: string): MaybePromise<Response> =>
+  andThen(dispatchApiRequest(app, request, path), toFetchResponse);
 
 /**
  * Liveness answers from the process alone; readiness also asks Postgres and Redis. Probes answer GET

@@ -1,5 +1,6 @@
 import { type CatalogSnapshot, freshCatalog, getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
+import type { MaybePromise } from '../maybe-promise';
 import { perKey } from '../per-key';
 import type { StatusQuery } from '../schemas/transactions';
 import { hashKey } from './keys';
@@ -85,12 +86,20 @@ export interface VersionedStatus {
  * change (the promise its `Cache-Control` makes to shared caches too), so it is answered without
  * reading the row again. Anything still pending is read on every request.
  */
-export async function getTransactionStatus(ctx: AppContext, query: StatusQuery): Promise<VersionedStatus> {
+export function getTransactionStatus(ctx: AppContext, query: StatusQuery): MaybePromise<VersionedStatus> {
   const fresh = freshCatalog(ctx);
   const lookup = query.transactionId ? `id:${query.transactionId}` : `hash:${hashKey(query.hash)}`;
   const kept = fresh && answersByCatalog(fresh).settledByLookup.get(lookup);
   if (kept && Date.now() < kept.keptUntil) return kept.status;
+  return readTransactionStatus(ctx, query, lookup, fresh);
+}
 
+async function readTransactionStatus(
+  ctx: AppContext,
+  query: StatusQuery,
+  lookup: string,
+  fresh: CatalogSnapshot | undefined,
+): Promise<VersionedStatus> {
   const tx = await findTransactionStatus(ctx, query);
   const refundWindowOver =
     tx.status === 'FAILED' &&

@@ -1,3 +1,4 @@
+import { andThen } from '../../maybe-promise';
 import { clientHash, clientIdentity } from '../../ratelimit/client';
 import {
   eventsV1Response,
@@ -20,15 +21,13 @@ export const statusV1 = endpoint({
   routeClass: 'transactions',
   query: statusQuery,
   response: statusV1Response,
-  handle: async ({ query }, { app }) => {
-    const status = await getTransactionStatus(app, query);
-    return {
+  handle: ({ query }, { app }) =>
+    andThen(getTransactionStatus(app, query), (status) => ({
       body: { data: status.data },
       json: `{"data":${status.json}}`,
       etag: `"${status.version}"`,
       cacheControl: statusCaching(status, query),
-    };
-  },
+    })),
 });
 
 /**
