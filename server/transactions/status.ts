@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type CatalogSnapshot, freshCatalog, getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import type { MaybePromise } from '../maybe-promise';
@@ -8,9 +9,6 @@ import { findTransactionStatus } from './lookup';
 import { type PublicTransaction, presentTransaction } from './present';
 import type { StatusFields } from './status-fields';
 import { isFinal } from './transitions';
-
-/** Bumped when the status representation changes shape, so validators from before never match. */
-const REPRESENTATION = 'v2';
 
 export interface TransactionStatus {
   transaction: PublicTransaction;
@@ -27,11 +25,19 @@ export async function presentStatus(ctx: AppContext, tx: StatusFields): Promise<
   return presentWith(await getCatalog(ctx), tx);
 }
 
-/** A status answer made once for a row version: the data (shared, read-only) and its JSON. */
+/** A status answer made once for a row version: the data (shared, read-only), its JSON and that JSON's tag. */
 interface Presented {
   data: TransactionStatus;
   json: string;
+  tag: string;
 }
+
+/**
+ * A strong validator of an answer's bytes: the same bytes keep their tag whatever wrote the row
+ * meanwhile (a tracking poll that learnt nothing still writes its next poll time), and any change
+ * in them, a new explorer link included, makes a new one.
+ */
+const tagOf = (json: string) => createHash('sha256').update(json).digest('base64url').slice(0, 22);
 
 /**
  * Answers already made, per catalog snapshot (the explorer links come from the catalog): by row
@@ -58,7 +64,8 @@ function presentedFor(catalog: CatalogSnapshot, version: string, tx: StatusField
   const answer = presented.get(version);
   if (answer) return answer;
   const data = presentWith(catalog, tx);
-  return keep(presented, version, { data, json: JSON.stringify(data) });
+  const json = JSON.stringify(data);
+  return keep(presented, version, { data, json, tag: tagOf(json) });
 }
 
 /**
@@ -72,8 +79,8 @@ export interface VersionedStatus {
   data: TransactionStatus;
   /** `data` as JSON. */
   json: string;
-  /** Changes whenever the row does: a validator for the answer. */
-  version: string;
+  /** Changes whenever the answer does: its validator (`ETag`). */
+  tag: string;
   /**
    * Nothing about this transaction can change any more: it succeeded or was refunded, or it failed
    * longer ago than a refund can still follow.
@@ -105,13 +112,12 @@ async function readTransactionStatus(
     tx.status === 'FAILED' &&
     tx.finalizedAt !== null &&
     Date.now() - tx.finalizedAt.getTime() > ctx.config.worker.refundWatchMs;
-  const version = `${REPRESENTATION}.${tx.id}.${tx.rowVersion}`;
   const catalog = fresh ?? (await getCatalog(ctx));
-  const { data, json } = presentedFor(catalog, version, tx);
+  const { data, json, tag } = presentedFor(catalog, `${tx.id}.${tx.rowVersion}`, tx);
   const status = {
     data,
     json,
-    version,
+    tag,
     settled: tx.status === 'SUCCESS' || tx.status === 'REFUND' || refundWindowOver,
   };
   if (status.settled) {

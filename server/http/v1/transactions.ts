@@ -25,7 +25,7 @@ export const statusV1 = endpoint({
     andThen(getTransactionStatus(app, query), (status) => ({
       body: { data: status.data },
       json: `{"data":${status.json}}`,
-      etag: `"${status.version}"`,
+      etag: `"${status.tag}"`,
       cacheControl: statusCaching(status, query),
     })),
 });
