@@ -224,4 +224,40 @@ describe('settled answers kept by lookup', () => {
       await counted.close();
     }
   });
+
+  it('serves a kept answer through both servers as the same bytes, headers and 304', async () => {
+    const settled = await swapWithStatus('SUCCESS');
+    for (const path of [
+      `/api/v1/transaction/status?transactionId=${settled.id}`,
+      `/api/v1/transaction/status?hash=${settled.hash}`,
+    ]) {
+      const answers = [];
+      // The first read makes the answer; the later ones are served from it, without I/O, by each server.
+      for (const server of ['lean', 'next', 'lean', 'next'] as const) {
+        const res =
+          server === 'lean'
+            ? await kept.fetch(path)
+            : await handleApiRequest(kept.app, new Request(`http://localhost${path}`));
+        answers.push({ status: res.status, text: await res.text(), etag: res.headers.get('etag'), res });
+      }
+      for (const answer of answers) {
+        expect(answer.status).toBe(200);
+        expect(answer.text).toBe(answers[0]?.text);
+        expect(answer.etag).toBe(answers[0]?.etag);
+        expect(answer.res.headers.get('cache-control')).toBe(answers[0]?.res.headers.get('cache-control'));
+        expect(answer.res.headers.get('x-request-id')).toMatch(/^req_/);
+        expect(answer.res.headers.get('x-ratelimit-limit')).toBe(answers[0]?.res.headers.get('x-ratelimit-limit'));
+      }
+      const etag = answers[0]?.etag as string;
+      const lean = await kept.fetch(path, { headers: { 'if-none-match': etag } });
+      const next = await handleApiRequest(
+        kept.app,
+        new Request(`http://localhost${path}`, { headers: { 'if-none-match': etag } }),
+      );
+      for (const revalidated of [lean, next]) {
+        expect(revalidated.status).toBe(304);
+        expect(await revalidated.text()).toBe('');
+      }
+    }
+  });
 });
