@@ -34,6 +34,9 @@ describe('a tracking poll', () => {
     const first = await pollTransaction(counted.ctx, transaction.id);
     expect(first.keepTracking).toBe(true);
     const learnt = await row(transaction.id);
+    const statusPath = `/api/v1/transaction/status?transactionId=${transaction.id}`;
+    const before = await t.fetch(statusPath);
+    const beforeText = await before.text();
 
     counted.statements.length = 0;
     const quiet = await pollTransaction(counted.ctx, transaction.id);
@@ -47,6 +50,13 @@ describe('a tracking poll', () => {
     expect(after.events).toBe(learnt.events);
     expect(after.last_upstream_state).toBe(learnt.last_upstream_state);
     expect(new Date(after.next_poll_at as string).getTime()).toBeGreaterThan(Date.now() - 1000);
+
+    // Nothing a client can see changed: the same status bytes and ETag, so a wallet's poll gets 304.
+    const etag = before.headers.get('etag') as string;
+    const again = await t.fetch(statusPath);
+    expect(await again.text()).toBe(beforeText);
+    expect(again.headers.get('etag')).toBe(etag);
+    expect((await t.fetch(statusPath, { headers: { 'if-none-match': etag } })).status).toBe(304);
   });
 
   it('that learns something takes the locked path and records it', async () => {

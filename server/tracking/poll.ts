@@ -254,7 +254,11 @@ function learnsNothing(tx: PollFields, result: StatusResult): boolean {
   );
 }
 
-/** Counts a poll and sets the next one, only if the row is still the version the poll read. */
+/**
+ * Counts a poll and sets the next one, only if the row is still the version the poll read. The
+ * transaction itself did not change, so `updatedAt` (public) stays: its status answer, and the
+ * answer's ETag, stay the same bytes until something a client can see changes.
+ */
 const prepareQuietPoll = (ctx: AppContext) =>
   ctx.db
     .update(transactions)
@@ -264,7 +268,6 @@ const prepareQuietPoll = (ctx: AppContext) =>
       lastPolledAt: sql`now()`,
       lastPollError: null,
       nextPollAt: sql`${sql.placeholder('next')}::timestamptz`,
-      updatedAt: sql`now()`,
     })
     .where(
       and(eq(transactions.id, sql.placeholder('id')), sql`${transactions}.xmin::text = ${sql.placeholder('version')}`),
