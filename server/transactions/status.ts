@@ -25,19 +25,22 @@ export async function presentStatus(ctx: AppContext, tx: StatusFields): Promise<
   return presentWith(await getCatalog(ctx), tx);
 }
 
-/** A status answer made once for a row version: the data (shared, read-only), its JSON and that JSON's tag. */
+/** A status answer made once for a row version. */
 interface Presented {
+  /** Shared between requests: read-only. */
   data: TransactionStatus;
+  /** `data` as JSON. */
   json: string;
+  /** Changes whenever the answer does: its validator (`ETag`). */
   tag: string;
 }
 
 /**
- * A strong validator of an answer's bytes: the same bytes keep their tag whatever wrote the row
- * meanwhile (a tracking poll that learnt nothing still writes its next poll time), and any change
- * in them, a new explorer link included, makes a new one.
+ * A short tag of some content, the same in every process: the status answer's validator (the same
+ * bytes keep their tag whatever wrote the row meanwhile; any change, a new explorer link included,
+ * makes a new one) and the status stream's event ids.
  */
-const tagOf = (json: string) => createHash('sha256').update(json).digest('base64url').slice(0, 22);
+export const contentTag = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
 
 /**
  * Answers already made, per catalog snapshot (the explorer links come from the catalog): by row
@@ -65,7 +68,7 @@ function presentedFor(catalog: CatalogSnapshot, version: string, tx: StatusField
   if (answer) return answer;
   const data = presentWith(catalog, tx);
   const json = JSON.stringify(data);
-  return keep(presented, version, { data, json, tag: tagOf(json) });
+  return keep(presented, version, { data, json, tag: contentTag(json) });
 }
 
 /**
@@ -75,12 +78,7 @@ function presentedFor(catalog: CatalogSnapshot, version: string, tx: StatusField
  */
 export const SETTLED_BY_HASH_MAX_AGE_S = 300;
 
-export interface VersionedStatus {
-  data: TransactionStatus;
-  /** `data` as JSON. */
-  json: string;
-  /** Changes whenever the answer does: its validator (`ETag`). */
-  tag: string;
+export interface VersionedStatus extends Presented {
   /**
    * Nothing about this transaction can change any more: it succeeded or was refunded, or it failed
    * longer ago than a refund can still follow.

@@ -1,9 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
 import type { StatusQuery } from '../schemas/transactions';
 import { findTransaction, transactionStatusById } from './lookup';
-import { presentStatus, type TransactionStatus } from './status';
+import { contentTag, presentStatus, type TransactionStatus } from './status';
 
 /** How long a client waits before reconnecting after the stream ends without a final status. */
 const RECONNECT_AFTER_MS = 2000;
@@ -87,10 +87,7 @@ async function acquireSlot(ctx: AppContext, clientKey: string): Promise<() => vo
 /** The same status object under the same id in every process: ids are derived from the content. */
 function eventIdOf(status: TransactionStatus): string {
   const { updatedAt: _updatedAt, ...content } = status.transaction;
-  return createHash('sha256')
-    .update(JSON.stringify({ ...status, transaction: content }))
-    .digest('base64url')
-    .slice(0, 22);
+  return contentTag(JSON.stringify({ ...status, transaction: content }));
 }
 
 const encoder = new TextEncoder();
