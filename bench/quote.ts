@@ -63,18 +63,28 @@ async function scenario(b: Bench, label: string, overrides: Record<string, strin
   const api = await b.startApi({ PROVIDER_DEADLINE_MS: String(DEADLINE_MS), ...overrides });
   let result: Awaited<ReturnType<Bench['load']['run']>>;
   let providers: string[];
+  let cpuMsPerQuote = 0;
   try {
     providers = await checkQuote(api);
+    const warmupMs = b.ms(timing.warmupSeconds, 2 * DEADLINE_MS + 1000);
+    // The server's CPU over the measured part only: read when the warm-up ends and when the load does.
+    let cpuAtStart: Promise<number> | undefined;
+    const startTimer = setTimeout(() => {
+      cpuAtStart = serverCpuMs(api);
+    }, warmupMs);
     result = await b.load.run({
       label,
       port: api.port,
       requests: [httpRequest('POST', api.port, '/api/v1/quote', ETH_TO_BTC)],
       connections: 8,
       // Long enough for two deadlines to pass, so the breaker has opened and nothing started before it is counted.
-      warmupMs: b.ms(timing.warmupSeconds, 2 * DEADLINE_MS + 1000),
+      warmupMs,
       durationMs: b.ms(timing.seconds, 2000),
       maxRequests: 1_000_000,
     });
+    clearTimeout(startTimer);
+    if (cpuAtStart && result.requests)
+      cpuMsPerQuote = ((await serverCpuMs(api)) - (await cpuAtStart)) / result.requests;
   } finally {
     await api.child.stop(); // flushes provider_calls
   }
@@ -90,7 +100,15 @@ async function scenario(b: Bench, label: string, overrides: Record<string, strin
   );
   const odd = unexpected(aggregate(label, [result]), [200]);
   if (odd) b.report.note(`unexpected answers — ${odd}`);
-  return { result, slowest, hanging, outcomes, providers };
+  return { result, slowest, hanging, outcomes, providers, cpuMsPerQuote };
+}
+
+let cpuRequests = 0;
+/** The API process's CPU time so far (user + system), in ms. */
+async function serverCpuMs(api: ApiServers): Promise<number> {
+  const id = 1_000_000 + cpuRequests++;
+  const usage = await api.child.request<{ user: number; system: number }>({ type: 'cpu', id }, id, 10_000);
+  return (usage.user + usage.system) / 1000;
 }
 
 export async function quoteSection(b: Bench): Promise<void> {
@@ -124,6 +142,17 @@ export async function quoteSection(b: Bench): Promise<void> {
   };
   rows('breaker on', withBreaker);
   rows('breaker off', noBreaker);
+  for (const [name, s] of [
+    ['breaker on', withBreaker],
+    ['breaker off', noBreaker],
+  ] as const) {
+    b.report.add({
+      section: SECTION,
+      name: `${name}: API process CPU per quote`,
+      value: Math.round(s.cpuMsPerQuote * 100) / 100,
+      unit: 'ms',
+    });
+  }
   b.report.add({
     section: SECTION,
     name: 'breaker off: hanging provider dropped after',

@@ -49,8 +49,10 @@ async function shutdown() {
 
 if (mode !== 'lean' && mode !== 'bare') throw new Error(`serve.ts: unknown mode ${mode}`);
 const ports = mode === 'lean' ? await startLean() : await startBare();
-process.on('message', (message: { type?: string }) => {
+process.on('message', (message: { type?: string; id?: number }) => {
   if (message.type === 'exit') void shutdown();
+  // The CPU this server has used so far (µs), so the bench can say what one request cost it.
+  if (message.type === 'cpu') process.send?.({ id: message.id, result: process.cpuUsage() });
 });
 process.on('disconnect', () => void shutdown());
 process.send?.({ ready: true, ...ports });

@@ -41,6 +41,8 @@ export function createAppContext(config: Config): AppContext {
     connectTimeoutMs: config.databaseConnectTimeoutMs,
   });
   const redis = createWebRedis(config.redisUrl, config.dependencyTimeoutMs);
+  // Upstream budgets and client shares: a quote counts every provider in the same turn, so one write carries them all.
+  const upstreamRedis = createWebRedis(config.redisUrl, config.dependencyTimeoutMs, { autoPipelining: true });
   const tracking = createTrackingScheduler(createQueue('tracking', redis, config.redisPrefix));
   const webhookQueue = createQueue('webhooks', redis, config.redisPrefix);
   const log = createLogger(config.logLevel);
@@ -57,7 +59,7 @@ export function createAppContext(config: Config): AppContext {
     sql: handle.sql,
     redis,
     log,
-    providers: createProviderRegistry(config, redis),
+    providers: createProviderRegistry(config, upstreamRedis),
     tracking,
     changes,
     webhookQueue,
@@ -71,6 +73,7 @@ export function createAppContext(config: Config): AppContext {
       await webhookQueue.close().catch(() => {});
       await flushRateLimitHits(redis).catch(() => {});
       redis.disconnect();
+      upstreamRedis.disconnect();
       await handle.close();
     },
   };

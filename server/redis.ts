@@ -1,9 +1,14 @@
 import 'server-only';
 import { Redis, type RedisOptions } from 'ioredis';
 
-/** For the HTTP path: a request never waits on a Redis that is down. */
-export function createWebRedis(url: string, connectTimeoutMs = 1000): Redis {
+/**
+ * For the HTTP path: a request never waits on a Redis that is down. `autoPipelining` sends the
+ * commands issued in one turn of the event loop as one write and one reply: for a connection that
+ * carries bursts of independent commands (a quote fan-out counts four providers' budgets at once).
+ */
+export function createWebRedis(url: string, connectTimeoutMs = 1000, { autoPipelining = false } = {}): Redis {
   const options: RedisOptions = {
+    enableAutoPipelining: autoPipelining,
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,

@@ -102,6 +102,39 @@ describe("one client's share of a provider's upstream budget", () => {
   });
 });
 
+describe('what a fan-out costs Redis', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t?.stop());
+
+  it("counts every provider's client share in one write and every upstream budget in one more", async () => {
+    const redis = t.app.providers.redis;
+    if (!redis) throw new Error('the registry counts budgets in Redis');
+    await quoteFrom(t, '192.0.2.50', { ...ETH_TO_BTC, amount: '3.01' }); // connected, scripts loaded
+    const socket = redis.stream;
+    const write = socket.write;
+    let writes = 0;
+    socket.write = function (this: typeof socket, ...args: Parameters<typeof write>) {
+      writes++;
+      return write.apply(this, args);
+    } as typeof write;
+    try {
+      const res = await quoteFrom(t, '192.0.2.50', { ...ETH_TO_BTC, amount: '3.02' });
+      expect(providersIn(res)).toEqual(new Set(['THORCHAIN', 'CHAINFLIP', 'RELAY', 'LIFI']));
+    } finally {
+      socket.write = write;
+    }
+    // Four shares and four budgets counted: as many points taken as there were providers, each counted once.
+    const prefix = t.app.config.redisPrefix;
+    for (const provider of ['THORCHAIN', 'CHAINFLIP', 'RELAY', 'LIFI']) {
+      expect(Number(await t.app.redis.get(`${prefix}:upstream-share:${provider}:192.0.2.50`))).toBe(2);
+    }
+    expect(writes).toBe(2);
+  });
+});
+
 describe("the reserved part of a provider's upstream budget", () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -96,4 +96,17 @@ describe('a provider call', () => {
       'UNAVAILABLE: deadline exceeded',
     );
   });
+
+  it('gives up at once on a signal that has already fired, and never asks upstream', async () => {
+    let asked = 0;
+    const { upstream } = await upstreamServing(() => {
+      asked++;
+    });
+    const signal = AbortSignal.abort();
+    expect(await failure(upstream.request({ path: '/late', schema: anyJson, signal }))).toBe(
+      'UNAVAILABLE: deadline exceeded',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(asked).toBe(0);
+  });
 });

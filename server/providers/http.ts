@@ -71,7 +71,10 @@ function exchange(
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(url, options, (res) => {
+    const { signal, ...requestOptions } = options;
+    let answered = false;
+    const req = send(url, requestOptions, (res) => {
+      answered = true;
       const status = res.statusCode ?? 0;
       const fail = (error: Error) => {
         req.destroy();
@@ -103,6 +106,16 @@ function exchange(
       );
     });
     req.on('error', () => reject(new TransportError('request')));
+    // Not node's own `signal` option: it destroys the request with an AbortError whose stack is
+    // formatted at once (through source maps under tsx), a cost every hanging provider call paid.
+    const abort = () => req.destroy();
+    signal.addEventListener('abort', abort, { once: true });
+    req.on('close', () => {
+      signal.removeEventListener('abort', abort);
+      // Destroyed before an answer began (once one has, its own events settle the call).
+      if (!answered) reject(new TransportError('request'));
+    });
+    if (signal.aborted) abort();
     req.end(payload);
   });
 }

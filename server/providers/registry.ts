@@ -75,6 +75,8 @@ export interface ProviderRegistry {
   budget(key: ProviderKey): { points: number; windowSeconds: number } | undefined;
   get(key: string): ResilientAdapter | undefined;
   isKnown(key: string): boolean;
+  /** The connection the upstream budgets are counted on (absent: counted in memory). */
+  redis?: Redis;
 }
 
 export function createProviderRegistry(config: Config, redis?: Redis): ProviderRegistry {
@@ -117,5 +119,6 @@ export function createProviderRegistry(config: Config, redis?: Redis): ProviderR
     get: (key) => adapters.get(key),
     budget: (key) => budgets.get(key),
     isKnown: (key) => (PROVIDER_KEYS as readonly string[]).includes(key),
+    redis,
   };
 }

@@ -48,7 +48,8 @@ function shareLimiter(ctx: AppContext, key: ProviderKey): RateLimiterRedis | und
   if (!limiter) {
     const points = Math.max(1, Math.floor((budget.points * ctx.config.quoteBudget.clientSharePercent) / 100));
     limiter = new RateLimiterRedis({
-      storeClient: ctx.redis,
+      // The budgets' connection: the shares of every candidate go out together, in one write.
+      storeClient: ctx.providers.redis ?? ctx.redis,
       keyPrefix: `${ctx.config.redisPrefix}:upstream-share:${key}`,
       points,
       duration: budget.windowSeconds,
