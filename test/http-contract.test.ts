@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { endpoint, serve } from '../server/http/endpoint';
+import { endpoint, serveApi } from '../server/http/endpoint';
 import { readJsonBody } from '../server/http/input';
+import { toFetchResponse } from '../server/http/respond';
 import { startTestApp, type TestApp } from './support/app';
 import { expectLegacyError, expectNoLeak, expectV1Error, expectV1Headers } from './support/assertions';
 
@@ -25,7 +26,8 @@ const exploding = endpoint({
 });
 
 const call = async (api: 'v1' | 'legacy', ep: typeof echo, init: RequestInit = {}) => {
-  const res = await serve(api, t.app, new Request('http://localhost/api/v1/test', { method: 'POST', ...init }), ep);
+  const request = new Request('http://localhost/api/v1/test', { method: 'POST', ...init });
+  const res = toFetchResponse(await serveApi(api, t.app, request, ep));
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
 };

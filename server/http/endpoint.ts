@@ -21,7 +21,6 @@ import {
   errorBody,
   etagMatches,
   eventStreamResponse,
-  toFetchResponse,
 } from './respond';
 
 export type { ApiInterface, ApiRequest };
@@ -80,7 +79,7 @@ export interface Endpoint {
   run(ctx: RequestContext): MaybePromise<EndpointResult>;
 }
 
-/** Declares an endpoint: input schemas and one domain call. Both interfaces mount it through `serve`. */
+/** Declares an endpoint: input schemas and one domain call. Both interfaces mount it through `serveApi`. */
 export function endpoint<
   Q extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
@@ -172,10 +171,6 @@ export function serveApi(
     return response;
   });
 }
-
-/** `serveApi` for Fetch-API callers (Next's route handlers). */
-export const serve = (...args: Parameters<typeof serveApi>): MaybePromise<Response> =>
-  andThen(serveApi(...args), toFetchResponse);
 
 /** One request on its way through the steps of `serveWithId`; each step adds what it learnt. */
 interface Exchange {

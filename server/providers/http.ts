@@ -64,16 +64,16 @@ class TransportError extends Error {
  */
 function exchange(
   url: URL,
-  options: { method: string; headers: OutgoingHttpHeaders; agent: HttpAgent; signal: AbortSignal },
+  options: { method: string; headers: OutgoingHttpHeaders; agent: HttpAgent },
+  signal: AbortSignal,
   payload: string | undefined,
   maxBytes: number,
   tooLarge: () => ProviderError,
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const { signal, ...requestOptions } = options;
     let answered = false;
-    const req = send(url, requestOptions, (res) => {
+    const req = send(url, options, (res) => {
       answered = true;
       const status = res.statusCode ?? 0;
       const fail = (error: Error) => {
@@ -158,7 +158,8 @@ export function createUpstream(options: UpstreamOptions) {
     try {
       response = await exchange(
         url,
-        { method: req.method ?? 'GET', headers, agent, signal: req.signal },
+        { method: req.method ?? 'GET', headers, agent },
+        req.signal,
         payload,
         maxBytes,
         () => new ProviderError(provider, 'BAD_RESPONSE', `response larger than ${maxBytes} bytes`),

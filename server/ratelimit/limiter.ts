@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config';
+import { andThen } from '../maybe-promise';
 
 /** The rate-limit budget a public endpoint draws on. */
 export type RouteClass = keyof Config['rateLimits']['perClient'];
@@ -230,10 +231,9 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
 
   return {
     consume(routeClass, client) {
-      const counted = count(keyOf(routeClass, client), perClient[routeClass]);
-      return counted instanceof Promise
-        ? counted.then((c) => decide(routeClass, client, c))
-        : decide(routeClass, client, counted);
+      return andThen(count(keyOf(routeClass, client), perClient[routeClass]), (counted) =>
+        decide(routeClass, client, counted),
+      );
     },
   };
 }

@@ -57,7 +57,7 @@ const ANSWERS_PER_SNAPSHOT = 4096;
 
 /** Adds to a map bounded at `ANSWERS_PER_SNAPSHOT` entries, dropping the oldest first. */
 function keep<V>(map: Map<string, V>, key: string, value: V): V {
-  if (map.size >= ANSWERS_PER_SNAPSHOT) map.delete(map.keys().next().value as string);
+  if (map.size >= ANSWERS_PER_SNAPSHOT && !map.has(key)) map.delete(map.keys().next().value as string);
   map.set(key, value);
   return value;
 }
