@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAuth } from '../server/auth/auth';
 import { handleAuthRequestFor } from '../server/auth/handler';
 import { handleApiRequest } from '../server/http/routes';
-import { CLIENT_IP_HEADER, clientKey, signedClientAddress } from '../server/ratelimit/client';
+import {
+  CLIENT_IP_HEADER,
+  clientAddress,
+  clientKey,
+  signedClientAddress,
+  UNKNOWN_CLIENT,
+} from '../server/ratelimit/client';
 import { startTestApp, type TestApp } from './support/app';
 import { PASSWORD, signedInUser } from './support/dashboard';
 
@@ -17,6 +23,23 @@ describe('clientKey', () => {
     expect(clientKey('2001:DB8:1:2::9')).toBe('2001:db8:1:2::/64');
     expect(clientKey('2001:db8:1:3::1')).not.toBe(clientKey('2001:db8:1:2::1'));
     expect(clientKey('unknown')).toBe('unknown');
+  });
+});
+
+describe('clientAddress', () => {
+  const from = (value: string) =>
+    clientAddress({ headers: new Headers({ [CLIENT_IP_HEADER]: value }) }, { trustProxy: false });
+
+  it('believes a value our layer signed, again from memory, and never a forged one beside it', () => {
+    const genuine = signedClientAddress('192.0.2.77');
+    expect(from(genuine)).toBe('192.0.2.77');
+    expect(from(genuine)).toBe('192.0.2.77');
+    const tampered = genuine.slice(0, -1) + (genuine.endsWith('A') ? 'B' : 'A');
+    expect(from(tampered)).toBe(UNKNOWN_CLIENT);
+    expect(from(tampered)).toBe(UNKNOWN_CLIENT);
+    expect(from(`${genuine} extra`)).toBe(UNKNOWN_CLIENT);
+    expect(from(`192.0.2.78 ${genuine.split(' ')[1]}`)).toBe(UNKNOWN_CLIENT);
+    expect(from(genuine)).toBe('192.0.2.77');
   });
 });
 

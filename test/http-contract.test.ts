@@ -188,7 +188,18 @@ describe('dependencies down', () => {
 describe('NUL characters', () => {
   it('are refused in query parameters and bodies with a 400, never reaching Postgres', async () => {
     expectV1Error(await t.json('/api/v1/swap/chains?query=a%00b'), 400, 'VALIDATION_ERROR', 'query');
+    expectV1Error(await t.json('/api/v1/swap/chains?que%00ry=a'), 400, 'VALIDATION_ERROR', 'query');
+    expectV1Error(await t.json('/api/v1/swap/chains?query=a&query=b%00'), 400, 'VALIDATION_ERROR', 'query');
     expectV1Error(await call('v1', echo, json('{"name":"a\\u0000","count":1}')), 400, 'VALIDATION_ERROR', 'name');
+  });
+});
+
+describe('query parameters named like Object.prototype members', () => {
+  it('are plain unknown parameters, ignored like any other, never a 500', async () => {
+    for (const query of ['toString=', 'constructor=a&constructor=b', '__proto__=x&__proto__=y', 'hasOwnProperty=1']) {
+      const res = await t.fetch(`/api/v1/swap/chains?${query}`);
+      expect(res.status, query).toBe(200);
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import type { AppContext } from '../server/context';
 import { clientHash } from '../server/ratelimit/client';
 import { flushRateLimitHits } from '../server/ratelimit/hit-counter';
 import { rollupRateLimitHits } from '../server/ratelimit/hits';
-import { createRateLimiter, type RateDecision } from '../server/ratelimit/limiter';
+import { createRateLimiter, MAX_LEASE, type RateDecision, REFILL_AT } from '../server/ratelimit/limiter';
 import { startSibling, startTestApp, type TestApp } from './support/app';
 import { expectLegacyError, expectV1Error } from './support/assertions';
 import { countRedisWrites } from './support/round-trips';
@@ -227,13 +227,39 @@ describe('the limiter’s cost per request', () => {
         remaining.push(Number(res.headers.get('x-ratelimit-remaining')));
       }
       expect(remaining).toEqual(Array.from({ length: 200 }, (_, i) => 999 - i));
-      // Without leases this would be 200 (plus the script load); a lease covers up to 64 requests.
+      // Without leases this would be 200 (plus the script load); a lease covers what the client asks in 100 ms.
       expect(counter.writes).toBeLessThanOrEqual(12);
-      // Leased positions are counted in Redis before they are handed out.
+      // Leased positions are counted in Redis before they are handed out: at most what is left of one
+      // lease when the next is asked for, and that whole next one, are left unused.
       const [key] = await t.app.redis.keys(`${t.app.config.redisPrefix}:rl:catalog:*`);
       const counted = Number(await t.app.redis.get(key ?? 'missing'));
       expect(counted).toBeGreaterThanOrEqual(200);
-      expect(counted).toBeLessThanOrEqual(200 + 64);
+      expect(counted).toBeLessThanOrEqual(200 + MAX_LEASE * (1 + REFILL_AT));
+    } finally {
+      await t.stop();
+    }
+  });
+
+  it('renews a steady client’s lease before it runs out: its requests do not wait for Redis', async () => {
+    const t = await startTestApp(LIMITS);
+    try {
+      const limiter = createRateLimiter(withCatalogLimit(t.app, 100_000), t.app.redis);
+      let waited = 0;
+      const remaining: number[] = [];
+      for (let i = 0; i < 1000; i++) {
+        let decision = limiter.consume('catalog', 'steady-client');
+        if (decision instanceof Promise) {
+          waited++;
+          decision = await decision;
+        }
+        remaining.push(decision.remaining);
+        // A client asking steadily, about once a millisecond.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+      // The first two requests wait (the second one is what a lease is sized by); a lease (~100 positions
+      // at this pace) would otherwise run out ~10 times over 1000 requests, each time making the next one wait.
+      expect(waited).toBeLessThanOrEqual(4);
+      expect(remaining).toEqual(Array.from({ length: 1000 }, (_, i) => 99_999 - i));
     } finally {
       await t.stop();
     }

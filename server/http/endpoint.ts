@@ -11,7 +11,7 @@ import { addRateLimitHeaders, type RateDecision, type RouteClass } from '../rate
 import { raceDeadline } from '../routing/deadline';
 import { fingerprint, IDEMPOTENCY_HEADER, isReplayable, validateIdempotencyKey } from './idempotency';
 import { type FieldCoder, parseQuery, parseWith, readJsonBody } from './input';
-import type { ApiRequest } from './request';
+import type { ApiRequest, RequestUrl } from './request';
 import {
   type ApiInterface,
   type ApiResponse,
@@ -28,7 +28,7 @@ export type { ApiInterface, ApiRequest };
 export interface RequestContext {
   app: AppContext;
   request: ApiRequest;
-  url: URL;
+  url: RequestUrl;
   requestId: string;
   /** `performance.now()` when the request arrived: deadlines that bound the answer count from here. */
   receivedAt: number;
@@ -156,7 +156,7 @@ export function serveApi(
   request: ApiRequest,
   target: Endpoint,
   route = 'unmatched',
-  url?: URL,
+  url?: RequestUrl,
 ): MaybePromise<ApiResponse> {
   const requestId = newRequestId();
   const started = performance.now();
@@ -182,8 +182,8 @@ interface Exchange {
   receivedAt: number;
   /** The answer's headers, whatever it turns out to be: built once (`baseHeaders`) and added to in place. */
   headers: Record<string, string>;
-  /** Parsed by the dispatcher already, or here. */
-  url?: URL;
+  /** Parsed by the server or the dispatcher already, or here. */
+  url?: RequestUrl;
   idempotency?: { scope: string; key: string; print: string };
 }
 
@@ -206,7 +206,7 @@ function serveWithId(exchange: Omit<Exchange, 'headers'>): MaybePromise<ApiRespo
   }
 }
 
-async function serveChange(x: Exchange, url: URL): Promise<ApiResponse> {
+async function serveChange(x: Exchange, url: RequestUrl): Promise<ApiResponse> {
   try {
     enforce(x, await applyRateLimit(x.app, x.request, x.target));
     const body = await readBody(x);
@@ -220,10 +220,10 @@ async function serveChange(x: Exchange, url: URL): Promise<ApiResponse> {
   }
 }
 
-function parseUrl(x: Exchange): URL {
+function parseUrl(x: Exchange): RequestUrl {
   if (x.url) return x.url;
   try {
-    x.url = new URL(x.request.url);
+    x.url = x.request.nextUrl ?? new URL(x.request.url);
     return x.url;
   } catch {
     throw new AppError('VALIDATION_ERROR', 'Malformed request URL');
@@ -251,7 +251,7 @@ const isPlainRead = (x: Exchange) =>
  * otherwise it runs while the limiter's round trip is out, and a refusal discards its answer. The
  * limiter's verdict wins over the read's own errors.
  */
-function readWhileRateLimiting(x: Exchange, url: URL): MaybePromise<EndpointResult> {
+function readWhileRateLimiting(x: Exchange, url: RequestUrl): MaybePromise<EndpointResult> {
   const decision = applyRateLimit(x.app, x.request, x.target);
   if (!(decision instanceof Promise)) {
     enforce(x, decision);
@@ -281,7 +281,7 @@ const readBody = (x: Exchange): Promise<Record<string, unknown>> =>
 /** Starts an idempotent request, or answers with the stored response of the one it repeats. */
 async function beginIdempotency(
   x: Exchange,
-  url: URL,
+  url: RequestUrl,
   body: Record<string, unknown>,
 ): Promise<ApiResponse | undefined> {
   const { app, request } = x;
@@ -306,7 +306,7 @@ async function beginIdempotency(
 }
 
 /** Runs the endpoint under the request deadline; an answer it had at once needs no deadline. */
-function run(x: Exchange, url: URL, body: Record<string, unknown>): MaybePromise<EndpointResult> {
+function run(x: Exchange, url: RequestUrl, body: Record<string, unknown>): MaybePromise<EndpointResult> {
   const running = x.target.run({
     app: x.app,
     request: x.request,

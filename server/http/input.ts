@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { AppError, type ErrorCode, problemsFromZod, validationError } from '../errors';
 import { readCappedBody } from './capped-body';
-import type { ApiRequest } from './request';
+import type { ApiRequest, RequestUrl } from './request';
 
 export type FieldCoder = (field: string, value: unknown) => ErrorCode;
 
@@ -24,9 +24,11 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, codeFo
 /** Repeated keys become arrays, as `addresses=a&addresses=b` requires. */
 export function queryObject(params: URLSearchParams): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  for (const key of new Set(params.keys())) {
-    const values = params.getAll(key);
-    out[key] = values.length === 1 ? (values[0] as string) : values;
+  for (const [key, value] of params) {
+    const seen = Object.hasOwn(out, key) ? out[key] : undefined;
+    if (seen === undefined) out[key] = value;
+    else if (typeof seen === 'string') out[key] = [seen, value];
+    else seen.push(value);
   }
   return out;
 }
@@ -46,13 +48,13 @@ const tooDeep = () =>
  * Paths of strings holding a NUL character: no field may carry one (Postgres text cannot store it).
  * Walked with an explicit stack, so no nesting can overflow the call stack.
  */
-function nulPaths(root: unknown): string[] {
+function nulPaths(root: unknown, rootName: string): string[] {
   const out: string[] = [];
   const stack: { value: unknown; path: string[] }[] = [{ value: root, path: [] }];
   for (let item = stack.pop(); item; item = stack.pop()) {
     const { value, path } = item;
     if (path.length > MAX_JSON_DEPTH) throw tooDeep();
-    const where = () => path.join('.') || 'body';
+    const where = () => path.join('.') || rootName;
     if (typeof value === 'string') {
       if (value.includes('\u0000')) out.push(where());
     } else if (value && typeof value === 'object') {
@@ -67,8 +69,9 @@ function nulPaths(root: unknown): string[] {
   return out;
 }
 
-function refuseNul(value: unknown, topLevelOnly: boolean) {
-  const paths = nulPaths(value);
+function refuseNul(value: unknown, rootName: 'query' | 'body') {
+  const topLevelOnly = rootName === 'query';
+  const paths = nulPaths(value, rootName);
   if (!paths.length) return;
   const fields = [...new Set(paths.map((p) => (topLevelOnly ? (p.split('.')[0] ?? p) : p)))];
   throw validationError(
@@ -77,15 +80,16 @@ function refuseNul(value: unknown, topLevelOnly: boolean) {
 }
 
 /** Query parameters are flat: a problem in `statuses[1]` is reported on `statuses`. */
-export function parseQuery<S extends z.ZodType>(schema: S, url: URL): z.output<S> {
+export function parseQuery<S extends z.ZodType>(schema: S, url: RequestUrl): z.output<S> {
   const query = readQuery(url);
-  refuseNul(query, true);
+  // A decoded NUL can only come from `%00` in the raw query (the HTTP parser refuses a bare one).
+  if (url.search.includes('%00')) refuseNul(query, 'query');
   const result = schema.safeParse(query);
   if (result.success) return result.data;
   throw validationError(problemsFromZod(result.error).map((p) => ({ ...p, field: p.field.split('.')[0] ?? p.field })));
 }
 
-export function readQuery(url: URL): Record<string, string | string[]> {
+export function readQuery(url: RequestUrl): Record<string, string | string[]> {
   if (url.search.length > MAX_QUERY_LENGTH) {
     throw new AppError('VALIDATION_ERROR', `Query string longer than ${MAX_QUERY_LENGTH} characters`, {
       field: 'query',
@@ -127,6 +131,6 @@ export async function readJsonBody(
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw bodyProblem('Request body must be a JSON object');
   }
-  refuseNul(parsed, false);
+  refuseNul(parsed, 'body');
   return parsed as Record<string, unknown>;
 }

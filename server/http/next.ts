@@ -3,6 +3,12 @@ import type { MaybePromise } from '../maybe-promise';
 import { handleMetrics } from '../observability/prometheus';
 import { handleApiRequest, handleHealth } from './routes';
 
+/*
+ * Every route file that mounts these exports `dynamic = 'force-dynamic'`: the API is never prerendered,
+ * and with it Next hands the handler its request as it is rather than behind the Proxy it uses to detect
+ * dynamic use (`proxyNextRequest`), which would otherwise run on every header and URL read.
+ */
+
 type Handler = (request: Request) => MaybePromise<Response>;
 type MethodExports = Record<'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS', Handler>;
 

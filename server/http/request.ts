@@ -1,3 +1,6 @@
+/** What the API reads of a request's URL: a WHATWG `URL`, or Next's `NextURL` it parsed already. */
+export type RequestUrl = Pick<URL, 'pathname' | 'search' | 'searchParams'>;
+
 /**
  * What an endpoint reads of a request. A Fetch `Request` (Next) is one; the lean server builds a
  * thinner one straight from node:http's message, without Fetch headers or streams for a GET.
@@ -6,6 +9,8 @@ export interface ApiRequest {
   readonly method: string;
   /** Absolute URL. */
   readonly url: string;
+  /** `url` parsed already by the server (Next's `NextRequest.nextUrl`): read instead of parsing it again. */
+  readonly nextUrl?: RequestUrl;
   readonly headers: { get(name: string): string | null };
   readonly body: ReadableStream<Uint8Array> | null;
   /** Aborted when the client goes away; long-lived answers (event streams) end with it. */

@@ -36,15 +36,13 @@ export interface ClientRequest {
  */
 function perAddress(derive: (address: string) => string): (address: string) => string {
   const remembered = new Map<string, string>();
-  return (address) => {
-    let value = remembered.get(address);
-    if (value === undefined) {
-      value = derive(address);
-      if (remembered.size >= 4096) remembered.clear();
-      remembered.set(address, value);
-    }
-    return value;
-  };
+  return (address) => remembered.get(address) ?? remember(remembered, address, derive(address));
+}
+
+function remember(memo: Map<string, string>, key: string, value: string): string {
+  if (memo.size >= 4096) memo.clear();
+  memo.set(key, value);
+  return value;
 }
 
 const signatureOf = perAddress((address) => createHmac('sha256', processKey()).update(address).digest('base64url'));
@@ -55,13 +53,28 @@ export function signedClientAddress(socketAddress: string | undefined): string {
   return `${address} ${signatureOf(address)}`;
 }
 
-function verifiedSocketAddress(request: ClientRequest): string | undefined {
-  if (request.peerAddress !== undefined) return request.peerAddress || UNKNOWN_CLIENT;
-  const [address, signature, ...rest] = (request.headers.get(CLIENT_IP_HEADER) ?? '').trim().split(' ');
+function verifySignedAddress(header: string): string | undefined {
+  const [address, signature, ...rest] = header.trim().split(' ');
   if (!address || !signature || rest.length) return undefined;
   const expected = Buffer.from(signatureOf(address));
   const given = Buffer.from(signature);
   return given.length === expected.length && timingSafeEqual(given, expected) ? address : undefined;
+}
+
+/**
+ * Header values that passed the check, with their address: only our own layer can make one, so this
+ * holds at most one per address it has seen (a forged value is checked every time and never kept).
+ */
+const verifiedHeaders = new Map<string, string>();
+
+function verifiedSocketAddress(request: ClientRequest): string | undefined {
+  if (request.peerAddress !== undefined) return request.peerAddress || UNKNOWN_CLIENT;
+  const header = request.headers.get(CLIENT_IP_HEADER);
+  if (!header) return undefined;
+  const known = verifiedHeaders.get(header);
+  if (known !== undefined) return known;
+  const address = verifySignedAddress(header);
+  return address === undefined ? undefined : remember(verifiedHeaders, header, address);
 }
 
 /**

@@ -45,6 +45,13 @@ type IncrTtl = (key: string, points: number, windowSeconds: number) => Promise<[
 
 type Counted = { position: number; msLeft: number } | Error;
 
+/** Leased positions not yet handed out: `next`..`last`, valid until `windowEnd` (epoch ms). */
+interface Lease {
+  next: number;
+  last: number;
+  windowEnd: number;
+}
+
 /**
  * What this process knows of one key's window: the requests waiting for Redis, the positions it has
  * leased (counted in Redis already, handed out here one per request), and how fast the client asks.
@@ -52,12 +59,14 @@ type Counted = { position: number; msLeft: number } | Error;
 interface KeyState {
   waiting: ((counted: Counted) => void)[];
   inFlight: boolean;
-  /** Leased positions not yet handed out: `next`..`last`, valid until `windowEnd` (epoch ms). */
-  next: number;
-  last: number;
-  windowEnd: number;
-  /** Redis' count after this process's last call in the current window (0: none yet). */
+  /** The positions being handed out, and those a refill brought while some of these were left. */
+  lease: Lease;
+  spare?: Lease;
+  /** How many positions the last call leased: the next call goes out when a quarter of them is left. */
+  leased: number;
+  /** Redis' count after this process's last call, valid until `windowEnd` (epoch ms; 0: none yet). */
   counted: number;
+  windowEnd: number;
   /** When the last call went out, and the requests of the key seen since then. */
   sentAt: number;
   seen: number;
@@ -69,9 +78,11 @@ interface KeyState {
  * counted against the client until its window ends, so the horizon is short.
  */
 const LEASE_HORIZON_MS = 100;
-const MAX_LEASE = 64;
+export const MAX_LEASE = 256;
 /** A lease takes at most this fraction of what is left of the window: near the limit every request is counted alone. */
 const LEASE_SHARE_DIVISOR = 8;
+/** A lease is renewed when this fraction of it is left, so a steady client's requests never wait for Redis. */
+export const REFILL_AT = 1 / 4;
 
 /** Key states are dropped once their window has ended; looked for when the map has grown past this. */
 const SWEEP_FROM_SIZE = 10_000;
@@ -85,10 +96,12 @@ const SWEEP_FROM_SIZE = 10_000;
  *   way, are counted together by one call (INCRBY n), each getting the position it would have had alone;
  * - a client asking faster than one request per LEASE_HORIZON_MS has the call count a few positions
  *   more (a lease, at most MAX_LEASE and 1/LEASE_SHARE_DIVISOR of what its window has left), which
- *   this process then hands to its next requests without asking Redis. Leased positions are counted
- *   in Redis before they are used, so all processes together never allow more than the limit; near
- *   the limit leases shrink to nothing and every request is counted alone. A position leased here
- *   and not used by the time another process refuses the client is the only inexactness;
+ *   this process then hands to its next requests without asking Redis; the next lease is asked for
+ *   when a quarter of this one is left, so a steady client's requests do not wait for Redis at all.
+ *   Leased positions are counted in Redis before they are used, so all processes together never
+ *   allow more than the limit; near the limit leases shrink to nothing and every request is counted
+ *   alone. A position leased here and not used by the time another process refuses the client is
+ *   the only inexactness;
  * - a client already over its limit is refused from memory until its window ends.
  */
 export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
@@ -123,7 +136,16 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
       for (const [k, s] of states) if (s.windowEnd <= now && !s.inFlight && !s.waiting.length) states.delete(k);
       sweepFromSize = Math.max(SWEEP_FROM_SIZE, states.size * 2);
     }
-    state = { waiting: [], inFlight: false, next: 1, last: 0, windowEnd: 0, counted: 0, sentAt: 0, seen: 0 };
+    state = {
+      waiting: [],
+      inFlight: false,
+      lease: { next: 1, last: 0, windowEnd: 0 },
+      leased: 0,
+      counted: 0,
+      windowEnd: 0,
+      sentAt: 0,
+      seen: 0,
+    };
     states.set(key, state);
     return state;
   };
@@ -137,16 +159,29 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
     return Math.max(0, Math.min(expected, share, MAX_LEASE));
   };
 
-  /** The next position this process holds leased in the key's current window, if any. */
-  const leaseOut = (state: KeyState, now: number): Counted | undefined =>
-    state.next <= state.last && state.windowEnd > now
-      ? { position: state.next++, msLeft: state.windowEnd - now }
-      : undefined;
+  const usable = (lease: Lease, now: number) => lease.next <= lease.last && lease.windowEnd > now;
+
+  /** The next position this process holds leased for the key, if any: the spare lease once the current one is used up. */
+  const leaseOut = (state: KeyState, now: number): Counted | undefined => {
+    if (state.spare && !usable(state.lease, now)) {
+      state.lease = state.spare;
+      state.spare = undefined;
+    }
+    const { lease } = state;
+    return usable(lease, now) ? { position: lease.next++, msLeft: lease.windowEnd - now } : undefined;
+  };
+
+  /** Asks for the next lease while this one still lasts, once a quarter of it is left. */
+  const refillAhead = (key: string, state: KeyState, limit: number) => {
+    if (state.inFlight || state.spare || state.lease.last - state.lease.next + 1 > state.leased * REFILL_AT) return;
+    sendSoon(key, limit);
+  };
 
   const send = (key: string, state: KeyState, limit: number) => {
     const waiters = state.waiting;
     const now = Date.now();
     const lease = leaseSize(state, limit, now);
+    if (!waiters.length && !lease) return;
     state.waiting = [];
     state.inFlight = true;
     state.sentAt = now;
@@ -161,10 +196,17 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
         for (const [index, waiter] of waiters.entries()) waiter({ position: before + index + 1, msLeft: reply.msLeft });
         state.counted = reply.consumed;
         state.windowEnd = now + reply.msLeft;
-        state.next = reply.consumed - lease + 1;
-        state.last = Math.min(reply.consumed, limit);
-        // Requests that queued while the call was out take the fresh lease first; the rest go to Redis.
+        state.leased = lease;
         const replyAt = Date.now();
+        const fresh = {
+          next: reply.consumed - lease + 1,
+          last: Math.min(reply.consumed, limit),
+          windowEnd: state.windowEnd,
+        };
+        // A refill that arrives while the current lease lasts waits behind it.
+        if (!usable(state.lease, replyAt)) state.lease = fresh;
+        else if (usable(fresh, replyAt)) state.spare = fresh;
+        // Requests that queued while the call was out take the leased positions first; the rest go to Redis.
         while (state.waiting.length) {
           const leased = leaseOut(state, replyAt);
           if (!leased) break;
@@ -187,7 +229,7 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
   const sendDue = () => {
     for (const [key, limit] of due) {
       const state = states.get(key);
-      if (state && !state.inFlight && state.waiting.length) send(key, state, limit);
+      if (state && !state.inFlight) send(key, state, limit);
     }
     due.clear();
   };
@@ -202,7 +244,10 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
     const state = stateOf(key, now);
     state.seen++;
     const leased = state.waiting.length ? undefined : leaseOut(state, now);
-    if (leased) return leased;
+    if (leased) {
+      refillAhead(key, state, limit);
+      return leased;
+    }
     // Redis counted past the limit in this window: every later request is refused from memory until it ends.
     if (state.counted > limit && state.windowEnd > now) return { position: limit + 1, msLeft: state.windowEnd - now };
     return new Promise<Counted>((resolve) => {

@@ -1,3 +1,6 @@
 import { healthRoute } from '@/server/http/next';
 
+// See server/http/next.ts.
+export const dynamic = 'force-dynamic';
+
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = healthRoute('ready');

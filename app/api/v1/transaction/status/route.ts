@@ -1,3 +1,6 @@
 import { apiRoute } from '@/server/http/next';
 
+// See server/http/next.ts.
+export const dynamic = 'force-dynamic';
+
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute('/api/v1/transaction/status');
