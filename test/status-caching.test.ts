@@ -159,6 +159,10 @@ describe('status answers made once per row version', () => {
     expect(changed.data.transaction.substatus).toBe('WAIT_DESTINATION_TRANSACTION');
     expect(JSON.parse(changed.json)).toEqual(changed.data);
 
+    // A snapshot reloaded with the same explorer links keeps the answers made so far.
+    await nextSnapshot();
+    expect((await getTransactionStatus(cached.app, query)).data).toBe(changed.data);
+
     // The explorer links come from the catalog: a new snapshot makes a new answer, and a new validator, for the same row version.
     const chain = first.data.transaction.srcAsset.chain;
     await cached.app.sql`update chains set explorer_tx_url = 'https://explorer.test/tx/{hash}' where key = ${chain}`;
@@ -166,6 +170,43 @@ describe('status answers made once per row version', () => {
     const relinked = await getTransactionStatus(cached.app, query);
     expect(relinked.tag).not.toBe(changed.tag);
     expect(relinked.data.transaction.explorerUrls.inbound).toMatch(/^https:\/\/explorer\.test\/tx\//);
+  });
+});
+
+describe('settled answers across catalog reloads', () => {
+  let reloading: TestApp;
+  beforeAll(async () => {
+    reloading = await startTestApp({ CATALOG_CACHE_MS: '1500' });
+  });
+  afterAll(() => reloading?.stop());
+
+  it('are kept through a reload that leaves the explorer links as they were, without reading the rows again', async () => {
+    const settledIds: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const { transaction } = await executeSwap(reloading, USDC_ETH_TO_ARB, 'LIFI');
+      await reloading.app
+        .sql`update transactions set status = 'SUCCESS', finalized_at = now() where id = ${transaction.id}`;
+      settledIds.push(transaction.id);
+    }
+    const [first, second] = settledIds.map((transactionId) => ({ transactionId }));
+    const counted = countingContext(reloading.app);
+    const reads = () => counted.statements.filter((s) => s.includes('from "transactions"')).length;
+    const readsFor = async (query: StatusQuery) => {
+      const before = reads();
+      await getTransactionStatus(counted.ctx, query);
+      return reads() - before;
+    };
+    try {
+      for (const query of [first, second]) await readsFor(query as StatusQuery);
+      expect(await readsFor(second as StatusQuery)).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 1600));
+      // The first request after the snapshot went stale reads its row while the catalog reloads ...
+      expect(await readsFor(first as StatusQuery)).toBe(1);
+      // ... and the other settled answer is still kept under the reloaded snapshot.
+      expect(await readsFor(second as StatusQuery)).toBe(0);
+    } finally {
+      await counted.close();
+    }
   });
 });
 

@@ -17,6 +17,11 @@ export interface CatalogChain {
 
 export interface CatalogSnapshot {
   loadedAt: number;
+  /**
+   * The active chains' explorer links, as one string: all a status answer takes from the catalog, so
+   * snapshots with the same key present a transaction the same way.
+   */
+  explorerKey: string;
   chain(key: string): CatalogChain | undefined;
   asset(chainKey: string, address: string): RouteAsset | undefined;
   assetById(id: number): RouteAsset | undefined;
@@ -66,8 +71,10 @@ async function loadSnapshot(ctx: AppContext): Promise<CatalogSnapshot> {
     byKey.set(`${a.chainKey}|${a.addressKey}`, asset);
     byId.set(a.id, asset);
   }
+  const explorers = [...chainMap.values()].map((c) => `${c.key} ${c.explorerTxUrl}`).sort();
   return {
     loadedAt: Date.now(),
+    explorerKey: explorers.join('\n'),
     chain: (key) => chainMap.get(key),
     asset(chainKey, address) {
       const chain = chainMap.get(chainKey);

@@ -42,28 +42,42 @@ interface Presented {
  */
 export const contentTag = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
 
+interface Answers {
+  byVersion: Map<string, Presented>;
+  settledByLookup: Map<string, { status: VersionedStatus; keptUntil: number }>;
+}
+
 /**
- * Answers already made, per catalog snapshot (the explorer links come from the catalog): by row
+ * Answers already made, per set of explorer links (all an answer takes from the catalog): by row
  * version — a wallet polls an unchanged swap many times between two changes of its row, and each of
  * those answers is the same bytes — and, for settled transactions, by how they were looked up. Oldest
- * dropped first past the bound; a new snapshot (every `catalogCacheMs`) starts afresh and the old one
- * goes with its snapshot.
+ * dropped first past the bound. A reloaded catalog snapshot (every `catalogCacheMs`) with the same
+ * links keeps them; new links start afresh, and the answers of all but the two latest sets are dropped.
  */
-const answersByCatalog = perKey((_catalog: CatalogSnapshot) => ({
-  byVersion: new Map<string, Presented>(),
-  settledByLookup: new Map<string, { status: VersionedStatus; keptUntil: number }>(),
-}));
-const ANSWERS_PER_SNAPSHOT = 4096;
+const answersByExplorers = perKey((_ctx: AppContext) => new Map<string, Answers>());
 
-/** Adds to a map bounded at `ANSWERS_PER_SNAPSHOT` entries, dropping the oldest first. */
+function answersByCatalog(ctx: AppContext, catalog: CatalogSnapshot): Answers {
+  const sets = answersByExplorers(ctx);
+  let answers = sets.get(catalog.explorerKey);
+  if (!answers) {
+    if (sets.size >= 2) sets.delete(sets.keys().next().value as string);
+    answers = { byVersion: new Map(), settledByLookup: new Map() };
+    sets.set(catalog.explorerKey, answers);
+  }
+  return answers;
+}
+
+const ANSWERS_KEPT = 4096;
+
+/** Adds to a map bounded at `ANSWERS_KEPT` entries, dropping the oldest first. */
 function keep<V>(map: Map<string, V>, key: string, value: V): V {
-  if (map.size >= ANSWERS_PER_SNAPSHOT && !map.has(key)) map.delete(map.keys().next().value as string);
+  if (map.size >= ANSWERS_KEPT && !map.has(key)) map.delete(map.keys().next().value as string);
   map.set(key, value);
   return value;
 }
 
-function presentedFor(catalog: CatalogSnapshot, version: string, tx: StatusFields): Presented {
-  const presented = answersByCatalog(catalog).byVersion;
+function presentedFor(ctx: AppContext, catalog: CatalogSnapshot, version: string, tx: StatusFields): Presented {
+  const presented = answersByCatalog(ctx, catalog).byVersion;
   const answer = presented.get(version);
   if (answer) return answer;
   const data = presentWith(catalog, tx);
@@ -74,7 +88,7 @@ function presentedFor(catalog: CatalogSnapshot, version: string, tx: StatusField
 /**
  * How long a settled transaction looked up by hash may be answered without reading it again, in
  * seconds: a hash can still be vouched for on another swap (see `statusCaching`). By id a settled
- * transaction never changes, so it is kept for as long as its catalog snapshot.
+ * transaction never changes, so it is kept until the catalog's explorer links do.
  */
 export const SETTLED_BY_HASH_MAX_AGE_S = 300;
 
@@ -87,14 +101,14 @@ export interface VersionedStatus extends Presented {
 }
 
 /**
- * A settled transaction's answer is made once per catalog snapshot and lookup: nothing in it can
+ * A settled transaction's answer is made once per set of explorer links and lookup: nothing in it can
  * change (the promise its `Cache-Control` makes to shared caches too), so it is answered without
  * reading the row again. Anything still pending is read on every request.
  */
 export function getTransactionStatus(ctx: AppContext, query: StatusQuery): MaybePromise<VersionedStatus> {
   const fresh = freshCatalog(ctx);
   const lookup = query.transactionId ? `id:${query.transactionId}` : `hash:${hashKey(query.hash)}`;
-  const kept = fresh && answersByCatalog(fresh).settledByLookup.get(lookup);
+  const kept = fresh && answersByCatalog(ctx, fresh).settledByLookup.get(lookup);
   if (kept && Date.now() < kept.keptUntil) return kept.status;
   return readTransactionStatus(ctx, query, lookup, fresh);
 }
@@ -111,7 +125,7 @@ async function readTransactionStatus(
     tx.finalizedAt !== null &&
     Date.now() - tx.finalizedAt.getTime() > ctx.config.worker.refundWatchMs;
   const catalog = fresh ?? (await getCatalog(ctx));
-  const { data, json, tag } = presentedFor(catalog, `${tx.id}.${tx.rowVersion}`, tx);
+  const { data, json, tag } = presentedFor(ctx, catalog, `${tx.id}.${tx.rowVersion}`, tx);
   const status = {
     data,
     json,
@@ -120,7 +134,7 @@ async function readTransactionStatus(
   };
   if (status.settled) {
     const keptUntil = query.transactionId ? Number.POSITIVE_INFINITY : Date.now() + SETTLED_BY_HASH_MAX_AGE_S * 1000;
-    keep(answersByCatalog(catalog).settledByLookup, lookup, { status, keptUntil });
+    keep(answersByCatalog(ctx, catalog).settledByLookup, lookup, { status, keptUntil });
   }
   return status;
 }
