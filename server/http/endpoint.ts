@@ -11,7 +11,7 @@ import { addRateLimitHeaders, type RateDecision, type RouteClass } from '../rate
 import { raceDeadline } from '../routing/deadline';
 import { fingerprint, IDEMPOTENCY_HEADER, isReplayable, validateIdempotencyKey } from './idempotency';
 import { type FieldCoder, parseQuery, parseWith, readJsonBody } from './input';
-import type { ApiRequest, RequestUrl } from './request';
+import { type ApiRequest, type RequestUrl, requestUrl } from './request';
 import {
   type ApiInterface,
   type ApiResponse,
@@ -223,7 +223,7 @@ async function serveChange(x: Exchange, url: RequestUrl): Promise<ApiResponse> {
 function parseUrl(x: Exchange): RequestUrl {
   if (x.url) return x.url;
   try {
-    x.url = x.request.nextUrl ?? new URL(x.request.url);
+    x.url = requestUrl(x.request);
     return x.url;
   } catch {
     throw new AppError('VALIDATION_ERROR', 'Malformed request URL');

@@ -23,3 +23,6 @@ export interface ApiRequest {
    */
   readonly readBody?: (maxBytes: number, tooLarge: () => Error) => Promise<Buffer>;
 }
+
+/** The request's URL: the one the server parsed already, or parsed here (throws on a malformed one). */
+export const requestUrl = (request: ApiRequest): RequestUrl => request.nextUrl ?? new URL(request.url);

@@ -6,7 +6,7 @@ import { type ApiRequest, type Endpoint, serveApi } from './endpoint';
 import { listAssetsLegacy, listChainsLegacy, listSourcesLegacy } from './legacy/catalog';
 import { executeLegacy, lockLegacy, quoteLegacy } from './legacy/swap';
 import { historyLegacy } from './legacy/transactions';
-import type { RequestUrl } from './request';
+import { type RequestUrl, requestUrl } from './request';
 import {
   type ApiInterface,
   type ApiResponse,
@@ -71,7 +71,7 @@ function preflight(api: ApiInterface, allow: string): ApiResponse {
 
 /** Dispatches one request by path and method; unknown paths and methods answer in their interface's envelope. */
 export function dispatchApiRequest(app: AppContext, request: ApiRequest, path?: string): MaybePromise<ApiResponse> {
-  const url = path === undefined ? (request.nextUrl ?? new URL(request.url)) : undefined;
+  const url = path === undefined ? requestUrl(request) : undefined;
   const pathname = path ?? (url as RequestUrl).pathname.replace(/\/+$/, '');
   const route = API_ROUTES[pathname];
   const api = route?.api ?? interfaceOf(pathname);

@@ -45,11 +45,15 @@ type IncrTtl = (key: string, points: number, windowSeconds: number) => Promise<[
 
 type Counted = { position: number; msLeft: number } | Error;
 
-/** Leased positions not yet handed out: `next`..`last`, valid until `windowEnd` (epoch ms). */
+/**
+ * Leased positions not yet handed out: `next`..`last`, valid until `windowEnd` (epoch ms), out of
+ * `size` the call leased (the next lease is asked for when a quarter of them is left).
+ */
 interface Lease {
   next: number;
   last: number;
   windowEnd: number;
+  size: number;
 }
 
 /**
@@ -62,8 +66,6 @@ interface KeyState {
   /** The positions being handed out, and those a refill brought while some of these were left. */
   lease: Lease;
   spare?: Lease;
-  /** How many positions the last call leased: the next call goes out when a quarter of them is left. */
-  leased: number;
   /** Redis' count after this process's last call, valid until `windowEnd` (epoch ms; 0: none yet). */
   counted: number;
   windowEnd: number;
@@ -139,8 +141,7 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
     state = {
       waiting: [],
       inFlight: false,
-      lease: { next: 1, last: 0, windowEnd: 0 },
-      leased: 0,
+      lease: { next: 1, last: 0, windowEnd: 0, size: 0 },
       counted: 0,
       windowEnd: 0,
       sentAt: 0,
@@ -173,7 +174,8 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
 
   /** Asks for the next lease while this one still lasts, once a quarter of it is left. */
   const refillAhead = (key: string, state: KeyState, limit: number) => {
-    if (state.inFlight || state.spare || state.lease.last - state.lease.next + 1 > state.leased * REFILL_AT) return;
+    const { lease } = state;
+    if (state.inFlight || state.spare || lease.last - lease.next + 1 > lease.size * REFILL_AT) return;
     sendSoon(key, limit);
   };
 
@@ -196,12 +198,12 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
         for (const [index, waiter] of waiters.entries()) waiter({ position: before + index + 1, msLeft: reply.msLeft });
         state.counted = reply.consumed;
         state.windowEnd = now + reply.msLeft;
-        state.leased = lease;
         const replyAt = Date.now();
         const fresh = {
           next: reply.consumed - lease + 1,
           last: Math.min(reply.consumed, limit),
           windowEnd: state.windowEnd,
+          size: lease,
         };
         // A refill that arrives while the current lease lasts waits behind it.
         if (!usable(state.lease, replyAt)) state.lease = fresh;

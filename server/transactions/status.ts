@@ -58,20 +58,18 @@ const answersByExplorers = perKey((_ctx: AppContext) => new Map<string, Answers>
 
 function answersByCatalog(ctx: AppContext, catalog: CatalogSnapshot): Answers {
   const sets = answersByExplorers(ctx);
-  let answers = sets.get(catalog.explorerKey);
-  if (!answers) {
-    if (sets.size >= 2) sets.delete(sets.keys().next().value as string);
-    answers = { byVersion: new Map(), settledByLookup: new Map() };
-    sets.set(catalog.explorerKey, answers);
-  }
-  return answers;
+  return (
+    sets.get(catalog.explorerKey) ??
+    keep(sets, catalog.explorerKey, { byVersion: new Map(), settledByLookup: new Map() }, LINK_SETS_KEPT)
+  );
 }
 
 const ANSWERS_KEPT = 4096;
+const LINK_SETS_KEPT = 2;
 
-/** Adds to a map bounded at `ANSWERS_KEPT` entries, dropping the oldest first. */
-function keep<V>(map: Map<string, V>, key: string, value: V): V {
-  if (map.size >= ANSWERS_KEPT && !map.has(key)) map.delete(map.keys().next().value as string);
+/** Adds to a map bounded at `bound` entries, dropping the oldest first. */
+function keep<V>(map: Map<string, V>, key: string, value: V, bound = ANSWERS_KEPT): V {
+  if (map.size >= bound && !map.has(key)) map.delete(map.keys().next().value as string);
   map.set(key, value);
   return value;
 }
