@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { createWorkerRedis } from '../server/redis';
-import { freePort, freePortRange, processTree } from '../test/support/processes';
+import { processTree, productPorts } from '../test/support/processes';
 import { childEnv, newAuthSecret } from './config';
 import { clearRedis, dropDatabase, prepareDatabase } from './setup';
 
@@ -127,12 +127,11 @@ const median = (values: number[]) => {
 
 async function main() {
   await prepareDatabase(DATABASE_URL);
-  const ports: Ports = {
-    web: await freePort(),
-    api: await freePort(),
-    workerHealth: await freePort(),
-    simulatorBase: await freePortRange(4),
-  };
+  const {
+    single: [web, api, workerHealth],
+    range: simulatorBase,
+  } = await productPorts(3, 4);
+  const ports = { web, api, workerHealth, simulatorBase } as Ports;
   const env = {
     NODE_ENV: 'production',
     LOG_LEVEL: 'error',

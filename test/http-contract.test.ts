@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { endpoint, serveApi } from '../server/http/endpoint';
-import { readJsonBody } from '../server/http/input';
+import { KEPT_QUERY_LENGTH, parseQuery, QUERIES_KEPT, readJsonBody } from '../server/http/input';
 import { toFetchResponse } from '../server/http/respond';
+import { historyQueryV1, statusQuery } from '../server/schemas/transactions';
 import { startTestApp, type TestApp } from './support/app';
 import { expectLegacyError, expectNoLeak, expectV1Error, expectV1Headers } from './support/assertions';
 
@@ -191,6 +192,39 @@ describe('NUL characters', () => {
     expectV1Error(await t.json('/api/v1/swap/chains?que%00ry=a'), 400, 'VALIDATION_ERROR', 'query');
     expectV1Error(await t.json('/api/v1/swap/chains?query=a&query=b%00'), 400, 'VALIDATION_ERROR', 'query');
     expectV1Error(await call('v1', echo, json('{"name":"a\\u0000","count":1}')), 400, 'VALIDATION_ERROR', 'name');
+  });
+});
+
+describe('queries parsed once', () => {
+  const url = (search: string) => new URL(`http://127.0.0.1/api/v1/transaction/history${search}`);
+  const wallet = `0x${'ab'.repeat(20)}`;
+
+  it('hand a repeated query string its first parse, frozen, per schema', () => {
+    const search = `?addresses=${wallet}&statuses=PENDING&statuses=FAILED&perPage=5`;
+    const first = parseQuery(historyQueryV1, url(search));
+    expect(first).toMatchObject({ addresses: [wallet], statuses: ['PENDING', 'FAILED'], perPage: 5, page: 1 });
+    expect(parseQuery(historyQueryV1, url(search))).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.statuses)).toBe(true);
+    // The same string under another schema is that schema's own parse.
+    expect(() => parseQuery(statusQuery, url(search))).toThrow(/transactionId or hash is required/);
+    const other = parseQuery(historyQueryV1, url(`${search}&page=2`));
+    expect(other).not.toBe(first);
+    expect(other.page).toBe(2);
+  });
+
+  it('never keep an invalid query: it is refused every time, and its valid neighbour still parses', () => {
+    for (let i = 0; i < 3; i++) expect(() => parseQuery(historyQueryV1, url('?perPage=500'))).toThrow();
+    expect(parseQuery(historyQueryV1, url('?perPage=50')).perPage).toBe(50);
+  });
+
+  it('parse long queries every time, and drop the oldest past the bound', () => {
+    const long = `?addresses=${wallet}&perPage=5&ref=${'a'.repeat(KEPT_QUERY_LENGTH)}`;
+    expect(parseQuery(historyQueryV1, url(long))).not.toBe(parseQuery(historyQueryV1, url(long)));
+    const oldest = parseQuery(historyQueryV1, url('?page=1&perPage=7'));
+    for (let page = 2; page <= QUERIES_KEPT + 1; page++) parseQuery(historyQueryV1, url(`?page=${page}`));
+    const again = parseQuery(historyQueryV1, url('?page=1&perPage=7'));
+    expect(again).not.toBe(oldest);
+    expect(again).toEqual(oldest);
   });
 });
 

@@ -123,7 +123,7 @@ describe('the status read', () => {
         expect(reads[0]).not.toMatch(/"quote"|"provider_result"|"execution"/);
         const whole = await findTransaction(t.app, query);
         expect(status.data).toEqual(await presentStatus(t.app, whole));
-        expect(status.tag).toBe((await getTransactionStatus(t.app, { transactionId: whole.id })).tag);
+        expect(status.etag).toBe((await getTransactionStatus(t.app, { transactionId: whole.id })).etag);
       }
     } finally {
       await counted.close();
@@ -147,17 +147,18 @@ describe('status answers made once per row version', () => {
     const first = await getTransactionStatus(cached.app, query);
     const again = await getTransactionStatus(cached.app, query);
     expect(again.data).toBe(first.data);
-    expect(JSON.parse(again.json)).toEqual(first.data);
+    expect(JSON.parse(again.body)).toEqual({ data: first.data });
     const served = await cached.fetch(`/api/v1/transaction/status?transactionId=${transaction.id}`);
-    expect(await served.text()).toBe(`{"data":${first.json}}`);
+    expect(await served.text()).toBe(first.body);
+    expect(served.headers.get('etag')).toBe(first.etag);
 
     await cached.app
       .sql`update transactions set substatus = 'WAIT_DESTINATION_TRANSACTION', hash = ${`0x${randomHex()}`}
       where id = ${transaction.id}`;
     const changed = await getTransactionStatus(cached.app, query);
-    expect(changed.tag).not.toBe(first.tag);
+    expect(changed.etag).not.toBe(first.etag);
     expect(changed.data.transaction.substatus).toBe('WAIT_DESTINATION_TRANSACTION');
-    expect(JSON.parse(changed.json)).toEqual(changed.data);
+    expect(JSON.parse(changed.body)).toEqual({ data: changed.data });
 
     // A snapshot reloaded with the same explorer links keeps the answers made so far.
     await nextSnapshot();
@@ -168,7 +169,7 @@ describe('status answers made once per row version', () => {
     await cached.app.sql`update chains set explorer_tx_url = 'https://explorer.test/tx/{hash}' where key = ${chain}`;
     await nextSnapshot();
     const relinked = await getTransactionStatus(cached.app, query);
-    expect(relinked.tag).not.toBe(changed.tag);
+    expect(relinked.etag).not.toBe(changed.etag);
     expect(relinked.data.transaction.explorerUrls.inbound).toMatch(/^https:\/\/explorer\.test\/tx\//);
   });
 

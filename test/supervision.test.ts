@@ -15,6 +15,7 @@ import {
   isRunning,
   type ProcessInfo,
   processTree,
+  productPorts,
   waitUntil,
 } from './support/processes';
 
@@ -57,13 +58,17 @@ async function productEnv() {
   const suffix = randomBytes(4).toString('hex');
   const database = testDatabaseName('db', `up${suffix}`);
   databases.push(database);
+  const {
+    single: [webPort, workerPort],
+    range: simulatorBase,
+  } = await productPorts(2, 4);
   const env = {
     DATABASE_URL: databaseUrl(database),
     REDIS_PREFIX: `up${suffix}`,
     HOST: '127.0.0.1',
-    PORT: String(await freePort()),
-    WORKER_HEALTH_PORT: String(await freePort()),
-    SIMULATOR_BASE_PORT: String(await freePortRange(4)),
+    PORT: String(webPort),
+    WORKER_HEALTH_PORT: String(workerPort),
+    SIMULATOR_BASE_PORT: String(simulatorBase),
     PROVIDERS_MODE: 'simulated',
     SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
     LOG_LEVEL: 'warn',

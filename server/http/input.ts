@@ -1,5 +1,7 @@
 import type { z } from 'zod';
+import { keep } from '../bounded-map';
 import { AppError, type ErrorCode, problemsFromZod, validationError } from '../errors';
+import { perKey } from '../per-key';
 import { readCappedBody } from './capped-body';
 import type { ApiRequest, RequestUrl } from './request';
 
@@ -79,14 +81,41 @@ function refuseNul(value: unknown, rootName: 'query' | 'body') {
   );
 }
 
+/**
+ * Valid queries already parsed, per schema, by their raw query string: a wallet asks for the same
+ * status URL every few seconds, so most requests repeat a query, and its parse is reused instead of
+ * running URLSearchParams and zod again (a pure function of the two). Shared, so frozen. Only short
+ * queries are kept, which bounds the memory an attacker's distinct queries can take.
+ */
+const parsedQueries = perKey((_schema: z.ZodType) => new Map<string, unknown>());
+export const QUERIES_KEPT = 1024;
+export const KEPT_QUERY_LENGTH = 256;
+
 /** Query parameters are flat: a problem in `statuses[1]` is reported on `statuses`. */
 export function parseQuery<S extends z.ZodType>(schema: S, url: RequestUrl): z.output<S> {
+  const search = url.search;
+  if (search.length > KEPT_QUERY_LENGTH) return parseFreshQuery(schema, url);
+  const parsed = parsedQueries(schema);
+  const known = parsed.get(search);
+  if (known !== undefined) return known as z.output<S>;
+  return keep(parsed, search, deepFreeze(parseFreshQuery(schema, url)), QUERIES_KEPT) as z.output<S>;
+}
+
+function parseFreshQuery<S extends z.ZodType>(schema: S, url: RequestUrl): z.output<S> {
   const query = readQuery(url);
   // A decoded NUL can only come from `%00` in the raw query (the HTTP parser refuses a bare one).
   if (url.search.includes('%00')) refuseNul(query, 'query');
   const result = schema.safeParse(query);
   if (result.success) return result.data;
   throw validationError(problemsFromZod(result.error).map((p) => ({ ...p, field: p.field.split('.')[0] ?? p.field })));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 export function readQuery(url: RequestUrl): Record<string, string | string[]> {

@@ -82,24 +82,21 @@ export function dispatchApiRequest(app: AppContext, request: ApiRequest, path?: 
       request,
       failing('catalog', new AppError('NOT_FOUND', `No endpoint at ${request.method} ${pathname}`)),
     );
-  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  const target = route.methods[(request.method === 'HEAD' ? 'GET' : request.method) as Method];
+  if (target) return serveApi(api, app, request, target, pathname, url);
   const allow = Object.keys(route.methods).join(', ');
-  if (method === 'OPTIONS') return preflight(api, `${allow}, OPTIONS`);
-  const target = route.methods[method as Method];
-  if (!target) {
-    return serveApi(
-      api,
-      app,
-      request,
-      failing(
-        'catalog',
-        new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allow}`, {
-          headers: { allow: `${allow}, OPTIONS` },
-        }),
-      ),
-    );
-  }
-  return serveApi(api, app, request, target, pathname, url);
+  if (request.method === 'OPTIONS') return preflight(api, `${allow}, OPTIONS`);
+  return serveApi(
+    api,
+    app,
+    request,
+    failing(
+      'catalog',
+      new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allow}`, {
+        headers: { allow: `${allow}, OPTIONS` },
+      }),
+    ),
+  );
 }
 
 /** `dispatchApiRequest` for Fetch-API callers (Next's route handlers). */

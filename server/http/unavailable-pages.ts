@@ -19,11 +19,15 @@ export function reportUnavailableRender(renderId: string | null): void {
   if (renderId) registry().add(renderId);
 }
 
+/** Paths that never render a page: the API answers its own status, and static files have none to pick. */
+const NO_PAGE_RENDER = /^\/(api|_next)\//;
+
 /**
- * Next gives pages no way to pick a 5xx status. The web server tags each request, and when its render
- * reported a dependency down, the status line becomes 503 with Retry-After.
+ * Next gives pages no way to pick a 5xx status. The web server tags each request that may render a
+ * page, and when its render reported a dependency down, the status line becomes 503 with Retry-After.
  */
 export function answerUnavailableRenders(req: IncomingMessage, res: ServerResponse): void {
+  if (NO_PAGE_RENDER.test(req.url ?? '')) return;
   const renderId = randomUUID();
   req.headers[RENDER_ID_HEADER] = renderId;
   const writeHead = res.writeHead;

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
+import { keep } from '../bounded-map';
 import type { Config } from '../config';
 
 /**
@@ -30,19 +31,16 @@ export interface ClientRequest {
   readonly peerAddress?: string;
 }
 
+/** Addresses (and signed header values) remembered, oldest dropped first past this. */
+const ADDRESSES_KEPT = 4096;
+
 /**
  * `derive` remembered per address: a client sends many requests from one address. Bounded, since
  * with TRUST_PROXY the address is whatever X-Forwarded-For says.
  */
 function perAddress(derive: (address: string) => string): (address: string) => string {
   const remembered = new Map<string, string>();
-  return (address) => remembered.get(address) ?? remember(remembered, address, derive(address));
-}
-
-function remember(memo: Map<string, string>, key: string, value: string): string {
-  if (memo.size >= 4096) memo.clear();
-  memo.set(key, value);
-  return value;
+  return (address) => remembered.get(address) ?? keep(remembered, address, derive(address), ADDRESSES_KEPT);
 }
 
 const signatureOf = perAddress((address) => createHmac('sha256', processKey()).update(address).digest('base64url'));
@@ -74,7 +72,7 @@ function verifiedSocketAddress(request: ClientRequest): string | undefined {
   const known = verifiedHeaders.get(header);
   if (known !== undefined) return known;
   const address = verifySignedAddress(header);
-  return address === undefined ? undefined : remember(verifiedHeaders, header, address);
+  return address === undefined ? undefined : keep(verifiedHeaders, header, address, ADDRESSES_KEPT);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { keep } from '../bounded-map';
 import { type CatalogSnapshot, freshCatalog, getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import type { MaybePromise } from '../maybe-promise';
@@ -25,14 +26,14 @@ export async function presentStatus(ctx: AppContext, tx: StatusFields): Promise<
   return presentWith(await getCatalog(ctx), tx);
 }
 
-/** A status answer made once for a row version. */
+/** A status answer made once for a row version: what the endpoint sends, ready to send. */
 interface Presented {
   /** Shared between requests: read-only. */
   data: TransactionStatus;
-  /** `data` as JSON. */
-  json: string;
-  /** Changes whenever the answer does: its validator (`ETag`). */
-  tag: string;
+  /** The endpoint's body, `{"data":…}` as JSON. */
+  body: string;
+  /** Changes whenever the answer does: its validator, quoted as the `ETag` header carries it. */
+  etag: string;
 }
 
 /**
@@ -67,20 +68,13 @@ function answersByCatalog(ctx: AppContext, catalog: CatalogSnapshot): Answers {
 const ANSWERS_KEPT = 4096;
 const LINK_SETS_KEPT = 2;
 
-/** Adds to a map bounded at `bound` entries, dropping the oldest first. */
-function keep<V>(map: Map<string, V>, key: string, value: V, bound = ANSWERS_KEPT): V {
-  if (map.size >= bound && !map.has(key)) map.delete(map.keys().next().value as string);
-  map.set(key, value);
-  return value;
-}
-
 function presentedFor(ctx: AppContext, catalog: CatalogSnapshot, version: string, tx: StatusFields): Presented {
   const presented = answersByCatalog(ctx, catalog).byVersion;
   const answer = presented.get(version);
   if (answer) return answer;
   const data = presentWith(catalog, tx);
   const json = JSON.stringify(data);
-  return keep(presented, version, { data, json, tag: contentTag(json) });
+  return keep(presented, version, { data, body: `{"data":${json}}`, etag: `"${contentTag(json)}"` }, ANSWERS_KEPT);
 }
 
 /**
@@ -123,16 +117,16 @@ async function readTransactionStatus(
     tx.finalizedAt !== null &&
     Date.now() - tx.finalizedAt.getTime() > ctx.config.worker.refundWatchMs;
   const catalog = fresh ?? (await getCatalog(ctx));
-  const { data, json, tag } = presentedFor(ctx, catalog, `${tx.id}.${tx.rowVersion}`, tx);
+  const { data, body, etag } = presentedFor(ctx, catalog, `${tx.id}.${tx.rowVersion}`, tx);
   const status = {
     data,
-    json,
-    tag,
+    body,
+    etag,
     settled: tx.status === 'SUCCESS' || tx.status === 'REFUND' || refundWindowOver,
   };
   if (status.settled) {
     const keptUntil = query.transactionId ? Number.POSITIVE_INFINITY : Date.now() + SETTLED_BY_HASH_MAX_AGE_S * 1000;
-    keep(answersByCatalog(ctx, catalog).settledByLookup, lookup, { status, keptUntil });
+    keep(answersByCatalog(ctx, catalog).settledByLookup, lookup, { status, keptUntil }, ANSWERS_KEPT);
   }
   return status;
 }

@@ -96,19 +96,34 @@ export function exitWithin(child: ChildProcess, timeoutMs: number): Promise<numb
 }
 
 /** A loopback port that was free a moment ago. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  const port = await listen(server, 0, '127.0.0.1');
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+/** A loopback port that was free a moment ago; none of `taken` (picked already, not yet bound). */
+export async function freePort(taken: readonly number[] = []): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const server = createServer();
+    const port = await listen(server, 0, '127.0.0.1');
+    await new Promise((resolve) => server.close(resolve));
+    if (!taken.includes(port)) return port;
+  }
+  throw new Error('no free port found');
 }
 
-/** The first of `count` consecutive loopback ports that were free a moment ago. */
-export async function freePortRange(count: number): Promise<number> {
+/** The first of `count` consecutive loopback ports that were free a moment ago, none of them in `taken`. */
+export async function freePortRange(count: number, taken: readonly number[] = []): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const first = await freePort();
-    const rest = await Promise.all(Array.from({ length: count - 1 }, (_, i) => isPortFree(first + i + 1, '127.0.0.1')));
-    if (first + count <= 65_535 && rest.every(Boolean)) return first;
+    const first = await freePort(taken);
+    const others = Array.from({ length: count - 1 }, (_, i) => first + i + 1);
+    const rest = await Promise.all(others.map((port) => isPortFree(port, '127.0.0.1')));
+    if (first + count <= 65_535 && rest.every(Boolean) && !others.some((port) => taken.includes(port))) return first;
   }
   throw new Error(`no ${count} consecutive free ports found`);
+}
+
+/**
+ * Ports for a whole product run, picked one after another and bound only later by the product: `count`
+ * single ports and the first of `rangeLength` consecutive ones, all different.
+ */
+export async function productPorts(count: number, rangeLength: number): Promise<{ single: number[]; range: number }> {
+  const single: number[] = [];
+  for (let i = 0; i < count; i++) single.push(await freePort(single));
+  return { single, range: await freePortRange(rangeLength, single) };
 }

@@ -24,8 +24,8 @@ export const statusV1 = endpoint({
   handle: ({ query }, { app }) =>
     andThen(getTransactionStatus(app, query), (status) => ({
       body: { data: status.data },
-      json: `{"data":${status.json}}`,
-      etag: `"${status.tag}"`,
+      json: status.body,
+      etag: status.etag,
       cacheControl: statusCaching(status, query),
     })),
 });
@@ -37,8 +37,10 @@ export const statusV1 = endpoint({
  */
 function statusCaching(status: VersionedStatus, query: StatusQuery): string {
   if (!status.settled) return 'no-cache';
-  return query.transactionId ? 'public, max-age=31536000, immutable' : `public, max-age=${SETTLED_BY_HASH_MAX_AGE_S}`;
+  return query.transactionId ? 'public, max-age=31536000, immutable' : SETTLED_BY_HASH_CACHING;
 }
+
+const SETTLED_BY_HASH_CACHING = `public, max-age=${SETTLED_BY_HASH_MAX_AGE_S}`;
 
 export const trackV1 = endpoint({
   routeClass: 'execute',
