@@ -127,11 +127,8 @@ const median = (values: number[]) => {
 
 async function main() {
   await prepareDatabase(DATABASE_URL);
-  const {
-    single: [web, api, workerHealth],
-    range: simulatorBase,
-  } = await productPorts(3, 4);
-  const ports = { web, api, workerHealth, simulatorBase } as Ports;
+  const { range: simulatorBase, ...singles } = await productPorts(['web', 'api', 'workerHealth'], 4);
+  const ports: Ports = { ...singles, simulatorBase };
   const env = {
     NODE_ENV: 'production',
     LOG_LEVEL: 'error',

@@ -58,17 +58,14 @@ async function productEnv() {
   const suffix = randomBytes(4).toString('hex');
   const database = testDatabaseName('db', `up${suffix}`);
   databases.push(database);
-  const {
-    single: [webPort, workerPort],
-    range: simulatorBase,
-  } = await productPorts(2, 4);
+  const picked = await productPorts(['web', 'worker'], 4);
   const env = {
     DATABASE_URL: databaseUrl(database),
     REDIS_PREFIX: `up${suffix}`,
     HOST: '127.0.0.1',
-    PORT: String(webPort),
-    WORKER_HEALTH_PORT: String(workerPort),
-    SIMULATOR_BASE_PORT: String(simulatorBase),
+    PORT: String(picked.web),
+    WORKER_HEALTH_PORT: String(picked.worker),
+    SIMULATOR_BASE_PORT: String(picked.range),
     PROVIDERS_MODE: 'simulated',
     SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
     LOG_LEVEL: 'warn',

@@ -35,12 +35,18 @@ export interface ClientRequest {
 const ADDRESSES_KEPT = 4096;
 
 /**
- * `derive` remembered per address: a client sends many requests from one address. Bounded, since
- * with TRUST_PROXY the address is whatever X-Forwarded-For says.
+ * `derive` remembered per address (or signed header value): a client sends many requests from one.
+ * Bounded, since with TRUST_PROXY the address is whatever X-Forwarded-For says. An undefined result
+ * is not remembered: it is derived again every time.
  */
-function perAddress(derive: (address: string) => string): (address: string) => string {
-  const remembered = new Map<string, string>();
-  return (address) => remembered.get(address) ?? keep(remembered, address, derive(address), ADDRESSES_KEPT);
+function perAddress<V extends string | undefined>(derive: (address: string) => V): (address: string) => V {
+  const remembered = new Map<string, V>();
+  return (address) => {
+    const known = remembered.get(address);
+    if (known !== undefined) return known;
+    const value = derive(address);
+    return value === undefined ? value : keep(remembered, address, value, ADDRESSES_KEPT);
+  };
 }
 
 const signatureOf = perAddress((address) => createHmac('sha256', processKey()).update(address).digest('base64url'));
@@ -63,16 +69,12 @@ function verifySignedAddress(header: string): string | undefined {
  * Header values that passed the check, with their address: only our own layer can make one, so this
  * holds at most one per address it has seen (a forged value is checked every time and never kept).
  */
-const verifiedHeaders = new Map<string, string>();
+const verifiedAddressOf = perAddress(verifySignedAddress);
 
 function verifiedSocketAddress(request: ClientRequest): string | undefined {
   if (request.peerAddress !== undefined) return request.peerAddress || UNKNOWN_CLIENT;
   const header = request.headers.get(CLIENT_IP_HEADER);
-  if (!header) return undefined;
-  const known = verifiedHeaders.get(header);
-  if (known !== undefined) return known;
-  const address = verifySignedAddress(header);
-  return address === undefined ? undefined : keep(verifiedHeaders, header, address, ADDRESSES_KEPT);
+  return header ? verifiedAddressOf(header) : undefined;
 }
 
 /**

@@ -43,6 +43,9 @@ interface Presented {
  */
 export const contentTag = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
 
+const ANSWERS_KEPT = 4096;
+const LINK_SETS_KEPT = 2;
+
 interface Answers {
   byVersion: Map<string, Presented>;
   settledByLookup: Map<string, { status: VersionedStatus; keptUntil: number }>;
@@ -64,9 +67,6 @@ function answersByCatalog(ctx: AppContext, catalog: CatalogSnapshot): Answers {
     keep(sets, catalog.explorerKey, { byVersion: new Map(), settledByLookup: new Map() }, LINK_SETS_KEPT)
   );
 }
-
-const ANSWERS_KEPT = 4096;
-const LINK_SETS_KEPT = 2;
 
 function presentedFor(ctx: AppContext, catalog: CatalogSnapshot, version: string, tx: StatusFields): Presented {
   const presented = answersByCatalog(ctx, catalog).byVersion;

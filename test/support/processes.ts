@@ -119,11 +119,15 @@ export async function freePortRange(count: number, taken: readonly number[] = []
 }
 
 /**
- * Ports for a whole product run, picked one after another and bound only later by the product: `count`
- * single ports and the first of `rangeLength` consecutive ones, all different.
+ * Ports for a whole product run, picked one after another and bound only later by the product: one per
+ * name, and `range` the first of `rangeLength` consecutive ones, all different.
  */
-export async function productPorts(count: number, rangeLength: number): Promise<{ single: number[]; range: number }> {
-  const single: number[] = [];
-  for (let i = 0; i < count; i++) single.push(await freePort(single));
-  return { single, range: await freePortRange(rangeLength, single) };
+export async function productPorts<Name extends string>(
+  names: readonly Name[],
+  rangeLength: number,
+): Promise<Record<Name | 'range', number>> {
+  const picked: number[] = [];
+  for (const _ of names) picked.push(await freePort(picked));
+  const range = await freePortRange(rangeLength, picked);
+  return Object.fromEntries([...names.map((name, i) => [name, picked[i]]), ['range', range]]);
 }
