@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { transactionEvents, transactions } from '../../drizzle/schema';
+import { keep } from '../bounded-map';
 import { formatAmount } from '../catalog/amounts';
 import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
@@ -272,23 +273,46 @@ const prepareQuietPoll = (ctx: AppContext) =>
     .where(
       and(eq(transactions.id, sql.placeholder('id')), sql`${transactions}.xmin::text = ${sql.placeholder('version')}`),
     )
-    .returning({ id: transactions.id })
+    .returning({ rowVersion: sql<string>`${transactions}.xmin::text` })
     .prepare('tx_quiet_poll');
 
 const quietPoll = perKey(prepareQuietPoll);
 
 /**
  * The common poll that learns nothing new costs one write beside the read: no row lock, no
- * transaction. It applies only while nobody wrote the row since it was read; otherwise the caller
- * takes the locked path.
+ * transaction. It applies only while nobody wrote the row since it was read, and answers the row's
+ * new version; otherwise (undefined) the caller takes the locked path.
  */
-async function recordQuietPoll(ctx: AppContext, tx: PollRow, nextPollAt: Date | null): Promise<boolean> {
-  const rows = await quietPoll(ctx).execute({
+async function recordQuietPoll(ctx: AppContext, tx: PollRow, nextPollAt: Date | null): Promise<string | undefined> {
+  const [written] = await quietPoll(ctx).execute({
     id: tx.id,
     version: tx.rowVersion,
     next: nextPollAt?.toISOString() ?? null,
   });
-  return rows.length === 1;
+  return (written as { rowVersion: string } | undefined)?.rowVersion;
+}
+
+/** The BullMQ run a poll is: its job's start count, which says whether another worker ran the job since. */
+export interface TrackingRun {
+  attempt: number;
+}
+
+/** Rows remembered per worker process as its own quiet polls wrote them; the oldest dropped first past this. */
+const ROWS_REMEMBERED = 10_000;
+
+const rememberedRows = perKey((_ctx: AppContext) => new Map<string, { row: PollRow; attempt: number }>());
+
+/**
+ * The row as this worker's last poll of it wrote it, if that poll was the job's previous run, so no
+ * other worker has polled it since. Anybody else's write since then still makes it out of date,
+ * which the quiet write's version check finds. Taken out: kept again only by the next quiet write.
+ */
+function takeRememberedRow(ctx: AppContext, transactionId: string, run: TrackingRun | undefined) {
+  const rows = rememberedRows(ctx);
+  const remembered = rows.get(transactionId);
+  if (!remembered || !run) return undefined;
+  rows.delete(transactionId);
+  return remembered.attempt + 1 === run.attempt ? remembered.row : undefined;
 }
 
 /**
@@ -365,10 +389,24 @@ async function recordPollError(
   });
 }
 
-/** Asks the provider once about one transaction and records what changed (issue #4 "Tracking"). */
-export async function pollTransaction(ctx: AppContext, transactionId: string): Promise<PollOutcome> {
-  const tx = await readForPoll(ctx, transactionId);
+/**
+ * Asks the provider once about one transaction and records what changed (issue #4 "Tracking"). In a
+ * tracking job's run, a quiet poll that follows this worker's own last one starts from the row as
+ * that poll wrote it: one write, no read.
+ */
+export async function pollTransaction(ctx: AppContext, transactionId: string, run?: TrackingRun): Promise<PollOutcome> {
+  const remembered = takeRememberedRow(ctx, transactionId, run);
+  const tx = remembered ?? (await readForPoll(ctx, transactionId));
   if (!tx) return STOP('PENDING');
+  return pollRow(ctx, tx, run, remembered !== undefined);
+}
+
+async function pollRow(
+  ctx: AppContext,
+  tx: PollRow,
+  run: TrackingRun | undefined,
+  remembered: boolean,
+): Promise<PollOutcome> {
   if (!isPollable(ctx, tx)) return STOP(tx.status);
   const adapter = ctx.providers.get(tx.provider);
   if (!adapter?.canTrack(tx.trackingContext, claimedHash(tx))) {
@@ -393,8 +431,20 @@ export async function pollTransaction(ctx: AppContext, transactionId: string): P
   try {
     const result = await askProvider(ctx, adapter, tx);
     const next = learnsNothing(tx, result) ? schedule(tx, 0, false) : undefined;
-    if (next !== undefined && (await recordQuietPoll(ctx, tx, next))) {
-      updated = { ...tx, nextPollAt: next };
+    const version = next === undefined ? undefined : await recordQuietPoll(ctx, tx, next);
+    if (version !== undefined) {
+      updated = { ...tx, nextPollAt: next ?? null };
+      if (run && next) {
+        keep(
+          rememberedRows(ctx),
+          tx.id,
+          { row: { ...tx, pollErrors: 0, rowVersion: version }, attempt: run.attempt },
+          ROWS_REMEMBERED,
+        );
+      }
+    } else if (remembered) {
+      // Written by somebody else since: what the provider was asked may be out of date, so ask afresh.
+      return pollTransaction(ctx, tx.id, run);
     } else {
       updated = await applyStatus(ctx, tx.id, result, (row) => schedule(row, 0, false));
       if (!updated) return STOP(tx.status);
