@@ -4,7 +4,7 @@ import { AppError, toAppError } from '../errors';
 import { newRequestId } from '../ids';
 import { logContext } from '../log';
 import { andThen, type MaybePromise } from '../maybe-promise';
-import { httpDuration, httpRequests } from '../observability/registry';
+import { httpRequests } from '../observability/registry';
 import { clientHash, clientIdentity } from '../ratelimit/client';
 import { countRateLimitHit } from '../ratelimit/hit-counter';
 import { addRateLimitHeaders, type RateDecision, type RouteClass } from '../ratelimit/limiter';
@@ -165,8 +165,7 @@ export function serveApi(
   );
   return andThen(served, (response) => {
     const ms = performance.now() - started;
-    httpRequests.inc({ route, method: request.method, status: String(response.status) });
-    httpDuration.observe({ route, method: request.method }, ms / 1000);
+    httpRequests.record(route, request.method, response.status, ms / 1000);
     app.log.info({ requestId, method: request.method, route, status: response.status, ms: Math.round(ms) }, 'request');
     return response;
   });

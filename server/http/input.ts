@@ -85,10 +85,11 @@ function refuseNul(value: unknown, rootName: 'query' | 'body') {
  * Valid queries already parsed, per schema, by their raw query string: a wallet asks for the same
  * status URL every few seconds, so most requests repeat a query, and its parse is reused instead of
  * running URLSearchParams and zod again (a pure function of the two). Shared, so frozen. Only short
- * queries are kept, which bounds the memory an attacker's distinct queries can take.
+ * queries are kept, which bounds the memory an attacker's distinct queries can take; as many per
+ * schema as status answers are kept (4,096), so the two hold the same set of polled swaps.
  */
 const parsedQueries = perKey((_schema: z.ZodType) => new Map<string, unknown>());
-export const QUERIES_KEPT = 1024;
+export const QUERIES_KEPT = 4096;
 export const KEPT_QUERY_LENGTH = 256;
 
 /** Query parameters are flat: a problem in `statuses[1]` is reported on `statuses`. */

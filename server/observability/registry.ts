@@ -1,20 +1,23 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { HttpRequestTally, TalliedDurationHistogram, TalliedRequestCounter } from './http-metrics';
 
 /** One registry per process; every web and API instance is scraped on its own. */
 export const registry = new Registry();
 
-export const httpRequests = new Counter({
+/** Public API requests: counted per request in plain numbers, exported by the two metrics below. */
+export const httpRequests = new HttpRequestTally([0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]);
+
+new TalliedRequestCounter(httpRequests, {
   name: 'switchyard_http_requests_total',
   help: 'Public API requests by route, method and status',
   labelNames: ['route', 'method', 'status'] as const,
   registers: [registry],
 });
 
-export const httpDuration = new Histogram({
+new TalliedDurationHistogram(httpRequests, {
   name: 'switchyard_http_request_duration_seconds',
   help: 'Public API latency by route',
   labelNames: ['route', 'method'] as const,
-  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
   registers: [registry],
 });
 
