@@ -57,6 +57,14 @@ export interface EndpointDefinition<
   bodyValidation?: 'schema' | 'domain';
   /** Honour an `Idempotency-Key` header (Stripe semantics). */
   idempotent?: boolean;
+  /**
+   * For a plain read: the answer when it is known without I/O (a kept one), else undefined. Must
+   * start nothing; `handle` answers whenever this does not.
+   */
+  answerAtOnce?(
+    input: { query: Q extends z.ZodType ? z.output<Q> : undefined },
+    ctx: Pick<RequestContext, 'app'>,
+  ): (EndpointResult & { body: R extends z.ZodType ? z.input<R> : unknown }) | undefined;
   handle(
     input: {
       query: Q extends z.ZodType ? z.output<Q> : undefined;
@@ -77,6 +85,8 @@ export interface Endpoint {
   events?: z.ZodType;
   /** An answer at once when the endpoint had one without I/O; may throw at once on invalid input. */
   run(ctx: RequestContext): MaybePromise<EndpointResult>;
+  /** The definition's `answerAtOnce` for this request's query; undefined as well when the query is invalid. */
+  runAtOnce?(ctx: Pick<RequestContext, 'app' | 'url'>): EndpointResult | undefined;
 }
 
 /** Declares an endpoint: input schemas and one domain call. Both interfaces mount it through `serveApi`. */
@@ -101,6 +111,16 @@ export function endpoint<
           : undefined;
       return definition.handle({ query, body, rawBody: ctx.body } as never, ctx);
     },
+    runAtOnce: definition.answerAtOnce
+      ? (ctx) => {
+          try {
+            const query = definition.query ? parseQuery(definition.query, ctx.url) : undefined;
+            return definition.answerAtOnce?.({ query } as never, ctx);
+          } catch {
+            return undefined;
+          }
+        }
+      : undefined,
   };
 }
 
@@ -132,6 +152,24 @@ function applyRateLimit(
   }
 }
 
+const NEEDS_REDIS = Symbol('needs Redis');
+
+/** The limiter's verdict when it needs no Redis; NEEDS_REDIS (nothing counted) when it does. */
+function rateLimitAtOnce(
+  app: AppContext,
+  request: ApiRequest,
+  target: Pick<Endpoint, 'routeClass'>,
+): Limited | typeof NEEDS_REDIS {
+  if (!app.rateLimiter) return undefined;
+  const client = clientIdentity(request, app.config);
+  try {
+    const decision = app.rateLimiter.consumeAtOnce(target.routeClass, client);
+    return decision ? countRefusal(app, client, decision) : NEEDS_REDIS;
+  } catch {
+    return NEEDS_REDIS;
+  }
+}
+
 function countRefusal(app: AppContext, client: string, decision: RateDecision): RateDecision {
   if (!decision.allowed) {
     const hashed = clientHash(client, app.config.rateLimits.hashKey);
@@ -160,15 +198,42 @@ export function serveApi(
 ): MaybePromise<ApiResponse> {
   const requestId = newRequestId();
   const started = performance.now();
-  const served = logContext.run({ requestId }, () =>
-    serveWithId({ api, app, request, target, requestId, receivedAt: started, url }),
-  );
+  const exchange = { api, app, request, target, requestId, receivedAt: started, url };
+  const served = answeredAtOnce(exchange) ?? logContext.run({ requestId }, () => serveWithId(exchange));
   return andThen(served, (response) => {
     const ms = performance.now() - started;
     httpRequests.record(route, request.method, response.status, ms / 1000);
     app.log.info({ requestId, method: request.method, route, status: response.status, ms: Math.round(ms) }, 'request');
     return response;
   });
+}
+
+/**
+ * A plain read whose answer is known without I/O (a settled swap's kept status) and whose request the
+ * limiter counts without Redis is answered here, outside the request's log context: nothing in it
+ * runs later or logs, and under Next entering that context cost ~12 µs a request (AsyncLocalStorage
+ * marks Next's own async resource, whose later promises pay for it; measured). Anything else:
+ * undefined, with nothing counted or started, for `serveWithId`.
+ */
+function answeredAtOnce(exchange: Omit<Exchange, 'headers'>): MaybePromise<ApiResponse> | undefined {
+  const { api, app, request, target, requestId, receivedAt, url } = exchange;
+  if (!target.runAtOnce || !isPlainRead(exchange)) return undefined;
+  const x: Exchange = { api, app, request, target, requestId, receivedAt, url, headers: baseHeaders(api, requestId) };
+  let result: EndpointResult | undefined;
+  try {
+    result = target.runAtOnce({ app, url: parseUrl(x) });
+  } catch {
+    return undefined;
+  }
+  if (!result) return undefined;
+  const decision = rateLimitAtOnce(app, request, target);
+  if (decision === NEEDS_REDIS) return undefined;
+  try {
+    enforce(x, decision);
+    return respond(x, result);
+  } catch (caught) {
+    return fail(x, toAppError(caught));
+  }
 }
 
 /** One request on its way through the steps of `serveWithId`; each step adds what it learnt. */
@@ -239,7 +304,7 @@ function enforce(x: Exchange, decision: Limited): void {
 }
 
 /** A GET with nothing to hold back: no body, no idempotency record, no stream that stays open. */
-const isPlainRead = (x: Exchange) =>
+const isPlainRead = (x: Pick<Exchange, 'request' | 'target'>) =>
   (x.request.method === 'GET' || x.request.method === 'HEAD') &&
   !x.target.hasBody &&
   !x.target.idempotent &&

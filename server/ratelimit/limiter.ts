@@ -22,6 +22,11 @@ export interface RateLimiter {
    * client over its limit, refused from memory until its window ends.
    */
   consume(routeClass: RouteClass, client: string): RateDecision | Promise<RateDecision>;
+  /**
+   * Counts one request only if that needs no Redis (`consume`'s answers without a promise); otherwise
+   * counts nothing and answers undefined, so the caller can `consume` it instead.
+   */
+  consumeAtOnce(routeClass: RouteClass, client: string): RateDecision | undefined;
 }
 
 /**
@@ -43,7 +48,8 @@ const COMMAND = 'switchyardRateLimitIncr';
 
 type IncrTtl = (key: string, points: number, windowSeconds: number) => Promise<[number, number]>;
 
-type Counted = { position: number; msLeft: number } | Error;
+type Position = { position: number; msLeft: number };
+type Counted = Position | Error;
 
 /**
  * Leased positions not yet handed out: `next`..`last`, valid until `windowEnd` (epoch ms), out of
@@ -163,7 +169,7 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
   const usable = (lease: Lease, now: number) => lease.next <= lease.last && lease.windowEnd > now;
 
   /** The next position this process holds leased for the key, if any: the spare lease once the current one is used up. */
-  const leaseOut = (state: KeyState, now: number): Counted | undefined => {
+  const leaseOut = (state: KeyState, now: number): Position | undefined => {
     if (state.spare && !usable(state.lease, now)) {
       state.lease = state.spare;
       state.spare = undefined;
@@ -240,11 +246,8 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
     due.set(key, limit);
   };
 
-  /** One request of `key`: its position in the window and the window's remaining ms, from a lease or from Redis. */
-  const count = (key: string, limit: number): Counted | Promise<Counted> => {
-    const now = Date.now();
-    const state = stateOf(key, now);
-    state.seen++;
+  /** One request of `key` counted without Redis: from a lease, or refused from memory; undefined when Redis must count it. */
+  const countAtOnce = (key: string, limit: number, state: KeyState, now: number): Position | undefined => {
     const leased = state.waiting.length ? undefined : leaseOut(state, now);
     if (leased) {
       refillAhead(key, state, limit);
@@ -252,10 +255,21 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
     }
     // Redis counted past the limit in this window: every later request is refused from memory until it ends.
     if (state.counted > limit && state.windowEnd > now) return { position: limit + 1, msLeft: state.windowEnd - now };
-    return new Promise<Counted>((resolve) => {
-      state.waiting.push(resolve);
-      if (!state.inFlight) sendSoon(key, limit);
-    });
+    return undefined;
+  };
+
+  /** One request of `key`: its position in the window and the window's remaining ms, from a lease or from Redis. */
+  const count = (key: string, limit: number): Counted | Promise<Counted> => {
+    const now = Date.now();
+    const state = stateOf(key, now);
+    state.seen++;
+    return (
+      countAtOnce(key, limit, state, now) ??
+      new Promise<Counted>((resolve) => {
+        state.waiting.push(resolve);
+        if (!state.inFlight) sendSoon(key, limit);
+      })
+    );
   };
 
   async function fromInsurance(routeClass: RouteClass, client: string): Promise<RateDecision> {
@@ -281,6 +295,15 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
       return andThen(count(keyOf(routeClass, client), perClient[routeClass]), (counted) =>
         decide(routeClass, client, counted),
       );
+    },
+    consumeAtOnce(routeClass, client) {
+      const key = keyOf(routeClass, client);
+      const now = Date.now();
+      const state = stateOf(key, now);
+      const counted = countAtOnce(key, perClient[routeClass], state, now);
+      if (!counted) return undefined;
+      state.seen++;
+      return decision(routeClass, counted.position, counted.msLeft);
     },
   };
 }

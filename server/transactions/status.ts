@@ -99,10 +99,21 @@ export interface VersionedStatus extends Presented {
  */
 export function getTransactionStatus(ctx: AppContext, query: StatusQuery): MaybePromise<VersionedStatus> {
   const fresh = freshCatalog(ctx);
-  const lookup = query.transactionId ? `id:${query.transactionId}` : `hash:${hashKey(query.hash)}`;
+  const lookup = lookupOf(query);
+  return keptStatus(ctx, fresh, lookup) ?? readTransactionStatus(ctx, query, lookup, fresh);
+}
+
+/** A settled transaction's kept answer, if there is one: no I/O, and nothing started. */
+export function keptTransactionStatus(ctx: AppContext, query: StatusQuery): VersionedStatus | undefined {
+  return keptStatus(ctx, freshCatalog(ctx), lookupOf(query));
+}
+
+const lookupOf = (query: StatusQuery) =>
+  query.transactionId ? `id:${query.transactionId}` : `hash:${hashKey(query.hash)}`;
+
+function keptStatus(ctx: AppContext, fresh: CatalogSnapshot | undefined, lookup: string) {
   const kept = fresh && answersByCatalog(ctx, fresh).settledByLookup.get(lookup);
-  if (kept && Date.now() < kept.keptUntil) return kept.status;
-  return readTransactionStatus(ctx, query, lookup, fresh);
+  return kept && Date.now() < kept.keptUntil ? kept.status : undefined;
 }
 
 async function readTransactionStatus(

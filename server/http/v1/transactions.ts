@@ -11,7 +11,12 @@ import {
 import { historyQueryV1, type StatusQuery, statusQuery, trackBody } from '../../schemas/transactions';
 import { getTransactionExecution } from '../../transactions/execution';
 import { listHistory } from '../../transactions/history';
-import { getTransactionStatus, SETTLED_BY_HASH_MAX_AGE_S, type VersionedStatus } from '../../transactions/status';
+import {
+  getTransactionStatus,
+  keptTransactionStatus,
+  SETTLED_BY_HASH_MAX_AGE_S,
+  type VersionedStatus,
+} from '../../transactions/status';
 import { openTransactionStream } from '../../transactions/stream';
 import { getTransactionTimeline } from '../../transactions/timeline';
 import { trackTransaction } from '../../transactions/track';
@@ -21,13 +26,18 @@ export const statusV1 = endpoint({
   routeClass: 'transactions',
   query: statusQuery,
   response: statusV1Response,
-  handle: ({ query }, { app }) =>
-    andThen(getTransactionStatus(app, query), (status) => ({
-      body: { data: status.data },
-      json: status.body,
-      etag: status.etag,
-      cacheControl: statusCaching(status, query),
-    })),
+  answerAtOnce: ({ query }, { app }) => {
+    const kept = keptTransactionStatus(app, query);
+    return kept && statusAnswer(kept, query);
+  },
+  handle: ({ query }, { app }) => andThen(getTransactionStatus(app, query), (status) => statusAnswer(status, query)),
+});
+
+const statusAnswer = (status: VersionedStatus, query: StatusQuery) => ({
+  body: { data: status.data },
+  json: status.body,
+  etag: status.etag,
+  cacheControl: statusCaching(status, query),
 });
 
 /**
