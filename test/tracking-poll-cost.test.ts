@@ -94,11 +94,15 @@ describe('a tracking poll', () => {
     counted.statements.length = 0;
     await pollTransaction(counted.ctx, transaction.id, { attempt: 5 });
     expect(counted.statements.map((s) => s.slice(0, 6).toLowerCase())).toEqual(['select', 'update']);
-    // Outside a job (support's "poll now") nothing is remembered either.
+    // Outside a job (support's "poll now") nothing is remembered either, and what was is forgotten.
+    await pollTransaction(counted.ctx, transaction.id, { attempt: 6 });
     counted.statements.length = 0;
     await pollTransaction(counted.ctx, transaction.id);
     expect(counted.statements.map((s) => s.slice(0, 6).toLowerCase())).toEqual(['select', 'update']);
-    expect((await row(transaction.id)).poll_attempts).toBe(Number(after.poll_attempts) + 2);
+    counted.statements.length = 0;
+    await pollTransaction(counted.ctx, transaction.id, { attempt: 7 });
+    expect(counted.statements.map((s) => s.slice(0, 6).toLowerCase())).toEqual(['select', 'update']);
+    expect((await row(transaction.id)).poll_attempts).toBe(Number(after.poll_attempts) + 4);
   });
 
   it("written by anybody else since this worker's last run, the row is read again and the provider asked again with it", async () => {

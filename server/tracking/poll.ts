@@ -310,9 +310,10 @@ const rememberedRows = perKey((_ctx: AppContext) => new Map<string, { row: PollR
 function takeRememberedRow(ctx: AppContext, transactionId: string, run: TrackingRun | undefined) {
   const rows = rememberedRows(ctx);
   const remembered = rows.get(transactionId);
-  if (!remembered || !run) return undefined;
+  if (!remembered) return undefined;
+  // Any poll of the transaction makes the row out of date, one outside a job too.
   rows.delete(transactionId);
-  return remembered.attempt + 1 === run.attempt ? remembered.row : undefined;
+  return run && remembered.attempt + 1 === run.attempt ? remembered.row : undefined;
 }
 
 /**
