@@ -198,7 +198,7 @@ export function serveApi(
 ): MaybePromise<ApiResponse> {
   const requestId = newRequestId();
   const started = performance.now();
-  const exchange = { api, app, request, target, requestId, receivedAt: started, url };
+  const exchange: Omit<Exchange, 'headers'> = { api, app, request, target, requestId, receivedAt: started, url };
   const served = answeredAtOnce(exchange) ?? logContext.run({ requestId }, () => serveWithId(exchange));
   return andThen(served, (response) => {
     const ms = performance.now() - started;
@@ -216,18 +216,21 @@ export function serveApi(
  * undefined, with nothing counted or started, for `serveWithId`.
  */
 function answeredAtOnce(exchange: Omit<Exchange, 'headers'>): MaybePromise<ApiResponse> | undefined {
-  const { api, app, request, target, requestId, receivedAt, url } = exchange;
+  const { api, app, request, target, requestId, receivedAt } = exchange;
   if (!target.runAtOnce || !isPlainRead(exchange)) return undefined;
-  const x: Exchange = { api, app, request, target, requestId, receivedAt, url, headers: baseHeaders(api, requestId) };
   let result: EndpointResult | undefined;
   try {
-    result = target.runAtOnce({ app, url: parseUrl(x) });
+    // Parsed once: `serveWithId` reuses it when this path does not answer (a bad URL is refused there).
+    exchange.url ??= requestUrl(request);
+    result = target.runAtOnce({ app, url: exchange.url });
   } catch {
     return undefined;
   }
   if (!result) return undefined;
   const decision = rateLimitAtOnce(app, request, target);
   if (decision === NEEDS_REDIS) return undefined;
+  const { url } = exchange;
+  const x: Exchange = { api, app, request, target, requestId, receivedAt, url, headers: baseHeaders(api, requestId) };
   try {
     enforce(x, decision);
     return respond(x, result);

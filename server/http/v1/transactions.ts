@@ -40,6 +40,8 @@ const statusAnswer = (status: VersionedStatus, query: StatusQuery) => ({
   cacheControl: statusCaching(status, query),
 });
 
+const SETTLED_BY_HASH_CACHING = `public, max-age=${SETTLED_BY_HASH_MAX_AGE_S}`;
+
 /**
  * A settled transaction looked up by id never changes: shared caches and CDNs may keep it. A hash
  * can still move to another swap that the provider later vouches for, so by hash it is kept briefly.
@@ -49,8 +51,6 @@ function statusCaching(status: VersionedStatus, query: StatusQuery): string {
   if (!status.settled) return 'no-cache';
   return query.transactionId ? 'public, max-age=31536000, immutable' : SETTLED_BY_HASH_CACHING;
 }
-
-const SETTLED_BY_HASH_CACHING = `public, max-age=${SETTLED_BY_HASH_MAX_AGE_S}`;
 
 export const trackV1 = endpoint({
   routeClass: 'execute',
