@@ -1,9 +1,20 @@
 import { cloneElement, type ReactElement, type ReactNode, useId } from 'react';
 import styles from './field.module.css';
 
-/** The class list of an input, select or textarea. */
-export function controlClass({ mono = false, narrow = false }: { mono?: boolean; narrow?: boolean } = {}): string {
-  return [styles.control, mono && styles.mono, narrow && styles.narrow].filter(Boolean).join(' ');
+/**
+ * The class list of an input, select or textarea. `fit`: as wide as its content, for a control in a
+ * table cell, which would otherwise squeeze it and cut its value.
+ */
+export function controlClass({
+  mono = false,
+  narrow = false,
+  fit = false,
+}: {
+  mono?: boolean;
+  narrow?: boolean;
+  fit?: boolean;
+} = {}): string {
+  return [styles.control, mono && styles.mono, narrow && styles.narrow, fit && styles.fit].filter(Boolean).join(' ');
 }
 
 interface FieldProps {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { APIRequestContext, Browser, Locator, Page, TestInfo } from '@playwright/test';
 import { BTC_TO_ETH, ETH_TO_BTC } from '../../test/support/fixtures';
 import {
+  clippedSelects,
   E2E_ADMIN,
   executeFirstRoute,
   expectAccessible,
@@ -94,6 +95,9 @@ test('the admin adds a support user from the Users page', async ({ browser }, te
   await page.getByRole('button', { name: 'Add user' }).click();
   await expect(page.getByText(`Added ${SUPPORT.email} as support`)).toBeVisible();
   await expect(page.getByRole('row', { name: new RegExp(SUPPORT.email) })).toBeVisible();
+  // The new user's role can be read, and changed, in the table: the select shows its value whole.
+  await expect(page.getByLabel(`Role of ${SUPPORT.email}`)).toHaveValue('support');
+  expect(await clippedSelects(page)).toEqual([]);
   await shot(page, testInfo, 'users');
   await expectAccessible(page);
   adminState = await context.storageState();

@@ -1,4 +1,4 @@
-import { expectAccessible, signInAs } from '../support/helpers';
+import { clippedSelects, expectAccessible, signInAs } from '../support/helpers';
 import { expect, test } from '../support/test';
 
 // scripts/e2e-server.sh creates this admin with scripts/create-admin.ts.
@@ -70,6 +70,7 @@ test('no dashboard page is wider than the screen at 1280 or 390 px; on a phone t
         }).length,
     );
     expect(overflowing, `${path}: tables wider than their panel at 1280 px`).toBe(0);
+    expect(await clippedSelects(page), `${path}: selects that cut their value at 1280 px`).toEqual([]);
     await page.screenshot({ path: testInfo.outputPath(`${path.split('/').pop()}-1280.png`), fullPage: true });
 
     await page.setViewportSize({ width: 390, height: 844 });
@@ -78,6 +79,7 @@ test('no dashboard page is wider than the screen at 1280 or 390 px; on a phone t
     const menu = page.getByRole('button', { name: 'Menu' });
     await expect(menu).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Dashboard' })).toBeHidden();
+    expect(await clippedSelects(page), `${path}: selects that cut their value at 390 px`).toEqual([]);
     await page.screenshot({ path: testInfo.outputPath(`${path.split('/').pop()}-390.png`), fullPage: true });
   }
   await page.getByRole('button', { name: 'Menu' }).click();

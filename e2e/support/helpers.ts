@@ -11,6 +11,27 @@ export async function expectAccessible(page: Page) {
   expect(serious).toEqual([]);
 }
 
+/**
+ * Selects on the page too narrow to show their chosen value whole (a table cell can squeeze a
+ * `width: 100%` control until "support" reads "suppo"): each as its label and the widths. The open
+ * list shows every option whole, so only the value shown closed is measured.
+ */
+export const clippedSelects = (page: Page) =>
+  page.evaluate(() => {
+    const measure = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
+    // Room Chromium keeps beside the text for the drop-down arrow.
+    const ARROW = 16;
+    return [...document.querySelectorAll('select')].flatMap((select) => {
+      if (!select.getClientRects().length) return [];
+      const style = getComputedStyle(select);
+      measure.font = style.font;
+      const text = measure.measureText(select.selectedOptions[0]?.text ?? '').width;
+      const room = select.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+      const label = select.getAttribute('aria-label') ?? select.labels?.[0]?.textContent ?? select.name;
+      return room - ARROW < text ? [`${label}: ${Math.round(room)} px for ${Math.round(text)} px of text`] : [];
+    });
+  });
+
 /** A full-page screenshot saved with the test's output, to be looked at. */
 export const shot = (page: Page, testInfo: TestInfo, name: string) =>
   page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });

@@ -52,7 +52,27 @@ export function UsersView({ currentUserId }: { currentUserId: string }) {
       user.columns([
         user.accessor('name', { header: 'Name', meta: { rowHeader: true, wrap: true } }),
         user.accessor('email', { header: 'Email', meta: { wrap: true } }),
-        user.accessor('role', { header: 'Role', cell: (c) => <StatusBadge status={c.getValue()} /> }),
+        // One column both shows and changes a role; your own is shown only, so an admin cannot demote themselves.
+        user.accessor('role', {
+          header: 'Role',
+          cell: ({ row: { original } }) =>
+            original.id === currentUserId ? (
+              <span className={styles.own}>
+                <StatusBadge status={original.role} />
+                <span className={text.muted}>you</span>
+              </span>
+            ) : (
+              <select
+                className={controlClass({ fit: true })}
+                aria-label={`Role of ${original.email}`}
+                value={original.role}
+                disabled={isPending}
+                onChange={(event) => mutate({ userId: original.id, role: event.target.value as Role })}
+              >
+                <RoleOptions />
+              </select>
+            ),
+        }),
         user.accessor('banned', {
           header: 'Status',
           cell: (c) =>
@@ -63,24 +83,6 @@ export function UsersView({ currentUserId }: { currentUserId: string }) {
             ),
         }),
         user.accessor('createdAt', { header: 'Joined', cell: (c) => formatDateTime(c.getValue()) }),
-        user.display({
-          id: 'changeRole',
-          header: 'Change role',
-          cell: ({ row: { original } }) =>
-            original.id === currentUserId ? (
-              <span className={text.muted}>you</span>
-            ) : (
-              <select
-                className={controlClass()}
-                aria-label={`Role of ${original.email}`}
-                value={original.role}
-                disabled={isPending}
-                onChange={(event) => mutate({ userId: original.id, role: event.target.value as Role })}
-              >
-                <RoleOptions />
-              </select>
-            ),
-        }),
         user.display({
           id: 'account',
           header: 'Account',
