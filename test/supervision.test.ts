@@ -18,6 +18,7 @@ import {
   productPorts,
   waitUntil,
 } from './support/processes';
+import { deletePrefixKeys } from './support/redis-prefixes';
 
 /**
  * The product as an operator runs it: `npm run up` (through npm, bash and exec, exactly as typed) and
@@ -38,7 +39,15 @@ interface Run {
 }
 
 const databases: string[] = [];
+const redisPrefixes: string[] = [];
 const started: Run[] = [];
+
+/** A Redis prefix of this file's own, deleted with its keys once the file is done. */
+function newRedisPrefix(kind: 'up' | 'start') {
+  const prefix = `${kind}${randomBytes(4).toString('hex')}`;
+  redisPrefixes.push(prefix);
+  return prefix;
+}
 
 function spawnNpm(args: string[], env: Record<string, string>): Run {
   const child = spawn('npm', args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -55,13 +64,13 @@ function spawnNpm(args: string[], env: Record<string, string>): Run {
 }
 
 async function productEnv() {
-  const suffix = randomBytes(4).toString('hex');
-  const database = testDatabaseName('db', `up${suffix}`);
+  const redisPrefix = newRedisPrefix('up');
+  const database = testDatabaseName('db', redisPrefix);
   databases.push(database);
   const picked = await productPorts(['web', 'worker'], 4);
   const env = {
     DATABASE_URL: databaseUrl(database),
-    REDIS_PREFIX: `up${suffix}`,
+    REDIS_PREFIX: redisPrefix,
     HOST: '127.0.0.1',
     PORT: String(picked.web),
     WORKER_HEALTH_PORT: String(picked.worker),
@@ -146,6 +155,7 @@ afterEach(() => {
 
 afterAll(async () => {
   for (const database of databases) await dropDatabase(database);
+  for (const prefix of redisPrefixes) await deletePrefixKeys(prefix);
 });
 
 describe('npm run up', () => {
@@ -252,7 +262,7 @@ describe('npm run start:*', () => {
   });
   const processEnv = (overrides: Record<string, string>): Record<string, string> => ({
     DATABASE_URL: databaseUrlForProcesses,
-    REDIS_PREFIX: `start${randomBytes(4).toString('hex')}`,
+    REDIS_PREFIX: newRedisPrefix('start'),
     NODE_ENV: 'production',
     AUTH_SECRET: randomBytes(32).toString('hex'),
     HOST: '127.0.0.1',

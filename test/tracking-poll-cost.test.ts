@@ -9,6 +9,7 @@ import { trackingProcessor } from '../workers/processors/tracking';
 import { startTestApp, type TestApp } from './support/app';
 import { ETH_TO_BTC } from './support/fixtures';
 import { executeSwap } from './support/flows';
+import { deletePrefixKeys } from './support/redis-prefixes';
 import { countingContext } from './support/round-trips';
 
 let t: TestApp;
@@ -155,6 +156,8 @@ describe('a tracking poll', () => {
       await worker.close();
       await queue.close();
       for (const redis of connections) redis.disconnect();
+      // The job is still delayed when the test ends: its keys would outlive the run.
+      await deletePrefixKeys(prefix);
     }
     const pollReads = counted.statements.filter(
       (statement) => /row_version/.test(statement) && /^select/i.test(statement),
