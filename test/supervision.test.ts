@@ -18,7 +18,7 @@ import {
   productPorts,
   waitUntil,
 } from './support/processes';
-import { deletePrefixKeys } from './support/redis-prefixes';
+import { deletePrefixKeys, newTestRedisPrefix } from './support/redis-prefixes';
 
 /**
  * The product as an operator runs it: `npm run up` (through npm, bash and exec, exactly as typed) and
@@ -43,8 +43,8 @@ const redisPrefixes: string[] = [];
 const started: Run[] = [];
 
 /** A Redis prefix of this file's own, deleted with its keys once the file is done. */
-function newRedisPrefix(kind: 'up' | 'start') {
-  const prefix = `${kind}${randomBytes(4).toString('hex')}`;
+function newRedisPrefix() {
+  const prefix = newTestRedisPrefix();
   redisPrefixes.push(prefix);
   return prefix;
 }
@@ -64,7 +64,7 @@ function spawnNpm(args: string[], env: Record<string, string>): Run {
 }
 
 async function productEnv() {
-  const redisPrefix = newRedisPrefix('up');
+  const redisPrefix = newRedisPrefix();
   const database = testDatabaseName('db', redisPrefix);
   databases.push(database);
   const picked = await productPorts(['web', 'worker'], 4);
@@ -262,7 +262,7 @@ describe('npm run start:*', () => {
   });
   const processEnv = (overrides: Record<string, string>): Record<string, string> => ({
     DATABASE_URL: databaseUrlForProcesses,
-    REDIS_PREFIX: newRedisPrefix('start'),
+    REDIS_PREFIX: newRedisPrefix(),
     NODE_ENV: 'production',
     AUTH_SECRET: randomBytes(32).toString('hex'),
     HOST: '127.0.0.1',

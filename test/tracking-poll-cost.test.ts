@@ -9,7 +9,7 @@ import { trackingProcessor } from '../workers/processors/tracking';
 import { startTestApp, type TestApp } from './support/app';
 import { ETH_TO_BTC } from './support/fixtures';
 import { executeSwap } from './support/flows';
-import { deletePrefixKeys } from './support/redis-prefixes';
+import { deletePrefixKeys, newTestRedisPrefix } from './support/redis-prefixes';
 import { countingContext } from './support/round-trips';
 
 let t: TestApp;
@@ -136,7 +136,8 @@ describe('a tracking poll', () => {
     t.sims.RELAY.configure({ settleAfterPolls: 1_000_000_000 });
     const { transaction } = await executeSwap(t, ETH_TO_BTC, 'RELAY');
     const connections = [createWorkerRedis(t.app.config.redisUrl), createWorkerRedis(t.app.config.redisUrl)];
-    const prefix = `${t.app.config.redisPrefix}-bull`;
+    // A queue of the test's own: the app's queue already holds this transaction's job.
+    const prefix = newTestRedisPrefix();
     const queue = createQueue('tracking', connections[0] as Redis, prefix);
     counted.statements.length = 0;
     const worker = new Worker('tracking', trackingProcessor(counted.ctx), {

@@ -85,7 +85,7 @@ export interface Endpoint {
   events?: z.ZodType;
   /** An answer at once when the endpoint had one without I/O; may throw at once on invalid input. */
   run(ctx: RequestContext): MaybePromise<EndpointResult>;
-  /** The definition's `answerAtOnce` for this request's query; undefined as well when the query is invalid. */
+  /** The definition's `answerAtOnce` for this request's query; throws at once when the query is invalid. */
   runAtOnce?(ctx: Pick<RequestContext, 'app' | 'url'>): EndpointResult | undefined;
 }
 
@@ -113,12 +113,8 @@ export function endpoint<
     },
     runAtOnce: definition.answerAtOnce
       ? (ctx) => {
-          try {
-            const query = definition.query ? parseQuery(definition.query, ctx.url) : undefined;
-            return definition.answerAtOnce?.({ query } as never, ctx);
-          } catch {
-            return undefined;
-          }
+          const query = definition.query ? parseQuery(definition.query, ctx.url) : undefined;
+          return definition.answerAtOnce?.({ query } as never, ctx);
         }
       : undefined,
   };

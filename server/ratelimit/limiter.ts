@@ -1,7 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config';
-import { andThen } from '../maybe-promise';
 
 /** The rate-limit budget a public endpoint draws on. */
 export type RouteClass = keyof Config['rateLimits']['perClient'];
@@ -246,30 +245,35 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
     due.set(key, limit);
   };
 
-  /** One request of `key` counted without Redis: from a lease, or refused from memory; undefined when Redis must count it. */
-  const countAtOnce = (key: string, limit: number, state: KeyState, now: number): Position | undefined => {
+  /**
+   * One request of `key` counted without Redis: its position in the window and the window's remaining
+   * ms, from a lease or refused from memory. Undefined, with nothing counted, when Redis must count it.
+   */
+  const countAtOnce = (key: string, limit: number): Position | undefined => {
+    const now = Date.now();
+    const state = stateOf(key, now);
     const leased = state.waiting.length ? undefined : leaseOut(state, now);
     if (leased) {
+      state.seen++;
       refillAhead(key, state, limit);
       return leased;
     }
     // Redis counted past the limit in this window: every later request is refused from memory until it ends.
-    if (state.counted > limit && state.windowEnd > now) return { position: limit + 1, msLeft: state.windowEnd - now };
+    if (state.counted > limit && state.windowEnd > now) {
+      state.seen++;
+      return { position: limit + 1, msLeft: state.windowEnd - now };
+    }
     return undefined;
   };
 
-  /** One request of `key`: its position in the window and the window's remaining ms, from a lease or from Redis. */
-  const count = (key: string, limit: number): Counted | Promise<Counted> => {
-    const now = Date.now();
-    const state = stateOf(key, now);
+  /** One request of `key` counted by Redis, in one call with the others of `key` read in this turn. */
+  const countInRedis = (key: string, limit: number): Promise<Counted> => {
+    const state = stateOf(key, Date.now());
     state.seen++;
-    return (
-      countAtOnce(key, limit, state, now) ??
-      new Promise<Counted>((resolve) => {
-        state.waiting.push(resolve);
-        if (!state.inFlight) sendSoon(key, limit);
-      })
-    );
+    return new Promise<Counted>((resolve) => {
+      state.waiting.push(resolve);
+      if (!state.inFlight) sendSoon(key, limit);
+    });
   };
 
   async function fromInsurance(routeClass: RouteClass, client: string): Promise<RateDecision> {
@@ -285,26 +289,23 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
 
   const keyOf = (routeClass: RouteClass, client: string) => `${config.redisPrefix}:rl:${routeClass}:${client}`;
 
-  const decide = (routeClass: RouteClass, client: string, counted: Counted) =>
-    counted instanceof Error
-      ? fromInsurance(routeClass, client)
-      : decision(routeClass, counted.position, counted.msLeft);
+  const consumeAtOnce = (routeClass: RouteClass, client: string): RateDecision | undefined => {
+    const counted = countAtOnce(keyOf(routeClass, client), perClient[routeClass]);
+    return counted && decision(routeClass, counted.position, counted.msLeft);
+  };
 
   return {
     consume(routeClass, client) {
-      return andThen(count(keyOf(routeClass, client), perClient[routeClass]), (counted) =>
-        decide(routeClass, client, counted),
+      return (
+        consumeAtOnce(routeClass, client) ??
+        countInRedis(keyOf(routeClass, client), perClient[routeClass]).then((counted) =>
+          counted instanceof Error
+            ? fromInsurance(routeClass, client)
+            : decision(routeClass, counted.position, counted.msLeft),
+        )
       );
     },
-    consumeAtOnce(routeClass, client) {
-      const key = keyOf(routeClass, client);
-      const now = Date.now();
-      const state = stateOf(key, now);
-      const counted = countAtOnce(key, perClient[routeClass], state, now);
-      if (!counted) return undefined;
-      state.seen++;
-      return decision(routeClass, counted.position, counted.msLeft);
-    },
+    consumeAtOnce,
   };
 }
 

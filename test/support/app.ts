@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { inject } from 'vitest';
 import { parseConfig } from '../../server/config';
@@ -8,7 +7,7 @@ import { listen } from '../../server/lifecycle';
 import { type Simulators, simulatorEnv, startSimulators, stopSimulators } from '../../server/providers/simulators';
 import { assertDocumentedResponse } from './contract';
 import { cloneTemplate, dropDatabase, testDatabaseName } from './databases';
-import { deletePrefixKeys, testRedisUrl } from './redis-prefixes';
+import { deletePrefixKeys, newTestRedisPrefix, testRedisUrl } from './redis-prefixes';
 
 export interface TestApp {
   app: AppContext;
@@ -68,11 +67,11 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
 
 /** A database cloned from the template, a Redis prefix of its own (deleted on stop), and the API on a loopback port. */
 export async function startTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
-  const suffix = randomBytes(5).toString('hex');
-  const databaseName = testDatabaseName('db', suffix);
+  const redisPrefix = newTestRedisPrefix();
+  const databaseName = testDatabaseName('db', redisPrefix);
   const databaseUrl = await cloneTemplate(inject('templateDatabase'), databaseName);
   const sims = await startSimulators();
-  const env = testEnv({ DATABASE_URL: databaseUrl, REDIS_PREFIX: `t${suffix}`, ...simulatorEnv(sims), ...overrides });
+  const env = testEnv({ DATABASE_URL: databaseUrl, REDIS_PREFIX: redisPrefix, ...simulatorEnv(sims), ...overrides });
   const config = parseConfig(env);
   const app = createAppContext(config);
   await redisReady(app);

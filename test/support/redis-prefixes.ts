@@ -1,7 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 
 const TEST_KEY = /^\{?t[0-9a-f]{10}[}:]/;
 const ABANDONED_AFTER_SECONDS = 2 * 3600;
+
+/** A Redis prefix of a test's own, in the form whose keys `deleteAbandonedPrefixKeys` recognises if a run dies. */
+export const newTestRedisPrefix = () => `t${randomBytes(5).toString('hex')}`;
 
 export const testRedisUrl = () => process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
