@@ -5,6 +5,7 @@ import type { AppContext } from '../context';
 import type { MaybePromise } from '../maybe-promise';
 import { perKey } from '../per-key';
 import type { StatusQuery } from '../schemas/transactions';
+import { type AnswerChanges, answerChanges, lookupByHashKey, lookupById } from './answer-changes';
 import { hashKey } from './keys';
 import { findTransactionStatus } from './lookup';
 import { type PublicTransaction, presentTransaction } from './present';
@@ -46,30 +47,18 @@ export const contentTag = (text: string) => createHash('sha256').update(text).di
 const ANSWERS_KEPT = 4096;
 const LINK_SETS_KEPT = 2;
 
-interface Answers {
-  byVersion: Map<string, Presented>;
-  settledByLookup: Map<string, { status: VersionedStatus; keptUntil: number }>;
-}
-
 /**
- * Answers already made, per set of explorer links (all an answer takes from the catalog): by row
- * version — a wallet polls an unchanged swap many times between two changes of its row, and each of
- * those answers is the same bytes — and, for settled transactions, by how they were looked up. Oldest
- * dropped first past the bound. A reloaded catalog snapshot (every `catalogCacheMs`) with the same
- * links keeps them; new links start afresh, and the answers of all but the two latest sets are dropped.
+ * Answers already made, per set of explorer links (all an answer takes from the catalog), by row
+ * version: a wallet polls an unchanged swap many times between two changes of its row, and each of
+ * those answers is the same bytes. Oldest dropped first past the bound. A reloaded catalog snapshot
+ * (every `catalogCacheMs`) with the same links keeps them; new links start afresh, and the answers of
+ * all but the two latest sets are dropped.
  */
-const answersByExplorers = perKey((_ctx: AppContext) => new Map<string, Answers>());
-
-function answersByCatalog(ctx: AppContext, catalog: CatalogSnapshot): Answers {
-  const sets = answersByExplorers(ctx);
-  return (
-    sets.get(catalog.explorerKey) ??
-    keep(sets, catalog.explorerKey, { byVersion: new Map(), settledByLookup: new Map() }, LINK_SETS_KEPT)
-  );
-}
+const answersByExplorers = perKey((_ctx: AppContext) => new Map<string, Map<string, Presented>>());
 
 function presentedFor(ctx: AppContext, catalog: CatalogSnapshot, version: string, tx: StatusFields): Presented {
-  const presented = answersByCatalog(ctx, catalog).byVersion;
+  const sets = answersByExplorers(ctx);
+  const presented = sets.get(catalog.explorerKey) ?? keep(sets, catalog.explorerKey, new Map(), LINK_SETS_KEPT);
   const answer = presented.get(version);
   if (answer) return answer;
   const data = presentWith(catalog, tx);
@@ -84,6 +73,13 @@ function presentedFor(ctx: AppContext, catalog: CatalogSnapshot, version: string
  */
 export const SETTLED_BY_HASH_MAX_AGE_S = 300;
 
+/**
+ * The longest a transaction that can still change is answered from memory. The database announces
+ * every change of an answer when it commits and the answer is dropped then (`answerChanges`); this
+ * bounds what a connection that died without a word, and so heard nothing, could leave behind.
+ */
+export const PENDING_KEPT_MS = 10_000;
+
 export interface VersionedStatus extends Presented {
   /**
    * Nothing about this transaction can change any more: it succeeded or was refunded, or it failed
@@ -92,10 +88,12 @@ export interface VersionedStatus extends Presented {
   settled: boolean;
 }
 
+const keptAnswers = (ctx: AppContext) => answerChanges(ctx) as AnswerChanges<VersionedStatus>;
+
 /**
- * A settled transaction's answer is made once per set of explorer links and lookup: nothing in it can
- * change (the promise its `Cache-Control` makes to shared caches too), so it is answered without
- * reading the row again. Anything still pending is read on every request.
+ * An answer is made once per row version and set of explorer links, and kept by lookup: a settled
+ * transaction's for good (by hash for `SETTLED_BY_HASH_MAX_AGE_S`), one that can still change until
+ * the database announces a change of it (at most `PENDING_KEPT_MS`). Anything else reads the row.
  */
 export function getTransactionStatus(ctx: AppContext, query: StatusQuery): MaybePromise<VersionedStatus> {
   const fresh = freshCatalog(ctx);
@@ -103,17 +101,17 @@ export function getTransactionStatus(ctx: AppContext, query: StatusQuery): Maybe
   return keptStatus(ctx, fresh, lookup) ?? readTransactionStatus(ctx, query, lookup, fresh);
 }
 
-/** A settled transaction's kept answer, if there is one: no I/O, and nothing started. */
+/** A kept answer, if there is one: no I/O, and nothing started. */
 export function keptTransactionStatus(ctx: AppContext, query: StatusQuery): VersionedStatus | undefined {
   return keptStatus(ctx, freshCatalog(ctx), lookupOf(query));
 }
 
 const lookupOf = (query: StatusQuery) =>
-  query.transactionId ? `id:${query.transactionId}` : `hash:${hashKey(query.hash)}`;
+  query.transactionId ? lookupById(query.transactionId) : lookupByHashKey(hashKey(query.hash));
 
 function keptStatus(ctx: AppContext, fresh: CatalogSnapshot | undefined, lookup: string) {
-  const kept = fresh && answersByCatalog(ctx, fresh).settledByLookup.get(lookup);
-  return kept && Date.now() < kept.keptUntil ? kept.status : undefined;
+  const kept = fresh && keptAnswers(ctx).kept.get(lookup);
+  return kept && kept.explorerKey === fresh.explorerKey ? kept.status : undefined;
 }
 
 async function readTransactionStatus(
@@ -122,22 +120,33 @@ async function readTransactionStatus(
   lookup: string,
   fresh: CatalogSnapshot | undefined,
 ): Promise<VersionedStatus> {
-  const tx = await findTransactionStatus(ctx, query);
-  const refundWindowOver =
-    tx.status === 'FAILED' &&
-    tx.finalizedAt !== null &&
-    Date.now() - tx.finalizedAt.getTime() > ctx.config.worker.refundWatchMs;
-  const catalog = fresh ?? (await getCatalog(ctx));
-  const { data, body, etag } = presentedFor(ctx, catalog, `${tx.id}.${tx.rowVersion}`, tx);
-  const status = {
-    data,
-    body,
-    etag,
-    settled: tx.status === 'SUCCESS' || tx.status === 'REFUND' || refundWindowOver,
-  };
-  if (status.settled) {
-    const keptUntil = query.transactionId ? Number.POSITIVE_INFINITY : Date.now() + SETTLED_BY_HASH_MAX_AGE_S * 1000;
-    keep(answersByCatalog(ctx, catalog).settledByLookup, lookup, { status, keptUntil }, ANSWERS_KEPT);
+  const changes = keptAnswers(ctx);
+  const read = changes.kept.beginRead(lookup);
+  const listens = changes.listens;
+  let status: VersionedStatus | undefined;
+  let catalog: CatalogSnapshot | undefined;
+  let keptUntil = 0;
+  try {
+    const tx = await findTransactionStatus(ctx, query);
+    const now = Date.now();
+    const refundDeadline =
+      tx.status === 'FAILED' && tx.finalizedAt !== null
+        ? tx.finalizedAt.getTime() + ctx.config.worker.refundWatchMs
+        : Number.POSITIVE_INFINITY;
+    catalog = fresh ?? (await getCatalog(ctx));
+    const { data, body, etag } = presentedFor(ctx, catalog, `${tx.id}.${tx.rowVersion}`, tx);
+    status = { data, body, etag, settled: tx.status === 'SUCCESS' || tx.status === 'REFUND' || now > refundDeadline };
+    if (status.settled)
+      keptUntil = query.transactionId ? Number.POSITIVE_INFINITY : now + SETTLED_BY_HASH_MAX_AGE_S * 1000;
+    else if (listens > 0 && listens === changes.listens) keptUntil = Math.min(now + PENDING_KEPT_MS, refundDeadline);
+    return status;
+  } finally {
+    changes.kept.finishRead(
+      lookup,
+      read,
+      status && catalog && keptUntil > Date.now()
+        ? { value: { status, explorerKey: catalog.explorerKey }, keptUntil }
+        : undefined,
+    );
   }
-  return status;
 }
