@@ -104,7 +104,8 @@ function markerHeard(ctx: AppContext, changes: AnswerChanges<unknown>, timeoutMs
       changes.markers.delete(marker);
       resolve(heard);
     };
-    const timer = setTimeout(() => settle(false), timeoutMs);
+    // Never what keeps a stopping process alive.
+    const timer = setTimeout(() => settle(false), timeoutMs).unref();
     changes.markers.set(marker, () => settle(true));
     ctx.sql`select pg_notify(${ANSWER_CHANGES_CHANNEL}, ${JSON.stringify({ marker })})`.catch(() => settle(false));
   });
