@@ -9,11 +9,12 @@ import {
   KeptAnswers,
 } from '../server/transactions/answer-changes';
 import { hashKey } from '../server/transactions/keys';
-import { keptTransactionStatus, PENDING_KEPT_MS } from '../server/transactions/status';
+import { getTransactionStatus, keptTransactionStatus, PENDING_KEPT_MS } from '../server/transactions/status';
 import { STATUS_FIELDS } from '../server/transactions/status-fields';
 import { startSibling, startTestApp, type TestApp } from './support/app';
 import { BTC_TO_ETH, USDC_ETH_TO_ARB } from './support/fixtures';
 import { executeSwap, randomHex } from './support/flows';
+import { countingContext } from './support/round-trips';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -185,6 +186,21 @@ describe('a kept status answer of a swap that can still change', () => {
       where id = ${vouched}`;
     await changesHeard(t.app);
     expect((await statusOf(path)).id).toBe(vouched);
+  });
+
+  it('is not kept from a read that began before this process heard changes', async () => {
+    const id = await pending();
+    // A context of its own: its LISTEN starts with its first status read, so that read began unheard.
+    const counted = countingContext(t.app);
+    try {
+      await getTransactionStatus(counted.ctx, { transactionId: id });
+      expect(keptTransactionStatus(counted.ctx, { transactionId: id })).toBeUndefined();
+      await changesHeard(counted.ctx);
+      await getTransactionStatus(counted.ctx, { transactionId: id });
+      expect(keptTransactionStatus(counted.ctx, { transactionId: id })).toBeDefined();
+    } finally {
+      await counted.close();
+    }
   });
 
   it('is forgotten when the listening connection comes back, since changes made meanwhile were never heard', async () => {

@@ -5,7 +5,7 @@ import type { AppContext } from '../context';
 import type { MaybePromise } from '../maybe-promise';
 import { perKey } from '../per-key';
 import type { StatusQuery } from '../schemas/transactions';
-import { type AnswerChanges, answerChanges, lookupByHashKey, lookupById } from './answer-changes';
+import { type AnswerChanges, answerChanges, type KeptStatus, lookupByHashKey, lookupById } from './answer-changes';
 import { hashKey } from './keys';
 import { findTransactionStatus } from './lookup';
 import { type PublicTransaction, presentTransaction } from './present';
@@ -123,9 +123,7 @@ async function readTransactionStatus(
   const changes = keptAnswers(ctx);
   const read = changes.kept.beginRead(lookup);
   const listens = changes.listens;
-  let status: VersionedStatus | undefined;
-  let catalog: CatalogSnapshot | undefined;
-  let keptUntil = 0;
+  let kept: { value: KeptStatus<VersionedStatus>; keptUntil: number } | undefined;
   try {
     const tx = await findTransactionStatus(ctx, query);
     const now = Date.now();
@@ -133,20 +131,18 @@ async function readTransactionStatus(
       tx.status === 'FAILED' && tx.finalizedAt !== null
         ? tx.finalizedAt.getTime() + ctx.config.worker.refundWatchMs
         : Number.POSITIVE_INFINITY;
-    catalog = fresh ?? (await getCatalog(ctx));
+    const catalog = fresh ?? (await getCatalog(ctx));
     const { data, body, etag } = presentedFor(ctx, catalog, `${tx.id}.${tx.rowVersion}`, tx);
-    status = { data, body, etag, settled: tx.status === 'SUCCESS' || tx.status === 'REFUND' || now > refundDeadline };
-    if (status.settled)
-      keptUntil = query.transactionId ? Number.POSITIVE_INFINITY : now + SETTLED_BY_HASH_MAX_AGE_S * 1000;
-    else if (listens > 0 && listens === changes.listens) keptUntil = Math.min(now + PENDING_KEPT_MS, refundDeadline);
+    const settled = tx.status === 'SUCCESS' || tx.status === 'REFUND' || now > refundDeadline;
+    const status = { data, body, etag, settled };
+    const keepUntil = (keptUntil: number) => ({ value: { status, explorerKey: catalog.explorerKey }, keptUntil });
+    if (settled)
+      kept = keepUntil(query.transactionId ? Number.POSITIVE_INFINITY : now + SETTLED_BY_HASH_MAX_AGE_S * 1000);
+    // Changes heard since before this read began, over the same listening connection.
+    else if (listens > 0 && listens === changes.listens)
+      kept = keepUntil(Math.min(now + PENDING_KEPT_MS, refundDeadline));
     return status;
   } finally {
-    changes.kept.finishRead(
-      lookup,
-      read,
-      status && catalog && keptUntil > Date.now()
-        ? { value: { status, explorerKey: catalog.explorerKey }, keptUntil }
-        : undefined,
-    );
+    changes.kept.finishRead(lookup, read, kept);
   }
 }
