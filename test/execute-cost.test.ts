@@ -71,6 +71,63 @@ describe('an execute', () => {
     expect(counted.statements).toHaveLength(1);
   });
 
+  it('that races a claim this process is asking for shares it: one claim and one recording for 20 callers', async () => {
+    const id = await lockId();
+    counted.statements.length = 0;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => failure(executeLock(counted.ctx, { lockId: id }))),
+    );
+    expect(answers.filter((a) => a === undefined)).toHaveLength(1);
+    expect(answers.filter((a) => a === 'QUOTE_EXPIRED')).toHaveLength(19);
+    expect(counted.statements, counted.statements.join('\n')).toHaveLength(2);
+    const [row] = await t.app.sql`select count(*)::int as n from transactions where lock_id = ${id}`;
+    expect(row?.n).toBe(1);
+  });
+
+  it('of a lock this process holds while its provider answers loses without a statement', async () => {
+    const id = await lockId();
+    // Relay's execute is a fresh quote carrying the steps to sign.
+    t.sims.RELAY.configure({ faults: { quote: 'slow' }, slowMs: 400 });
+    try {
+      const asked = () => t.sims.RELAY.log.filter((e) => e.kind === 'quote').length;
+      const askedBefore = asked();
+      counted.statements.length = 0;
+      const winning = executeLock(counted.ctx, { lockId: id });
+      for (let i = 0; i < 200 && asked() === askedBefore; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      const claimed = counted.statements.length;
+      expect(counted.statements.at(-1)).toMatch(/^with "claimed" as \(update "locks"/i);
+      expect(await failure(executeLock(counted.ctx, { lockId: id }))).toBe('QUOTE_EXPIRED');
+      expect(counted.statements.slice(claimed)).toEqual([]);
+      expect((await winning).transaction.status).toBe('PENDING');
+    } finally {
+      t.sims.RELAY.configure({ faults: { quote: 'none' } });
+    }
+  });
+
+  it('shares a claim that found no lock, but asks again after one lost to another process', async () => {
+    counted.statements.length = 0;
+    const missing = newLockId();
+    const [first, second] = await Promise.all([
+      failure(executeLock(counted.ctx, { lockId: missing })),
+      failure(executeLock(counted.ctx, { lockId: missing })),
+    ]);
+    expect([first, second]).toEqual(['NOT_FOUND', 'NOT_FOUND']);
+    expect(counted.statements).toHaveLength(1);
+
+    // Another process holds the claim: it may hand the lock back, so each caller here asks the database.
+    const id = await lockId();
+    await t.app.sql`update locks set state = 'executing', claimed_at = now() where id = ${id}`;
+    counted.statements.length = 0;
+    const held = await Promise.all([
+      failure(executeLock(counted.ctx, { lockId: id })),
+      failure(executeLock(counted.ctx, { lockId: id })),
+    ]);
+    expect(held).toEqual(['QUOTE_EXPIRED', 'QUOTE_EXPIRED']);
+    expect(counted.statements).toHaveLength(2);
+  });
+
   it('of an expired lock loses without claiming it', async () => {
     const id = await lockId();
     await t.app.sql`update locks set expires_at = now() - interval '1 second' where id = ${id}`;

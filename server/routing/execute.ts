@@ -76,13 +76,56 @@ function lockRow(raw: Record<string, unknown>): LockRow {
   return row as LockRow;
 }
 
-async function claimLock(ctx: AppContext, lockId: string): Promise<LockRow> {
+/** What a claim learnt: the lock it won, else whether the lock exists at all. */
+type Claim = { lock: LockRow; found: true } | { lock: null; found: boolean };
+
+async function claimLock(ctx: AppContext, lockId: string): Promise<Claim> {
   const [found] = await ctx.sql.unsafe(CLAIM_SQL, [lockId], { prepare: true });
-  if (!found) throw notFound('Lock', 'lockId');
-  if (found.won) return lockRow(found);
-  throw new AppError('QUOTE_EXPIRED', 'This lock has expired or was already executed; request a new quote and lock', {
+  if (!found) return { lock: null, found: false };
+  return found.won ? { lock: lockRow(found), found: true } : { lock: null, found: true };
+}
+
+function lostClaim(found: boolean): AppError {
+  if (!found) return notFound('Lock', 'lockId');
+  return new AppError('QUOTE_EXPIRED', 'This lock has expired or was already executed; request a new quote and lock', {
     field: 'lockId',
   });
+}
+
+/** Per process: the claim of each lock it is asking for or holds, until the swap is recorded or the lock handed back. */
+const claimsInProcess = new WeakMap<AppContext, Map<string, Promise<Claim>>>();
+
+/**
+ * An execute of a lock this process is already claiming, or holds, shares that claim instead of
+ * asking Postgres again: while this process holds it the lock is 'executing' in the database, where
+ * every other claim would lose too, and a lock that does not exist never will. Only a shared claim
+ * that lost to another process is not taken as the answer (that process may hand the lock back), so
+ * sharing can only refuse what the database would refuse; which caller wins stays the database's call.
+ */
+async function claimSharedInProcess<T>(
+  ctx: AppContext,
+  lockId: string,
+  use: (lock: LockRow) => Promise<T>,
+): Promise<T> {
+  let claims = claimsInProcess.get(ctx);
+  if (!claims) {
+    claims = new Map();
+    claimsInProcess.set(ctx, claims);
+  }
+  const pending = claims.get(lockId);
+  // Awaited only when there is one: a caller that waited a tick for nothing would miss a claim started meanwhile.
+  const shared = pending && (await pending.catch(() => undefined));
+  if (shared && (shared.lock || !shared.found)) throw lostClaim(shared.found);
+  const claim = claimLock(ctx, lockId);
+  const mine = !claims.has(lockId);
+  if (mine) claims.set(lockId, claim);
+  try {
+    const won = await claim;
+    if (!won.lock) throw lostClaim(won.found);
+    return await use(won.lock);
+  } finally {
+    if (mine) claims.delete(lockId);
+  }
 }
 
 type TransactionInsert = typeof transactions.$inferInsert;
@@ -176,16 +219,17 @@ interface Execution {
 /** Claim, call the provider, record the transaction, schedule its tracking, and present it. */
 export async function executeLock(ctx: AppContext, request: ExecuteRequest): Promise<ExecuteResult> {
   if (!PUBLIC_ID_PATTERN.test(request.lockId) || !request.lockId.startsWith('lk_')) throw notFound('Lock', 'lockId');
-  const lock = await claimLock(ctx, request.lockId);
-  const execution = await callProvider(ctx, lock, await getCatalog(ctx));
-  const terms = agreedTerms(execution);
-  const answer = present(execution, terms);
-  const { trackable } = await record(ctx, execution, request, terms, answer);
-  await Promise.all([
-    afterTransactionChange(ctx, execution.transactionId, { created: true }),
-    trackable && scheduleTracking(ctx, execution.transactionId),
-  ]);
-  return answer;
+  return claimSharedInProcess(ctx, request.lockId, async (lock) => {
+    const execution = await callProvider(ctx, lock, await getCatalog(ctx));
+    const terms = agreedTerms(execution);
+    const answer = present(execution, terms);
+    const { trackable } = await record(ctx, execution, request, terms, answer);
+    await Promise.all([
+      afterTransactionChange(ctx, execution.transactionId, { created: true }),
+      trackable && scheduleTracking(ctx, execution.transactionId),
+    ]);
+    return answer;
+  });
 }
 
 /** The provider's execute under its deadline; any failure hands the claim back before it is reported. */
