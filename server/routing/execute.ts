@@ -55,7 +55,8 @@ const lockColumns = Object.entries(getTableColumns(locks));
 
 /**
  * One conditional UPDATE: exactly one caller wins a live lock, however many race for it. The same
- * statement tells a loser whether the lock exists at all, so losing costs one round trip. Sent on
+ * statement tells a loser whether the lock exists at all, so losing costs one round trip (none in the
+ * process that holds the claim, see `claimSharedInProcess`). Sent on
  * the driver directly: a loser (19 of 20 racers on a contested lock) looks at `found` and `won`
  * only, instead of paying for drizzle mapping a whole all-null lock row.
  */
