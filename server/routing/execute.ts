@@ -11,6 +11,7 @@ import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import { AppError, notFound } from '../errors';
 import { newTransactionId, PUBLIC_ID_PATTERN } from '../ids';
+import { perKey } from '../per-key';
 import { isProviderError, ProviderError, providerAppError } from '../providers/errors';
 import type {
   ExecPayload,
@@ -94,7 +95,7 @@ function lostClaim(found: boolean): AppError {
 }
 
 /** Per process: the claim of each lock it is asking for or holds, until the swap is recorded or the lock handed back. */
-const claimsInProcess = new WeakMap<AppContext, Map<string, Promise<Claim>>>();
+const claimsInProcess = perKey((_ctx: AppContext) => new Map<string, Promise<Claim>>());
 
 /**
  * An execute of a lock this process is already claiming, or holds, shares that claim instead of
@@ -108,11 +109,7 @@ async function claimSharedInProcess<T>(
   lockId: string,
   use: (lock: LockRow) => Promise<T>,
 ): Promise<T> {
-  let claims = claimsInProcess.get(ctx);
-  if (!claims) {
-    claims = new Map();
-    claimsInProcess.set(ctx, claims);
-  }
+  const claims = claimsInProcess(ctx);
   const pending = claims.get(lockId);
   // Awaited only when there is one: a caller that waited a tick for nothing would miss a claim started meanwhile.
   const shared = pending && (await pending.catch(() => undefined));
