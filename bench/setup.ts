@@ -94,7 +94,7 @@ export async function startBench(settings: BenchSettings, report: Report): Promi
   const sql = postgres(settings.databaseUrl, { max: 24, onnotice: () => {}, idle_timeout: 20 });
   const redis = createWorkerRedis(settings.redisUrl);
   await clearRedis(redis);
-  const sims = await startSimulators();
+  const sims = await startSimulators({ defaults: { autoDepositMs: 0 } });
   const env = appEnv(settings, sims, newAuthSecret());
   const load = await LoadGenerator.start();
   const [eth] = await sql<{ id: number }[]>`select id from assets where chain_key = 'ethereum' and is_native`;

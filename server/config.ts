@@ -46,6 +46,8 @@ const SETTINGS = {
   providersMode: from('PROVIDERS_MODE', z.enum(['simulated', 'live']).default('simulated')),
   simulatorHost: from('SIMULATOR_HOST', z.string().default('127.0.0.1')),
   simulatorBasePort: from('SIMULATOR_BASE_PORT', positiveInt.default(4700)),
+  /** Simulated mode: a swap nobody reports a deposit for deposits by itself this long after execute; unset: never. */
+  simulatorAutoDepositMs: from('SIMULATOR_AUTO_DEPOSIT_MS', z.coerce.number().int().min(0).optional()),
   providerDeadlineMs: from('PROVIDER_DEADLINE_MS', positiveInt.default(2500)),
   executeDeadlineMs: from('EXECUTE_DEADLINE_MS', positiveInt.default(8000)),
   catalogCacheMs: from('CATALOG_CACHE_MS', z.coerce.number().int().min(0).default(30_000)),

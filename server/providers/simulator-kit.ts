@@ -32,6 +32,18 @@ export interface SimulatorConfig {
   slowMs: number;
   /** Moves every quoted output by this many basis points (negative: the market turned against the user). */
   priceShiftBps: number;
+  /**
+   * The simulator plays the chain: a swap waits for its deposit until one is reported (`POST /__sim/deposits`,
+   * which the product sends when a client tracks a hash), or, when this is a number, until this many ms
+   * after it was opened, when the simulator deposits by itself under a hash of its own. null: never by itself.
+   */
+  autoDepositMs: number | null;
+}
+
+/** A deposit the simulated chain saw: its transaction hash, and the swap's tracking context to find the swap by. */
+export interface DepositReport {
+  hash: string;
+  context: Record<string, unknown>;
 }
 
 export interface SimulatorLogEntry {
@@ -79,6 +91,8 @@ export interface RunningSimulator {
   configure(patch: Partial<Omit<SimulatorConfig, 'faults'>> & { faults?: Partial<Record<CallKind, Fault>> }): void;
   /** Gives the swap that names `key` (a recipient address, say) this ending, whatever the configured one. */
   script(key: string, outcome: Outcome): void;
+  /** The simulated chain saw this deposit: true when a swap waiting for its deposit took it. */
+  deposit(report: DepositReport): boolean;
   reset(): void;
   close(): Promise<void>;
 }
@@ -89,7 +103,30 @@ export const defaultSimulatorConfig = (): SimulatorConfig => ({
   settleAfterPolls: 3,
   slowMs: 4000,
   priceShiftBps: 0,
+  autoDepositMs: null,
 });
+
+/** How a simulator starts: where it listens, and the configuration it starts with and goes back to on reset. */
+export interface SimulatorOptions {
+  port?: number;
+  host?: string;
+  defaults?: Partial<Omit<SimulatorConfig, 'faults'>>;
+}
+
+/** Whether a swap opened at `openedAt` has deposited by itself by now (see `autoDepositMs`). */
+export const autoDepositDue = (openedAt: number, config: Pick<SimulatorConfig, 'autoDepositMs'>, now = Date.now()) =>
+  config.autoDepositMs !== null && now - openedAt >= config.autoDepositMs;
+
+function parseDeposit(body: unknown): DepositReport | undefined {
+  const report = body as Partial<DepositReport> | undefined;
+  const valid =
+    typeof report?.hash === 'string' &&
+    report.hash !== '' &&
+    typeof report.context === 'object' &&
+    report.context !== null &&
+    !Array.isArray(report.context);
+  return valid ? (report as DepositReport) : undefined;
+}
 
 /** An output amount after the configured market move. */
 export const shiftedPrice = (amount: bigint, config: Pick<SimulatorConfig, 'priceShiftBps'>) =>
@@ -129,14 +166,26 @@ function parseScripts(body: unknown): { key: string; outcome: Outcome }[] | unde
 /**
  * An HTTP server speaking one provider's wire format, with `/__sim/*` control endpoints for tests
  * and operators: `GET /__sim/state`, `PUT /__sim/config` (partial SimulatorConfig), `POST /__sim/reset`,
- * `POST /__sim/scripts` (`{ scripts: [{ key, outcome }] }`: per-swap endings, keyed by what the swap names).
+ * `POST /__sim/scripts` (`{ scripts: [{ key, outcome }] }`: per-swap endings, keyed by what the swap names),
+ * `POST /__sim/deposits` (`{ hash, context }`: the simulated chain saw this deposit; 404 when no swap waits for it).
  */
 export async function startSimulator(
   name: string,
   routes: SimRoute[],
-  { port = 0, host = '127.0.0.1', onReset }: { port?: number; host?: string; onReset?: () => void } = {},
+  {
+    port = 0,
+    host = '127.0.0.1',
+    defaults,
+    onReset,
+    onDeposit = () => false,
+  }: SimulatorOptions & {
+    onReset?: () => void;
+    /** Finds the swap waiting for this deposit and records it; false when none does. */
+    onDeposit?: (report: DepositReport) => boolean;
+  } = {},
 ): Promise<RunningSimulator> {
-  let config = defaultSimulatorConfig();
+  const initialConfig = (): SimulatorConfig => ({ ...defaultSimulatorConfig(), ...defaults });
+  let config = initialConfig();
   const log: SimulatorLogEntry[] = [];
   const scripts = new Map<string, Outcome>();
   const outcomeFor = (...keys: (string | undefined)[]): Outcome => {
@@ -165,6 +214,13 @@ export async function startSimulator(
         if (!parsed) return json(res, { status: 400, body: { message: 'expected { scripts: [{ key, outcome }] }' } });
         for (const { key, outcome } of parsed) simulator.script(key, outcome);
         return json(res, { status: 200, body: { scripted: parsed.length } });
+      }
+      if (method === 'POST' && url.pathname === '/__sim/deposits') {
+        const report = parseDeposit(body);
+        if (!report) return json(res, { status: 400, body: { message: 'expected { hash, context }' } });
+        return simulator.deposit(report)
+          ? json(res, { status: 200, body: { seen: true } })
+          : json(res, { status: 404, body: { message: 'no swap waits for this deposit' } });
       }
       if (method === 'POST' && url.pathname === '/__sim/reset') {
         simulator.reset();
@@ -241,8 +297,9 @@ export async function startSimulator(
       scripts.set(key.toLowerCase(), outcome);
       if (scripts.size > MAX_SCRIPTS) scripts.delete(scripts.keys().next().value as string);
     },
+    deposit: onDeposit,
     reset() {
-      config = defaultSimulatorConfig();
+      config = initialConfig();
       log.length = 0;
       scripts.clear();
       onReset?.();

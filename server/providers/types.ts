@@ -124,6 +124,11 @@ export interface ExecutionResult {
   /** The minimum the handed-out payload (memo, calldata) enforces on chain, when it enforces one. */
   dstMinAmountBase?: bigint;
   fee?: DisplayFee;
+  /**
+   * The last moment the provider takes the deposit for this swap (THORChain's quote `expiry`, a Chainflip
+   * channel's expiry, the quote deadline Relay or LI.FI give). Absent: the configured deposit window applies.
+   */
+  depositDeadline?: Date;
 }
 
 export interface StatusInput {

@@ -3,6 +3,7 @@ import { transactionEvents, transactions } from '../../drizzle/schema';
 import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import { AppError, notFound } from '../errors';
+import { broadcastToSimulatedChain } from '../providers/simulated-chain';
 import type { ProviderAdapter, TxStatus } from '../providers/types';
 import type { TrackBody } from '../schemas/transactions';
 import { claimedHash } from '../tracking/hash-claims';
@@ -90,6 +91,8 @@ export async function trackTransaction(ctx: AppContext, body: TrackBody): Promis
   if (isFinal(tx.status)) return { ...summary(), tracking: false };
 
   const adapter = ctx.providers.get(tx.provider);
+  // The wallet broadcast before the client reported it: offline, the simulated chain hears of it now.
+  if (parsed && adapter) await broadcastToSimulatedChain(ctx, adapter.key, tx.trackingContext, parsed.hash);
   const decision = parsed ? await decide(ctx, adapter, tx, parsed.hash) : undefined;
 
   tx = await ctx.db.transaction(async (db) => {

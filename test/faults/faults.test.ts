@@ -46,7 +46,7 @@ beforeAll(async () => {
   const seedHandle = createDb({ url: dbUrl, poolMax: 1, connectTimeoutMs: 5000 });
   await seedCatalog(seedHandle.db);
   await seedHandle.close();
-  sims = await startSimulators();
+  sims = await startSimulators({ defaults: { autoDepositMs: 0 } });
   env = {
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',

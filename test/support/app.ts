@@ -70,7 +70,8 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
   const redisPrefix = newTestRedisPrefix();
   const databaseName = testDatabaseName('db', redisPrefix);
   const databaseUrl = await cloneTemplate(inject('templateDatabase'), databaseName);
-  const sims = await startSimulators();
+  // Tests about something other than the deposit: each swap's deposit is made as soon as it is opened.
+  const sims = await startSimulators({ defaults: { autoDepositMs: 0 } });
   const env = testEnv({ DATABASE_URL: databaseUrl, REDIS_PREFIX: redisPrefix, ...simulatorEnv(sims), ...overrides });
   const config = parseConfig(env);
   const app = createAppContext(config);

@@ -11,6 +11,7 @@ import {
   type SimRequest,
   type SimResponse,
   type SimRoute,
+  type SimulatorOptions,
   stageAt,
   startSimulator,
   usdOf,
@@ -503,7 +504,7 @@ export interface ChainflipSimulator extends RunningSimulator {
 }
 
 export async function startChainflipSimulator(
-  opts: { port?: number; host?: string; notFoundLimit?: NotFoundLimitOptions } = {},
+  opts: SimulatorOptions & { notFoundLimit?: NotFoundLimitOptions } = {},
 ): Promise<ChainflipSimulator> {
   const channels = new Map<string, Channel>();
   const limiter = createNotFoundLimiter(opts.notFoundLimit ?? {});

@@ -12,6 +12,7 @@ import {
   type SimRequest,
   type SimResponse,
   type SimRoute,
+  type SimulatorOptions,
   sameAddress,
   stageAt,
   startSimulator,
@@ -670,7 +671,7 @@ const CONTROL_PATH = '/__sim/lifi/transfers';
  * LI.FI's API on loopback: `POST /v1/advanced/routes`, `POST /v1/advanced/stepTransaction`, `GET /v1/quote`,
  * `GET /v1/status`, plus `POST /__sim/lifi/transfers` to register a source hash with a chosen ending.
  */
-export async function startLifiSimulator(opts: { port?: number; host?: string } = {}): Promise<RunningSimulator> {
+export async function startLifiSimulator(opts: SimulatorOptions = {}): Promise<RunningSimulator> {
   const tracked = new Map<string, Tracked>();
   const built: Built[] = [];
   /** Each step of a multi-step route, by id, with the step before it. */

@@ -14,6 +14,7 @@ import {
   type SimRequest,
   type SimResponse,
   type SimRoute,
+  type SimulatorOptions,
   sameAddress,
   shiftedPrice,
   stageAt,
@@ -355,7 +356,7 @@ function withoutOptionalFields(value: unknown): unknown {
 }
 
 export async function startRelaySimulator(
-  opts: { port?: number; host?: string; omitOptionalFields?: boolean } = {},
+  opts: SimulatorOptions & { omitOptionalFields?: boolean } = {},
 ): Promise<RunningSimulator> {
   const requests = new Map<string, SimRelayRequest>();
   let counter = 0;

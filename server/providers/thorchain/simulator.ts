@@ -5,6 +5,7 @@ import {
   type SimRequest,
   type SimResponse,
   type SimRoute,
+  type SimulatorOptions,
   shiftedPrice,
   stageAt,
   startSimulator,
@@ -206,9 +207,7 @@ function destinationInMemo(memo: string | undefined): string | undefined {
  * quote that named a destination (its vault, memo, amount and refund address), unless `observe`
  * registered it with other details first.
  */
-export async function startThorchainSimulator(
-  opts: { port?: number; host?: string } = {},
-): Promise<ThorchainSimulator> {
+export async function startThorchainSimulator(opts: SimulatorOptions = {}): Promise<ThorchainSimulator> {
   const swaps = new Map<string, SimSwap>();
   let lastQuoted: QuotedDeposit | undefined;
   let currentOutcome: () => SwapOutcome = () => 'success';
