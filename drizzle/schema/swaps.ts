@@ -48,9 +48,9 @@ export const locks = pgTable(
     slippageBps: integer('slippage_bps').notNull(),
     depositor: text('depositor').notNull(),
     recipient: text('recipient').notNull(),
-    /** Set only when the code was registered and active at lock (canonical spelling). */
+    /** The referral code as the client gave it (trimmed), registered or not. */
     referralCode: text('referral_code'),
-    /** The code's owner at that moment: attribution never moves to whoever registers a code later. */
+    /** The code's owner when it was registered and active at lock: credit never moves to whoever registers it later. */
     referralOwnerId: text('referral_owner_id'),
     /** The public route as returned by lock. */
     route: jsonb('route').$type<Record<string, unknown>>().notNull(),
@@ -117,7 +117,7 @@ export const transactions = pgTable(
       sql`coalesce(fee_amount_usd, quoted_fee_usd)`,
     ),
     feeDetails: jsonb('fee_details'),
-    /** Set only when the code was registered and active when the swap was locked or executed. */
+    /** The code as given at lock or execute; `referral_owner_id` only when it was registered and active then. */
     referralCode: text('referral_code'),
     referralOwnerId: text('referral_owner_id'),
     quote: jsonb('quote').$type<Record<string, unknown>>().notNull(),

@@ -14,9 +14,9 @@ export async function affiliateOverview(ctx: AppContext, viewer: Viewer, input: 
   const { since, until, bucket } = rangeWindow(input.range);
   const step = `1 ${bucket}`;
   const inScope = ownerId === null ? ctx.sql`true` : ctx.sql`rc.owner_id = ${ownerId}`;
-  // A swap counts for a code only when it was attributed at lock or execute, to the code's owner
-  // then: a code registered after strangers used it inherits none of their swaps.
-  const attributed = ctx.sql`t.referral_code = rc.code and t.referral_owner_id = rc.owner_id`;
+  // A swap counts for a code only when it was credited at lock or execute, to the code's owner then: a
+  // code registered after strangers used it inherits none of their swaps. Swaps keep the code as given.
+  const attributed = ctx.sql`t.referral_owner_id = rc.owner_id and lower(t.referral_code) = lower(rc.code)`;
 
   const [codes, series, recentIds] = await Promise.all([
     ctx.sql<

@@ -4,7 +4,7 @@ import type postgres from 'postgres';
 import { parseUnits } from 'viem';
 import { locks, transactionEvents, transactions } from '../../drizzle/schema';
 import type { AssetSnapshot } from '../../drizzle/schema/swaps';
-import { resolveReferral } from '../affiliates/referrals';
+import { type Referral, referralAsGiven } from '../affiliates/referrals';
 import { walletKey } from '../catalog/addresses';
 import { formatAmount, usdValue } from '../catalog/amounts';
 import { getCatalog } from '../catalog/snapshot';
@@ -273,9 +273,9 @@ async function callProvider(ctx: AppContext, lock: LockRow, catalog: Catalog): P
 }
 
 /** A code given at execute replaces the lock's, and is checked the same way. */
-async function referralFor(ctx: AppContext, lock: LockRow, request: ExecuteRequest) {
-  if (request.referralCode !== undefined) return resolveReferral(ctx, request.referralCode);
-  return lock.referralCode && lock.referralOwnerId ? { code: lock.referralCode, ownerId: lock.referralOwnerId } : null;
+async function referralFor(ctx: AppContext, lock: LockRow, request: ExecuteRequest): Promise<Referral | null> {
+  if (request.referralCode !== undefined) return referralAsGiven(ctx, request.referralCode);
+  return lock.referralCode ? { code: lock.referralCode, ownerId: lock.referralOwnerId } : null;
 }
 
 const DIVISION_BY_ZERO = '22012';

@@ -1,5 +1,5 @@
 import { locks } from '../../drizzle/schema';
-import { resolveReferral } from '../affiliates/referrals';
+import { referralAsGiven } from '../affiliates/referrals';
 import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
@@ -87,7 +87,7 @@ export async function lockRoute(ctx: AppContext, request: LockRequest): Promise<
   const expiresAt = new Date(now + ttlMs);
   const publicRoute = presentRoute(adapter.key, route, pair.src, pair.dst, pair.amountBase);
   const lockId = newLockId();
-  const referral = await resolveReferral(ctx, request.referralCode);
+  const referral = await referralAsGiven(ctx, request.referralCode);
   await ctx.db.insert(locks).values({
     id: lockId,
     interface: request.interface,

@@ -44,6 +44,7 @@ export async function getTransactionDetail(ctx: AppContext, transactionId: strin
         recordedCurrency: tx.feeCurrency,
         recordedUsd: usd(tx.feeAmountUsd),
       },
+      referralCredited: tx.referralOwnerId !== null,
       updatedAt: tx.updatedAt,
       finalizedAt: tx.finalizedAt,
     },

@@ -150,7 +150,18 @@ function DetailPanels({
             <Detail label="Lock">
               <span className={text.mono}>{tx.lockId}</span>
             </Detail>
-            <Detail label="Referral code">{tx.referralCode ?? <span className={text.muted}>none</span>}</Detail>
+            <Detail label="Referral code">
+              {tx.referralCode === null ? (
+                <span className={text.muted}>none</span>
+              ) : (
+                <>
+                  <span className={text.mono}>{tx.referralCode}</span>
+                  {tx.referralCredited ? null : (
+                    <span className={text.muted}> (credits nobody: not a registered, active code when used)</span>
+                  )}
+                </>
+              )}
+            </Detail>
             <Detail label="Updated">{formatDateTime(tx.updatedAt)}</Detail>
             <Detail label="Finalized">{formatDateTime(tx.finalizedAt)}</Detail>
           </DetailList>
