@@ -111,7 +111,7 @@ const SWEEP_FROM_SIZE = 10_000;
  *   the only inexactness;
  * - a client already over its limit is refused from memory until its window ends.
  */
-export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
+export function createRateLimiter(config: Config, redis: Redis, clock: () => number = Date.now): RateLimiter {
   const { windowSeconds, perClient } = config.rateLimits;
   if (!(COMMAND in redis)) redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: INCR_TTL_SCRIPT });
   const incrTtl = (redis as unknown as Record<typeof COMMAND, IncrTtl>)[COMMAND].bind(redis);
@@ -186,7 +186,7 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
 
   const send = (key: string, state: KeyState, limit: number) => {
     const waiters = state.waiting;
-    const now = Date.now();
+    const now = clock();
     const lease = leaseSize(state, limit, now);
     if (!waiters.length && !lease) return;
     state.waiting = [];
@@ -203,7 +203,7 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
         for (const [index, waiter] of waiters.entries()) waiter({ position: before + index + 1, msLeft: reply.msLeft });
         state.counted = reply.consumed;
         state.windowEnd = now + reply.msLeft;
-        const replyAt = Date.now();
+        const replyAt = clock();
         const fresh = {
           next: reply.consumed - lease + 1,
           last: Math.min(reply.consumed, limit),
@@ -250,7 +250,7 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
    * ms, from a lease or refused from memory. Undefined, with nothing counted, when Redis must count it.
    */
   const countAtOnce = (key: string, limit: number): Position | undefined => {
-    const now = Date.now();
+    const now = clock();
     const state = stateOf(key, now);
     const leased = state.waiting.length ? undefined : leaseOut(state, now);
     if (leased) {
@@ -268,7 +268,7 @@ export function createRateLimiter(config: Config, redis: Redis): RateLimiter {
 
   /** One request of `key` counted by Redis, in one call with the others of `key` read in this turn. */
   const countInRedis = (key: string, limit: number): Promise<Counted> => {
-    const state = stateOf(key, Date.now());
+    const state = stateOf(key, clock());
     state.seen++;
     return new Promise<Counted>((resolve) => {
       state.waiting.push(resolve);
