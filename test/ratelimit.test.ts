@@ -360,7 +360,12 @@ describe('the limiter’s cost per request', () => {
 /** A clock that moves only when the test moves it, so leases are sized by the pace the test sets, not the machine's. */
 function manualClock(start = Date.now()) {
   let at = start;
-  return { now: () => at, advance: (ms: number) => void (at += ms) };
+  return {
+    now: () => at,
+    advance(ms: number) {
+      at += ms;
+    },
+  };
 }
 
 function withCatalogLimit(app: AppContext, catalog: number): AppContext['config'] {
