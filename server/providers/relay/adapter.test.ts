@@ -59,9 +59,9 @@ const executeInput = (src: RouteAsset, dst: RouteAsset, amountBase: bigint, depo
   transactionId: 'tx_test',
 });
 
-/** The JSON body of the adapter's last `POST /quote`, as the simulator received it. */
+/** The JSON body of the adapter's last `POST /quote/v2`, as the simulator received it. */
 function lastQuoteBody(): Record<string, unknown> {
-  const call = sim.log.filter((entry) => entry.method === 'POST' && entry.path === '/quote').at(-1);
+  const call = sim.log.filter((entry) => entry.method === 'POST' && entry.path === '/quote/v2').at(-1);
   return call?.body as Record<string, unknown>;
 }
 
@@ -177,14 +177,15 @@ describe('quote', () => {
     expect(body.originCurrency).toBe(RELAY_NATIVE_CURRENCY.tonvm);
   });
 
-  it('quotes a Solana token source and a Bitcoin destination', async () => {
+  it("quotes a Solana token source and a Bitcoin destination, with the SDK's current Bitcoin placeholder", async () => {
     const [route] = await adapter.quote(quoteInput(asset.solUsdc, asset.btc, 950_000_000n), testSignal());
     // $950 of USDC is 0.01 BTC (1_000_000 sats) at $95000.
     expect(route && within(route.dstAmountBase, 1_000_000n, 100n)).toBe(true);
     const body = lastQuoteBody();
     expect(body.user).toBe(RELAY_PLACEHOLDER_ADDRESS.svm);
     expect(body.originCurrency).toBe(asset.solUsdc.address);
-    expect(body.recipient).toBe(RELAY_PLACEHOLDER_ADDRESS.bvm);
+    // relay-kit `packages/sdk/src/constants/address.ts` bitcoinDeadAddress.
+    expect(body.recipient).toBe('34xp4vRoCGJym3xR7yCVPFHoCNxv4Twseo');
   });
 
   it('uses a known depositor when it fits the origin chain, and the placeholder when it does not', async () => {
@@ -201,6 +202,12 @@ describe('quote', () => {
       user: RELAY_PLACEHOLDER_ADDRESS.tonvm,
       recipient: RELAY_PLACEHOLDER_ADDRESS.evm,
     });
+  });
+
+  it('asks /quote/v2, not the deprecated /quote, at quote and at execute', async () => {
+    await adapter.quote(quoteInput(asset.ethEth, asset.baseEth, 10n ** 18n), testSignal());
+    await adapter.execute(executeInput(asset.ethEth, asset.baseEth, 10n ** 18n, EVM_USER, EVM_RECIPIENT), testSignal());
+    expect(sim.log.map((entry) => `${entry.method} ${entry.path}`)).toEqual(['POST /quote/v2', 'POST /quote/v2']);
   });
 
   it('answers [] for an unsupported pair without calling Relay', async () => {
@@ -449,18 +456,17 @@ describe('status', () => {
     ['success', 'SUCCESS'],
     ['failure', 'FAILED'],
     ['refund', 'REFUND'],
-  ] as const)('walks a %s request through the pending states to %s', async (outcome, expected) => {
-    sim.configure({ outcome, settleAfterPolls: 3 });
+  ] as const)('walks a %s request from its deposit through the pending states to %s', async (outcome, expected) => {
+    sim.configure({ outcome, settleAfterPolls: 3, autoDepositMs: 0 });
     const context = await executed();
     const seen = await pollUntilFinal(context);
-    expect(seen.map((s) => s.upstreamState)).toEqual(['waiting', 'depositing', 'pending', outcome]);
+    // v2 shows `submitted` as `pending`.
+    expect(seen.map((s) => s.upstreamState)).toEqual(['depositing', 'pending', 'pending', outcome]);
     expect(seen.slice(0, -1).every((s) => s.status === 'PENDING' && !s.notFound)).toBe(true);
-    expect(seen[0]?.detail).toBe('Waiting for deposit confirmation');
-    expect(seen[0]?.inboundHash).toBeUndefined();
-    expect(seen[1]?.inboundHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(seen[0]?.inboundHash).toMatch(/^0x[0-9a-f]{64}$/);
     const final = seen.at(-1);
     expect(final?.status).toBe(expected);
-    expect(final?.inboundHash).toBe(seen[1]?.inboundHash);
+    expect(final?.inboundHash).toBe(seen[0]?.inboundHash);
     if (expected === 'FAILED') expect(final?.outboundHash).toBeUndefined();
     else expect(final?.outboundHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(sim.log.filter((e) => e.kind === 'status').every((e) => e.path.startsWith('/intents/status/v2?'))).toBe(
@@ -469,7 +475,7 @@ describe('status', () => {
   });
 
   it('keeps the outcome captured at quote time', async () => {
-    sim.configure({ outcome: 'refund', settleAfterPolls: 1 });
+    sim.configure({ outcome: 'refund', settleAfterPolls: 1, autoDepositMs: 0 });
     const context = await executed();
     sim.configure({ outcome: 'success' });
     expect((await pollUntilFinal(context)).at(-1)?.status).toBe('REFUND');
@@ -509,6 +515,120 @@ describe('status', () => {
   });
 });
 
+describe('a request waits for its deposit', () => {
+  async function executed() {
+    const result = await adapter.execute(
+      executeInput(asset.ethEth, asset.arbUsdc, 10n ** 18n, EVM_USER, EVM_RECIPIENT),
+      testSignal(),
+    );
+    return result.trackingContext;
+  }
+
+  const status = (context: Record<string, unknown>, hash = '') =>
+    adapter.status(statusInput(context, hash), testSignal());
+
+  async function reportDeposit(hash: string, context: Record<string, unknown>) {
+    const response = await fetch(`${sim.url}/__sim/deposits`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ hash, context }),
+    });
+    return { status: response.status, body: await response.json() };
+  }
+
+  async function requestsByHash(hash: string) {
+    const response = await fetch(`${sim.url}/requests/v2?hash=${hash}`);
+    const body = (await response.json()) as { requests: { id: string; status: string; data: { inTxs: unknown[] } }[] };
+    return body.requests;
+  }
+
+  it('stays waiting, without an in-hash, while nothing was deposited', async () => {
+    sim.configure({ settleAfterPolls: 1 });
+    const context = await executed();
+    for (let i = 0; i < 3; i++) {
+      const result = await status(context);
+      expect(result).toMatchObject({
+        status: 'PENDING',
+        upstreamState: 'waiting',
+        substatus: 'WAITING_SOURCE_CONFIRMATIONS',
+      });
+      expect(result.inboundHash).toBeUndefined();
+    }
+    const byId = await fetch(`${sim.url}/requests/v2?id=${context.requestId}`);
+    const [record] = ((await byId.json()) as { requests: { status: string; data: { inTxs: unknown[] } }[] }).requests;
+    expect(record).toMatchObject({ status: 'waiting', data: { inTxs: [] } });
+  });
+
+  it('takes a deposit reported to the simulated chain: its hash is the in-hash, and requests by hash find it', async () => {
+    sim.configure({ settleAfterPolls: 2 });
+    const context = await executed();
+    const deposit = `0x${'5a'.repeat(32)}`;
+    expect(await reportDeposit(deposit, context)).toEqual({ status: 200, body: { seen: true } });
+
+    const first = await status(context, deposit);
+    expect(first).toMatchObject({ upstreamState: 'depositing', inboundHash: deposit });
+    expect(first.hashCheck).toEqual({ hash: deposit, verdict: 'verified', decidesStatus: false });
+    expect((await requestsByHash(deposit)).map((r) => r.id)).toEqual([context.requestId]);
+    const final = (await pollUntilFinal(context)).at(-1);
+    expect(final).toMatchObject({ status: 'SUCCESS', inboundHash: deposit });
+  });
+
+  it('counts its progress from the deposit, not from the first status read', async () => {
+    sim.configure({ settleAfterPolls: 1 });
+    const context = await executed();
+    for (let i = 0; i < 3; i++) expect((await status(context)).upstreamState).toBe('waiting');
+    await reportDeposit(`0x${'5b'.repeat(32)}`, context);
+    expect((await status(context)).upstreamState).toBe('depositing');
+    expect((await status(context)).upstreamState).toBe('success');
+  });
+
+  it('refuses a second report, whatever its hash, and a report for a request it does not know', async () => {
+    const context = await executed();
+    const deposit = `0x${'5c'.repeat(32)}`;
+    expect((await reportDeposit(deposit, context)).status).toBe(200);
+    const again = await reportDeposit(deposit, context);
+    expect(again).toEqual({ status: 404, body: { message: 'no swap waits for this deposit' } });
+    const stranger = `0x${'5d'.repeat(32)}`;
+    expect((await reportDeposit(stranger, context)).status).toBe(404);
+    expect((await reportDeposit(stranger, { requestId: `0x${'0'.repeat(64)}` })).status).toBe(404);
+    expect((await reportDeposit(stranger, {})).status).toBe(404);
+
+    const result = await status(context, stranger);
+    expect(result.inboundHash).toBe(deposit);
+    expect(result.hashCheck).toMatchObject({ hash: stranger, verdict: 'rejected' });
+    expect(await requestsByHash(stranger)).toEqual([]);
+  });
+
+  it('takes a deposit indexed through /transactions/index, and then refuses another hash or a report', async () => {
+    const context = await executed();
+    const requestId = context.requestId as string;
+    expect((await status(context)).upstreamState).toBe('waiting');
+    const deposit = `0x${'6e'.repeat(32)}`;
+    expect((await adapter.notifyDeposit(1, deposit, requestId, testSignal())).indexed).toBe(true);
+
+    expect(await status(context)).toMatchObject({ upstreamState: 'depositing', inboundHash: deposit });
+    expect((await requestsByHash(deposit)).map((r) => r.id)).toEqual([requestId]);
+    expect((await adapter.notifyDeposit(1, deposit, requestId, testSignal())).indexed).toBe(true);
+    expect((await adapter.notifyDeposit(1, deposit, undefined, testSignal())).indexed).toBe(true);
+    expect((await adapter.notifyDeposit(1, `0x${'6f'.repeat(32)}`, requestId, testSignal())).indexed).toBe(false);
+    expect((await reportDeposit(`0x${'70'.repeat(32)}`, context)).status).toBe(404);
+    expect((await status(context)).inboundHash).toBe(deposit);
+  });
+
+  it('deposits by itself, under its own hash, once the auto deposit is due at a status read', async () => {
+    sim.configure({ autoDepositMs: 60 * 60 * 1000 });
+    const context = await executed();
+    expect((await status(context)).upstreamState).toBe('waiting');
+
+    sim.configure({ autoDepositMs: 0 });
+    const deposited = await status(context);
+    expect(deposited.upstreamState).toBe('depositing');
+    expect(deposited.inboundHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect((await reportDeposit(`0x${'71'.repeat(32)}`, context)).status).toBe(404);
+    expect((await status(context)).inboundHash).toBe(deposited.inboundHash);
+  });
+});
+
 describe('simulator wire format', () => {
   async function simGet(path: string) {
     const response = await fetch(`${sim.url}${path}`);
@@ -516,7 +636,7 @@ describe('simulator wire format', () => {
   }
 
   it('shows `submitted` and `updatedAt` on v3 only, and finds requests by id and by hash', async () => {
-    sim.configure({ outcome: 'success', settleAfterPolls: 6 });
+    sim.configure({ outcome: 'success', settleAfterPolls: 6, autoDepositMs: 0 });
     const context = await adapter.execute(
       executeInput(asset.ethEth, asset.arbUsdc, 10n ** 18n, EVM_USER, EVM_RECIPIENT),
       testSignal(),

@@ -37,8 +37,8 @@ import {
 } from './wire';
 
 const PROVIDER = 'RELAY' as const;
-/** Deprecated upstream in favour of `/quote/v2`, which takes the same body and answers the same shape. */
-export const RELAY_QUOTE_PATH = '/quote';
+/** `/quote` is deprecated upstream; v2 takes the same body and answers the same shape (relay-kit `types/api.ts`). */
+export const RELAY_QUOTE_PATH = '/quote/v2';
 export const RELAY_STATUS_PATH = '/intents/status/v2';
 export const RELAY_INDEX_PATH = '/transactions/index';
 const REFERRER = 'switchyard';

@@ -5,7 +5,9 @@ import { encodeFunctionData, erc20Abi, getAddress, isAddress, parseAbi } from 'v
 import { z } from 'zod';
 import { formatAmount } from '../../catalog/amounts';
 import {
+  autoDepositDue,
   convertAtMarket,
+  type DepositReport,
   fakeHex,
   findSimAsset,
   type Outcome,
@@ -14,6 +16,7 @@ import {
   type SimRequest,
   type SimResponse,
   type SimRoute,
+  type SimulatorConfig,
   type SimulatorOptions,
   sameAddress,
   shiftedPrice,
@@ -24,10 +27,12 @@ import {
 import { RELAY_CHAIN, RELAY_NATIVE_CURRENCY, type RelayVm } from './wire';
 
 /**
- * A Relay API stand-in: `POST /quote` and `/quote/v2`, `GET /intents/status/v2` and `/v3`, `GET /requests/v2`,
- * `POST /transactions/index`. A request id exists from the moment a quote is made (as upstream); its ending is
- * the one scripted for its recipient, else `config.outcome`, at quote time, re-read when `/transactions/index`
- * first sees the deposit.
+ * A Relay API stand-in: `POST /quote/v2` (and the deprecated `/quote`), `GET /intents/status/v2` and `/v3`,
+ * `GET /requests/v2`, `POST /transactions/index`. A request id exists from the moment a quote is made (as
+ * upstream) and waits for its deposit: one indexed through `/transactions/index`, one the simulated chain
+ * reports (`POST /__sim/deposits`), or its own once `autoDepositMs` has passed. Its stages are walked by the
+ * status polls after that. Its ending is the one scripted for its recipient, else `config.outcome`, at quote
+ * time, re-read when `/transactions/index` is what sees the deposit.
  */
 
 const MAX_REQUESTS = 10_000;
@@ -49,13 +54,13 @@ const JETTON_GAS_NANOTONS = 50_000_000n;
 const JETTON_FORWARD_NANOTONS = 10_000_000n;
 
 type Stage = 'waiting' | 'depositing' | 'pending' | 'submitted' | Outcome;
-const STAGES: readonly Stage[] = ['waiting', 'depositing', 'pending', 'submitted'];
+const STAGES_AFTER_DEPOSIT: readonly Stage[] = ['depositing', 'pending', 'submitted'];
 
 interface SimRelayRequest {
   requestId: string;
   outcome: Outcome;
-  polls: number;
-  indexed: boolean;
+  /** Status polls answered since the deposit was seen. */
+  pollsSinceDeposit: number;
   origin: SimAsset;
   destination: SimAsset;
   originVm: RelayVm;
@@ -64,8 +69,9 @@ interface SimRelayRequest {
   recipient: string;
   amountIn: bigint;
   amountOut: bigint;
-  createdAt: number;
+  openedAt: number;
   updatedAt: number;
+  /** The deposit's hash, once the deposit is seen. */
   inTxHash?: string;
 }
 
@@ -407,8 +413,7 @@ export async function startRelaySimulator(
     const req: SimRelayRequest = {
       requestId: `0x${fakeHex(`relay-sim:request:${counter}`)}`,
       outcome: outcomeFor(recipient),
-      polls: 0,
-      indexed: false,
+      pollsSinceDeposit: 0,
       origin,
       destination,
       originVm,
@@ -417,7 +422,7 @@ export async function startRelaySimulator(
       recipient,
       amountIn,
       amountOut,
-      createdAt: now,
+      openedAt: now,
       updatedAt: now,
     };
     remember(req);
@@ -464,13 +469,27 @@ export async function startRelaySimulator(
     };
   }
 
+  function deposit(req: SimRelayRequest, hash: string) {
+    req.inTxHash = hash;
+    req.pollsSinceDeposit = 0;
+    req.updatedAt = Date.now();
+  }
+
+  /** A status read: a request still waiting deposits by itself once its auto deposit is due. */
+  function depositIfDue(req: SimRelayRequest, config: SimulatorConfig): SimRelayRequest {
+    if (!req.inTxHash && autoDepositDue(req.openedAt, config)) {
+      deposit(req, chainHash(`relay-sim:in:${req.requestId}`, req.originVm));
+    }
+    return req;
+  }
+
   function stageOf(req: SimRelayRequest, settleAfterPolls: number): Stage {
-    return stageAt<Stage>([...STAGES, req.outcome], req.polls, settleAfterPolls);
+    if (!req.inTxHash) return 'waiting';
+    return stageAt<Stage>([...STAGES_AFTER_DEPOSIT, req.outcome], req.pollsSinceDeposit, settleAfterPolls);
   }
 
   function hashesAt(req: SimRelayRequest, stage: Stage) {
-    const inHash = req.inTxHash ?? chainHash(`relay-sim:in:${req.requestId}`, req.originVm);
-    const inTxHashes = stage === 'waiting' ? [] : [inHash];
+    const inTxHashes = req.inTxHash ? [req.inTxHash] : [];
     let txHashes: string[] = [];
     if (stage === 'submitted' || stage === 'success') {
       txHashes = [chainHash(`relay-sim:fill:${req.requestId}`, req.destinationVm)];
@@ -484,10 +503,11 @@ export async function startRelaySimulator(
 
   function intentStatus(version: 'v2' | 'v3') {
     return ({ url, config }: SimRequest): SimResponse => {
-      const req = requests.get(url.searchParams.get('requestId') ?? '');
-      if (!req) return notFound();
+      const known = requests.get(url.searchParams.get('requestId') ?? '');
+      if (!known) return notFound();
+      const req = depositIfDue(known, config);
       const stage = stageOf(req, config.settleAfterPolls);
-      req.polls += 1;
+      if (req.inTxHash) req.pollsSinceDeposit += 1;
       req.updatedAt = Date.now();
       const shown = version === 'v2' && stage === 'submitted' ? 'pending' : stage;
       const unixSeconds = Math.floor(req.updatedAt / 1000);
@@ -500,7 +520,7 @@ export async function startRelaySimulator(
           ...(version === 'v2' ? { time: unixSeconds } : { updatedAt: unixSeconds }),
           originChainId: req.origin.chainSeed.relayChainId,
           destinationChainId: req.destination.chainSeed.relayChainId,
-          quoteCreatedAt: Math.floor(req.createdAt / 1000),
+          quoteCreatedAt: Math.floor(req.openedAt / 1000),
         },
       };
     };
@@ -539,7 +559,7 @@ export async function startRelaySimulator(
         failReason: stage === 'failure' ? 'EXECUTION_REVERTED' : 'N/A',
         refundFailReason: 'N/A',
       },
-      createdAt: new Date(req.createdAt).toISOString(),
+      createdAt: new Date(req.openedAt).toISOString(),
       updatedAt: new Date(req.updatedAt).toISOString(),
     };
   }
@@ -547,31 +567,42 @@ export async function startRelaySimulator(
   function listRequests({ url, config }: SimRequest): SimResponse {
     const id = url.searchParams.get('id');
     const hash = url.searchParams.get('hash')?.toLowerCase();
-    const matches = [...requests.values()].filter((req) => {
-      if (id) return req.requestId === id;
-      if (!hash) return false;
-      const stage = stageOf(req, config.settleAfterPolls);
-      const { inTxHashes, txHashes } = hashesAt(req, stage);
-      return [...inTxHashes, ...txHashes].some((h) => h.toLowerCase() === hash);
-    });
+    const byId = id ? requests.get(id) : undefined;
+    const candidates = id ? (byId ? [byId] : []) : hash ? [...requests.values()] : [];
+    const matches = candidates
+      .map((req) => depositIfDue(req, config))
+      .filter((req) => {
+        if (id) return true;
+        const { inTxHashes, txHashes } = hashesAt(req, stageOf(req, config.settleAfterPolls));
+        return [...inTxHashes, ...txHashes].some((h) => h.toLowerCase() === hash);
+      });
     return { status: 200, body: { requests: matches.map((req) => requestRecord(req, config.settleAfterPolls)) } };
   }
 
+  /**
+   * Without a request id (as the SDK sends it) only a deposit already seen can be matched: the simulator
+   * has no chain to read the transaction from. A request that has its deposit takes no other.
+   */
   function indexTransaction({ body: raw, outcomeFor }: SimRequest): SimResponse {
     const parsed = indexBodySchema.safeParse(raw);
     if (!parsed.success) return validationError(parsed.error, 'body');
     const { txHash, requestId } = parsed.data;
-    const req = requestId
-      ? requests.get(requestId)
-      : [...requests.values()].find((r) => r.inTxHash?.toLowerCase() === txHash.toLowerCase());
+    const sameHash = (r: SimRelayRequest) => r.inTxHash?.toLowerCase() === txHash.toLowerCase();
+    const req = requestId ? requests.get(requestId) : [...requests.values()].find(sameHash);
     if (!req) return { status: 404, body: { message: requestId ? 'Request not found' : 'Transaction not found' } };
-    if (!req.indexed) {
-      req.indexed = true;
+    if (req.inTxHash && !sameHash(req)) return { status: 404, body: { message: 'Transaction not found' } };
+    if (!req.inTxHash) {
+      deposit(req, txHash);
       req.outcome = outcomeFor(req.recipient);
     }
-    req.inTxHash = txHash;
-    req.updatedAt = Date.now();
     return { status: 200, body: { message: 'Success' } };
+  }
+
+  function reportedDeposit({ hash, context }: DepositReport): boolean {
+    const req = typeof context.requestId === 'string' ? requests.get(context.requestId) : undefined;
+    if (!req || req.inTxHash) return false;
+    deposit(req, hash);
+    return true;
   }
 
   const routes: SimRoute[] = [
@@ -594,5 +625,9 @@ export async function startRelaySimulator(
     { method: 'POST', pattern: /^\/transactions\/index$/, kind: 'execute', handle: indexTransaction },
   ];
 
-  return startSimulator('relay', routes, { ...opts, onReset: () => requests.clear() });
+  return startSimulator('relay', routes, {
+    ...opts,
+    onReset: () => requests.clear(),
+    onDeposit: reportedDeposit,
+  });
 }

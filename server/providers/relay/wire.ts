@@ -22,7 +22,7 @@ export const RELAY_NATIVE_CURRENCY: Record<RelayVm, string> = {
 export const RELAY_PLACEHOLDER_ADDRESS: Record<RelayVm, string> = {
   evm: '0x000000000000000000000000000000000000dead',
   svm: 'CbKGgVKLJFb8bBrf58DnAkdryX6ubewVytn7X957YwNr',
-  bvm: 'bc1q4vxn43l44h30nkluqfxd9eckf45vr2awz38lwa',
+  bvm: '34xp4vRoCGJym3xR7yCVPFHoCNxv4Twseo',
   tonvm: 'EQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAADerZ0z',
 };
 
