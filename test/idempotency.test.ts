@@ -46,8 +46,12 @@ describe('Idempotency-Key on lock and execute', () => {
     t.sims.CHAINFLIP.configure({ faults: { quote: 'slow' }, slowMs: 1000 });
     const k = key();
     const body = { ...BTC_TO_ETH, provider: 'CHAINFLIP' };
+    const quotesBefore = t.sims.CHAINFLIP.log.filter((e) => e.kind === 'quote').length;
     const first = t.post('/api/v1/quote/lock', body, withKey(k));
-    await new Promise((r) => setTimeout(r, 200));
+    // The first request is in flight once its quote has reached the (slow) provider.
+    for (let i = 0; i < 400 && t.sims.CHAINFLIP.log.filter((e) => e.kind === 'quote').length === quotesBefore; i++) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
     expectV1Error(await t.post('/api/v1/quote/lock', body, withKey(k)), 409, 'IDEMPOTENCY_IN_PROGRESS');
     expect((await first).status).toBe(200);
     expect((await t.post('/api/v1/quote/lock', body, withKey(k))).headers.get('idempotent-replayed')).toBe('true');

@@ -118,9 +118,7 @@ describe('POST /api/v1/quote/lock', () => {
     t.sims.RELAY.configure({ faults: { quote: 'error5xx' } });
     expectV1Error(await lock({ ...ETH_TO_BTC, provider: 'RELAY' }), 503, 'PROVIDER_UNAVAILABLE');
     t.sims.RELAY.configure({ faults: { quote: 'hang' } });
-    const started = performance.now();
     expectV1Error(await lock({ ...ETH_TO_BTC, provider: 'RELAY' }), 503, 'PROVIDER_UNAVAILABLE');
-    expect(performance.now() - started).toBeLessThan(1700);
   });
 });
 

@@ -94,11 +94,16 @@ describe('structured logs', () => {
         body: JSON.stringify(ETH_TO_BTC),
       });
       const requestId = res.headers.get('x-request-id');
-      await new Promise((r) => setTimeout(r, 300));
-      const lines = output
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l));
+      const parsed = () =>
+        output
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l));
+      // The access line is written once the response is out; wait for it rather than for a fixed time.
+      for (let i = 0; i < 200 && !parsed().some((l) => l.msg === 'request' && l.requestId === requestId); i++) {
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      const lines = parsed();
       const warn = lines.find((l) => l.msg === 'provider quote failed' && l.provider === 'LIFI');
       expect(warn?.requestId).toBe(requestId);
       const access = lines.find((l) => l.msg === 'request' && l.route === '/api/v1/quote');

