@@ -1,0 +1,180 @@
+import { eq, sql } from 'drizzle-orm';
+import { transactionEvents, transactions } from '../../drizzle/schema';
+import { formatAmount } from '../catalog/amounts';
+import type { AppContext } from '../context';
+import { isProviderError, type ProviderError } from '../providers/errors';
+import type { StatusResult } from '../providers/types';
+import { afterTransactionChange } from '../transactions/changes';
+import { hashKey } from '../transactions/keys';
+import { canTransition, isFinal, substatusFor } from '../transactions/transitions';
+import { claimWithoutLookup, settleHashClaim } from './hash-claims';
+import type { PollFields, TransactionRow } from './poll-row';
+
+type EventInsert = typeof transactionEvents.$inferInsert;
+export type NextPoll = (row: TransactionRow) => Date | null;
+
+/** What an answer that counts changes: hashes, amounts, fee and the status transition, with their events. */
+function whatCounts(tx: PollFields, result: StatusResult, upstream: Record<string, unknown>) {
+  const transactionId = tx.id;
+  const events: EventInsert[] = [];
+  const patch: Partial<typeof transactions.$inferInsert> = {};
+  // A swap without a hash (never reported, or a wrong one withdrawn) takes the one its provider saw arrive.
+  if (result.inboundHash && !tx.hash) {
+    patch.hash = result.inboundHash;
+    patch.hashKey = hashKey(result.inboundHash);
+  }
+  if (result.inboundHash && !tx.inboundHash) {
+    patch.inboundHash = result.inboundHash;
+    patch.inboundHashKey = hashKey(result.inboundHash);
+    events.push({
+      transactionId,
+      type: 'hash_updated',
+      message: `Inbound transaction ${result.inboundHash} seen by ${tx.provider}`,
+      data: { inboundHash: result.inboundHash },
+    });
+  }
+  if (result.outboundHash && result.outboundHash !== tx.outboundHash) {
+    patch.outboundHash = result.outboundHash;
+    patch.outboundHashKey = hashKey(result.outboundHash);
+    events.push({
+      transactionId,
+      type: 'hash_updated',
+      message: `Outbound transaction ${result.outboundHash}`,
+      data: { outboundHash: result.outboundHash },
+    });
+  }
+  if (result.dstAmountBase !== undefined && result.status !== 'PENDING') {
+    const decimals = tx.dstAsset.decimals ?? 18;
+    patch.dstAmountBase = result.dstAmountBase.toString();
+    patch.dstAmount = formatAmount(result.dstAmountBase, decimals);
+  }
+  if (result.fee) {
+    patch.feeAmount = result.fee.amount;
+    patch.feeCurrency = result.fee.currency;
+    patch.feeAmountUsd = result.fee.amountUsd === null ? null : String(result.fee.amountUsd);
+    if (result.fee.details !== undefined) patch.feeDetails = result.fee.details;
+  }
+  const statusHolds = result.status === tx.status || canTransition(tx.status, result.status);
+  const substatus = statusHolds ? substatusFor(result.status, result.substatus) : undefined;
+  if (substatus && substatus !== tx.substatus) patch.substatus = substatus;
+  if (canTransition(tx.status, result.status)) {
+    patch.status = result.status;
+    if (isFinal(result.status)) patch.finalizedAt = new Date();
+    if (result.status !== 'PENDING') patch.stale = false;
+    events.push({
+      transactionId,
+      type: 'status_changed',
+      fromStatus: tx.status,
+      toStatus: result.status,
+      message: `${tx.status} → ${result.status}: ${result.detail}`,
+      data: upstream,
+    });
+    if (result.partial) {
+      events.push({
+        transactionId,
+        type: 'partial_fill',
+        message: `Partial fill: ${result.partial.delivered} swapped and delivered, ${result.partial.refunded} refunded`,
+        data: { ...result.partial, ...upstream },
+      });
+    }
+  } else if (result.status !== tx.status && isFinal(tx.status)) {
+    events.push({
+      transactionId,
+      type: 'ignored_regression',
+      message: `Provider reported ${result.status} after ${tx.status}; kept ${tx.status}`,
+      data: upstream,
+    });
+  }
+  return { patch, events };
+}
+
+const sameValue = (a: unknown, b: unknown) =>
+  a === b ||
+  (a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : JSON.stringify(a) === JSON.stringify(b));
+
+/** Whether an answer teaches nothing about the row as read: no hash verdict, progress, status or amount to record. */
+export function learnsNothing(tx: PollFields, result: StatusResult): boolean {
+  if (result.upstreamState !== tx.lastUpstreamState) return false;
+  const claim = claimWithoutLookup(tx, result);
+  if (claim === 'verify' || claim.events.length || Object.keys(claim.patch).length) return false;
+  if (!claim.counts) return true;
+  const learnt = whatCounts(tx, result, {});
+  return (
+    !learnt.events.length &&
+    Object.entries(learnt.patch).every(([key, value]) => sameValue(tx[key as keyof PollFields], value))
+  );
+}
+
+/**
+ * Applies one status answer under a row lock: allowed transitions only, hashes, amounts, fee,
+ * events, and the next poll time, all in the one update.
+ */
+export async function applyStatus(
+  ctx: AppContext,
+  transactionId: string,
+  result: StatusResult,
+  nextPoll: NextPoll,
+): Promise<TransactionRow | undefined> {
+  let changed = false;
+  const applied = await ctx.db.transaction(async (db) => {
+    const [row] = await db.select().from(transactions).where(eq(transactions.id, transactionId)).for('update');
+    if (!row) return undefined;
+    const claim = await settleHashClaim(db, row, result);
+    const tx = { ...row, ...claim.patch } as TransactionRow;
+    const events: EventInsert[] = [];
+    const upstream = {
+      upstreamState: result.upstreamState,
+      ...(result.substatus ? { substatus: result.substatus } : {}),
+    };
+    const patch: Partial<typeof transactions.$inferInsert> = {
+      ...claim.patch,
+      pollAttempts: tx.pollAttempts + 1,
+      pollErrors: 0,
+      lastPolledAt: new Date(),
+      lastPollError: null,
+      lastUpstreamState: result.upstreamState,
+      updatedAt: new Date(),
+    };
+    if (result.upstreamState !== tx.lastUpstreamState) {
+      events.push({ transactionId, type: 'progress', message: result.detail, data: upstream });
+    }
+    events.push(...claim.events);
+    if (claim.counts) {
+      const learnt = whatCounts(tx, result, upstream);
+      Object.assign(patch, learnt.patch);
+      events.push(...learnt.events);
+    }
+    patch.nextPollAt = nextPoll({ ...tx, ...patch } as TransactionRow);
+    const [updated] = await db.update(transactions).set(patch).where(eq(transactions.id, transactionId)).returning();
+    if (events.length) await db.insert(transactionEvents).values(events);
+    changed = events.length > 0 || patch.substatus !== undefined;
+    return updated;
+  });
+  if (changed) await afterTransactionChange(ctx, transactionId);
+  return applied;
+}
+
+export async function recordPollError(
+  ctx: AppContext,
+  tx: Pick<TransactionRow, 'id' | 'provider'>,
+  error: ProviderError | Error,
+  nextPollAt: Date | null,
+) {
+  const message = isProviderError(error) ? `${error.kind}: ${error.message}` : 'adapter error';
+  await ctx.db.transaction(async (db) => {
+    await db
+      .update(transactions)
+      .set({
+        pollAttempts: sql`${transactions.pollAttempts} + 1`,
+        pollErrors: sql`${transactions.pollErrors} + 1`,
+        lastPolledAt: new Date(),
+        lastPollError: message,
+        nextPollAt,
+        updatedAt: new Date(),
+      })
+      .where(eq(transactions.id, tx.id));
+    await db
+      .insert(transactionEvents)
+      .values({ transactionId: tx.id, type: 'poll_error', message, data: { provider: tx.provider } });
+  });
+}
