@@ -6,7 +6,7 @@ import type { AdapterOptions } from '../options';
 import type { ExecuteInput, ProviderAdapter, ProviderRoute, RouteAsset, StatusInput, StatusResult } from '../types';
 import { type ChainflipAdapterTuning, createChainflipAdapter } from './adapter';
 import { minPriceX128 } from './price';
-import { type ChainflipSimulator, startChainflipSimulator } from './simulator';
+import { type ChainflipOutcome, type ChainflipSimulator, startChainflipSimulator } from './simulator';
 import { mapSwapStatus } from './status';
 import { CHANNEL_ID, type SwapStatusInput, swapStatusSchema } from './wire';
 
@@ -103,6 +103,17 @@ async function openChannel(
   return { route, result };
 }
 
+const reportDeposit = (hash: string, context: Record<string, unknown>) =>
+  fetch(`${sim.url}/__sim/deposits`, { method: 'POST', body: JSON.stringify({ hash, context }) });
+
+async function scriptOutcome(key: string, outcome: ChainflipOutcome): Promise<number> {
+  const response = await fetch(`${sim.url}/__sim/chainflip/scripts`, {
+    method: 'POST',
+    body: JSON.stringify({ scripts: [{ key, outcome }] }),
+  });
+  return response.status;
+}
+
 async function pollUntilFinal(adapter: ProviderAdapter, trackingContext: Record<string, unknown>) {
   const seen: StatusResult[] = [];
   for (let i = 0; i < 12; i++) {
@@ -114,7 +125,8 @@ async function pollUntilFinal(adapter: ProviderAdapter, trackingContext: Record<
 }
 
 beforeAll(async () => {
-  sim = await startChainflipSimulator({ port: 0 });
+  // Tests about something other than the deposit: it is made at the channel's first status read.
+  sim = await startChainflipSimulator({ port: 0, defaults: { autoDepositMs: 0 } });
 });
 afterAll(async () => {
   await sim.close();
@@ -316,6 +328,8 @@ describe('execute (deposit channel)', () => {
     const expiresIn = Date.parse(result.exec?.meta.expiresAt ?? '') - Date.now();
     expect(expiresIn).toBeGreaterThan(23 * 3600_000);
     expect(Object.keys(result.exec?.meta ?? {}).every((k) => META_KEYS.includes(k))).toBe(true);
+    expect(result.depositDeadline).toBeInstanceOf(Date);
+    expect(result.depositDeadline?.toISOString()).toBe(result.exec?.meta.expiresAt);
     expect(result.trackingContext).toEqual({
       channelId,
       depositAddress,
@@ -381,50 +395,59 @@ describe('execute (deposit channel)', () => {
 
 describe('status end to end', () => {
   it('walks a successful swap to SUCCESS with the payout hash and amount', async () => {
-    sim.configure({ outcome: 'success', settleAfterPolls: 6 });
+    sim.configure({ outcome: 'success', settleAfterPolls: 4 });
     const adapter = newAdapter();
     const { route, result } = await openChannel(adapter, ETH, BTC, ONE_ETH);
     const seen = await pollUntilFinal(adapter, result.trackingContext);
 
-    expect(seen.map((s) => s.upstreamState)).toEqual([
-      'WAITING',
-      'WAITING',
-      'RECEIVING',
+    expect(seen.map((s) => s.upstreamState)).toEqual(['RECEIVING', 'SWAPPING', 'SENDING', 'SENT', 'COMPLETED']);
+    expect(seen.slice(0, -1).every((s) => s.status === 'PENDING' && !s.notFound)).toBe(true);
+    expect(seen.map((s) => s.substatus)).toEqual([
+      'WAITING_SOURCE_CONFIRMATIONS',
       'SWAPPING',
-      'SENDING',
-      'SENT',
+      'WAITING_DESTINATION',
+      'WAITING_DESTINATION',
       'COMPLETED',
     ]);
-    expect(seen.slice(0, -1).every((s) => s.status === 'PENDING' && !s.notFound)).toBe(true);
-    expect(seen[0]?.inboundHash).toBeUndefined();
     const final = seen.at(-1) as StatusResult;
     expect(final.status).toBe('SUCCESS');
     expect(final.outboundHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(seen[3]?.outboundHash).toBe(final.outboundHash);
     expect(final.inboundHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(final.dstAmountBase).toBe(route.dstAmountBase);
     expect(final.fee).toMatchObject({ currency: 'USDC', amountUsd: null });
     expect(sim.log.at(-1)?.path).toBe(`/v2/swaps/${result.trackingContext.channelId}`);
   });
 
-  it('walks a refunded swap to REFUND with the refund hash on the source chain', async () => {
-    sim.configure({ outcome: 'refund', settleAfterPolls: 6 });
+  it('reports a refund egress in SENDING and SENT as a refund in progress, then REFUND on the source chain', async () => {
+    sim.configure({ outcome: 'refund', settleAfterPolls: 4 });
     const adapter = newAdapter();
     const { result } = await openChannel(adapter, ETH, BTC, ONE_ETH);
     const seen = await pollUntilFinal(adapter, result.trackingContext);
+
+    expect(seen.map((s) => [s.upstreamState, s.status, s.substatus])).toEqual([
+      ['RECEIVING', 'PENDING', 'WAITING_SOURCE_CONFIRMATIONS'],
+      ['SWAPPING', 'PENDING', 'SWAPPING'],
+      ['SENDING', 'PENDING', 'REFUND_IN_PROGRESS'],
+      ['SENT', 'PENDING', 'REFUND_IN_PROGRESS'],
+      ['COMPLETED', 'REFUND', 'REFUNDED'],
+    ]);
+    expect(seen.some((s) => /payout/i.test(s.detail))).toBe(false);
     const final = seen.at(-1) as StatusResult;
-    expect(seen.slice(0, -1).every((s) => s.status === 'PENDING')).toBe(true);
-    expect(final).toMatchObject({ status: 'REFUND', upstreamState: 'COMPLETED' });
     expect(final.outboundHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(final.outboundHash).not.toBe(final.inboundHash);
+    expect(seen[2]?.outboundHash).toBeUndefined();
+    expect(seen[3]?.outboundHash).toBe(final.outboundHash);
     expect(final.dstAmountBase).toBeUndefined();
     expect(final.fee?.currency).toBe('ETH');
   });
 
   it('walks a failed swap to FAILED with the reason', async () => {
-    sim.configure({ outcome: 'failure', settleAfterPolls: 6 });
+    sim.configure({ outcome: 'failure', settleAfterPolls: 3 });
     const adapter = newAdapter();
     const { result } = await openChannel(adapter, ETH, BTC, ONE_ETH);
     const seen = await pollUntilFinal(adapter, result.trackingContext);
+    expect(seen.map((s) => s.upstreamState)).toEqual(['RECEIVING', 'SWAPPING', 'SENDING', 'FAILED']);
     expect(seen.slice(0, -1).every((s) => s.status === 'PENDING')).toBe(true);
     expect(seen.at(-1)).toMatchObject({
       status: 'FAILED',
@@ -433,7 +456,60 @@ describe('status end to end', () => {
     });
   });
 
+  it('a rejected deposit whose refund is in flight is a refund in progress, never FAILED, then REFUND', async () => {
+    sim.configure({ outcome: 'success', settleAfterPolls: 3 });
+    expect(await scriptOutcome(BTC_WALLET, 'rejected')).toBe(200);
+    const adapter = newAdapter();
+    const { result } = await openChannel(adapter, ETH, BTC, ONE_ETH);
+    const seen = await pollUntilFinal(adapter, result.trackingContext);
+
+    expect(seen.map((s) => [s.upstreamState, s.status, s.substatus])).toEqual([
+      ['RECEIVING', 'PENDING', 'WAITING_SOURCE_CONFIRMATIONS'],
+      ['FAILED', 'PENDING', 'REFUND_IN_PROGRESS'],
+      ['FAILED', 'PENDING', 'REFUND_IN_PROGRESS'],
+      ['FAILED', 'REFUND', 'REFUNDED'],
+    ]);
+    const [, scheduled, sent, refunded] = seen as [StatusResult, StatusResult, StatusResult, StatusResult];
+    expect(scheduled.detail).toBe('The deposit was rejected by the broker; its refund is on its way');
+    expect(scheduled.outboundHash).toBeUndefined();
+    expect(refunded.outboundHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(sent.outboundHash).toBe(refunded.outboundHash);
+    expect(refunded.inboundHash).toBe(seen[0]?.inboundHash);
+  });
+
+  it('a partial fill pays out, waits for its refund, and keeps the refund reference beside the payout hash', async () => {
+    sim.configure({ outcome: 'success', settleAfterPolls: 5 });
+    expect(await scriptOutcome(SOL_WALLET, 'partial')).toBe(200);
+    const adapter = newAdapter();
+    const amount = 20_000n * 10n ** 6n;
+    const { route, result } = await openChannel(adapter, USDC, SOL, amount, 'chainflip:dca');
+    const seen = await pollUntilFinal(adapter, result.trackingContext);
+
+    expect(seen.map((s) => [s.upstreamState, s.status, s.substatus])).toEqual([
+      ['RECEIVING', 'PENDING', 'WAITING_SOURCE_CONFIRMATIONS'],
+      ['SWAPPING', 'PENDING', 'SWAPPING'],
+      ['SENDING', 'PENDING', 'WAITING_DESTINATION'],
+      ['SENT', 'PENDING', 'WAITING_DESTINATION'],
+      ['COMPLETED', 'PENDING', 'REFUND_IN_PROGRESS'],
+      ['COMPLETED', 'SUCCESS', 'PARTIAL'],
+    ]);
+    const final = seen.at(-1) as StatusResult;
+    const refundHash = (final.partial as { refundHash?: string } | undefined)?.refundHash as string;
+    expect(refundHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(final.outboundHash).not.toBe(refundHash);
+    expect(seen.slice(3).every((s) => s.outboundHash === final.outboundHash)).toBe(true);
+    expect(seen[4]?.detail).toContain(refundHash);
+    expect(final.detail).toContain(refundHash);
+    expect(final.partial).toMatchObject({
+      delivered: expect.stringMatching(/ SOL$/),
+      refunded: expect.stringMatching(/ USDC$/),
+    });
+    expect(final.dstAmountBase).toBeLessThan(route.dstAmountBase / 2n);
+    expect(final.dstAmountBase).toBeGreaterThan(route.dstAmountBase / 3n);
+  });
+
   it('reports FAILED for a channel that expired without a deposit', async () => {
+    sim.configure({ autoDepositMs: null });
     const adapter = newAdapter();
     const { result } = await openChannel(adapter, ETH, BTC, ONE_ETH);
     expect((await adapter.status(statusInput(result.trackingContext), testSignal())).status).toBe('PENDING');
@@ -445,6 +521,7 @@ describe('status end to end', () => {
     expect(await adapter.status(statusInput(result.trackingContext), testSignal())).toMatchObject({
       status: 'FAILED',
       upstreamState: 'WAITING',
+      substatus: 'EXPIRED',
     });
   });
 
@@ -452,7 +529,6 @@ describe('status end to end', () => {
     sim.configure({ settleAfterPolls: 3 });
     const adapter = newAdapter();
     const { result } = await openChannel(adapter, ETH, BTC, ONE_ETH);
-    await adapter.status(statusInput(result.trackingContext), testSignal());
     const receiving = await adapter.status(statusInput(result.trackingContext), testSignal());
     const depositHash = receiving.inboundHash as string;
     expect(depositHash).toMatch(/^0x[0-9a-f]{64}$/);
@@ -461,6 +537,112 @@ describe('status end to end', () => {
     const byHash = await adapter.status(statusInput({}, depositHash), testSignal());
     expect(byHash.notFound).toBeUndefined();
     expect(byHash.inboundHash).toBe(depositHash);
+  });
+});
+
+describe('a channel waits for its deposit', () => {
+  const DEPOSIT = `0x${'5e'.repeat(32)}`;
+
+  beforeEach(() => {
+    sim.configure({ autoDepositMs: null, settleAfterPolls: 2 });
+  });
+
+  it('stays WAITING with no deposit however often it is asked', async () => {
+    const adapter = newAdapter();
+    const { result } = await openChannel(adapter, ETH, BTC, ONE_ETH);
+    const seen: StatusResult[] = [];
+    for (let i = 0; i < 6; i++) seen.push(await adapter.status(statusInput(result.trackingContext), testSignal()));
+    expect(seen.every((s) => s.status === 'PENDING' && s.upstreamState === 'WAITING')).toBe(true);
+    expect(seen.every((s) => s.inboundHash === undefined)).toBe(true);
+  });
+
+  it('takes a reported hash as its deposit, and walks its stages from then on', async () => {
+    const adapter = newAdapter();
+    const { result } = await openChannel(adapter, ETH, BTC, ONE_ETH);
+    for (let i = 0; i < 4; i++) await adapter.status(statusInput(result.trackingContext), testSignal());
+
+    const report = await reportDeposit(DEPOSIT, result.trackingContext);
+    expect(report.status).toBe(200);
+    expect(await report.json()).toEqual({ seen: true });
+
+    const receiving = await adapter.status(statusInput(result.trackingContext, DEPOSIT), testSignal());
+    expect(receiving).toMatchObject({ status: 'PENDING', upstreamState: 'RECEIVING', inboundHash: DEPOSIT });
+    expect(receiving.hashCheck).toEqual({ hash: DEPOSIT, verdict: 'verified', decidesStatus: false });
+    const body = await (await fetch(`${sim.url}/v2/swaps/${result.trackingContext.channelId}`)).json();
+    expect(body.deposit).toMatchObject({ amount: ONE_ETH.toString(), txRef: DEPOSIT });
+    expect((await adapter.status(statusInput(result.trackingContext), testSignal())).upstreamState).toBe('COMPLETED');
+  });
+
+  it('finds the channel a report names by its deposit address alone', async () => {
+    const { result } = await openChannel(newAdapter(), ETH, BTC, ONE_ETH);
+    const report = await reportDeposit(DEPOSIT, { depositAddress: result.trackingContext.depositAddress });
+    expect(report.status).toBe(200);
+    expect((await (await fetch(`${sim.url}/v2/swaps/${DEPOSIT}`)).json()).depositChannel.id).toBe(
+      result.trackingContext.channelId,
+    );
+  });
+
+  it('refuses a second report for the same channel, and a report naming no open channel (404)', async () => {
+    const { result } = await openChannel(newAdapter(), ETH, BTC, ONE_ETH);
+    expect((await reportDeposit(DEPOSIT, result.trackingContext)).status).toBe(200);
+    const again = await reportDeposit(`0x${'77'.repeat(32)}`, result.trackingContext);
+    expect(again.status).toBe(404);
+    expect(await again.json()).toEqual({ message: 'no swap waits for this deposit' });
+    const body = await (await fetch(`${sim.url}/v2/swaps/${result.trackingContext.channelId}`)).json();
+    expect(body.deposit.txRef).toBe(DEPOSIT);
+    expect((await reportDeposit(DEPOSIT, { channelId: '8399999-Ethereum-424242' })).status).toBe(404);
+    expect((await reportDeposit(DEPOSIT, {})).status).toBe(404);
+  });
+
+  it('deposits by itself with a hash of its own once autoDepositMs has passed, not before', async () => {
+    const adapter = newAdapter();
+    sim.configure({ autoDepositMs: 3_600_000 });
+    const { result } = await openChannel(adapter, ETH, BTC, ONE_ETH);
+    expect((await adapter.status(statusInput(result.trackingContext), testSignal())).upstreamState).toBe('WAITING');
+    sim.configure({ autoDepositMs: 0 });
+    const deposited = await adapter.status(statusInput(result.trackingContext), testSignal());
+    expect(deposited.upstreamState).toBe('RECEIVING');
+    expect(deposited.inboundHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect((await reportDeposit(DEPOSIT, result.trackingContext)).status).toBe(404);
+  });
+
+  it('expires when its time is up without a deposit, and takes no deposit after', async () => {
+    const shortLived = await startChainflipSimulator({ channelLifetimeMs: 0, defaults: { autoDepositMs: 0 } });
+    try {
+      const adapter = createChainflipAdapter({ ...adapterOptions(), baseUrl: shortLived.url });
+      const { result } = await openChannel(adapter, ETH, BTC, ONE_ETH);
+      expect(await adapter.status(statusInput(result.trackingContext), testSignal())).toMatchObject({
+        status: 'FAILED',
+        upstreamState: 'WAITING',
+        substatus: 'EXPIRED',
+      });
+      const report = await fetch(`${shortLived.url}/__sim/deposits`, {
+        method: 'POST',
+        body: JSON.stringify({ hash: DEPOSIT, context: result.trackingContext }),
+      });
+      expect(report.status).toBe(404);
+    } finally {
+      await shortLived.close();
+    }
+  });
+});
+
+describe('simulator scripts', () => {
+  it("scripts Chainflip's own endings, refuses unknown ones, and the latest script for a key wins", async () => {
+    const bad = await fetch(`${sim.url}/__sim/chainflip/scripts`, {
+      method: 'POST',
+      body: JSON.stringify({ scripts: [{ key: BTC_WALLET, outcome: 'exploded' }] }),
+    });
+    expect(bad.status).toBe(400);
+    expect(await scriptOutcome(BTC_WALLET, 'rejected')).toBe(200);
+    sim.script(BTC_WALLET, 'refund');
+    sim.configure({ settleAfterPolls: 0 });
+    const adapter = newAdapter();
+    const { result } = await openChannel(adapter, ETH, BTC, ONE_ETH);
+    expect(await adapter.status(statusInput(result.trackingContext), testSignal())).toMatchObject({
+      status: 'REFUND',
+      upstreamState: 'COMPLETED',
+    });
   });
 });
 
@@ -557,17 +739,46 @@ describe('simulator wire format', () => {
     const adapter = newAdapter();
     const { result } = await openChannel(adapter, ETH, BTC, ONE_ETH);
     const channelUrl = `${sim.url}/v2/swaps/${result.trackingContext.channelId}`;
-    const waiting = await (await fetch(channelUrl)).json();
-    expect(waiting).not.toHaveProperty('swapId');
+    const receiving = await (await fetch(channelUrl)).json();
+    expect(receiving.state).toBe('RECEIVING');
+    expect(receiving).not.toHaveProperty('swapId');
     await fetch(channelUrl);
-    const swapping = await (await fetch(channelUrl)).json();
-    expect(swapping.state).toBe('SENDING');
-    const bySwapId = await fetch(`${sim.url}/v2/swaps/${swapping.swapId}`);
+    const sending = await (await fetch(channelUrl)).json();
+    expect(sending.state).toBe('SENDING');
+    const bySwapId = await fetch(`${sim.url}/v2/swaps/${sending.swapId}`);
     expect(bySwapId.status).toBe(200);
     expect((await bySwapId.json()).depositChannel.id).toBe(result.trackingContext.channelId);
     const missing = await fetch(`${sim.url}/v2/swaps/99999999`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ message: 'resource not found' });
+  });
+
+  it('answers a rejected deposit the way getSwapState does: FAILED, no swap id, the refund egress inside', async () => {
+    sim.configure({ settleAfterPolls: 3 });
+    sim.script(BTC_WALLET, 'rejected');
+    const { result } = await openChannel(newAdapter(), ETH, BTC, ONE_ETH);
+    const channelUrl = `${sim.url}/v2/swaps/${result.trackingContext.channelId}`;
+    await fetch(channelUrl);
+    const rejected = await (await fetch(channelUrl)).json();
+    expect(rejected).toMatchObject({
+      state: 'FAILED',
+      fees: [],
+      deposit: {
+        amount: ONE_ETH.toString(),
+        failure: {
+          mode: 'DEPOSIT_REJECTED',
+          reason: { name: 'TransactionRejectedByBroker', message: 'The deposit was rejected by the broker' },
+        },
+      },
+      swap: { originalInputAmount: ONE_ETH.toString(), swappedOutputAmount: '0' },
+      refundEgress: { amount: ONE_ETH.toString(), scheduledAt: expect.any(Number) },
+    });
+    expect(rejected).not.toHaveProperty('swapId');
+    expect(rejected.deposit).not.toHaveProperty('witnessedAt');
+    expect(rejected.refundEgress).not.toHaveProperty('txRef');
+    const sent = await (await fetch(channelUrl)).json();
+    expect(sent.refundEgress.txRef).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(sent.refundEgress).not.toHaveProperty('witnessedAt');
   });
 });
 
@@ -719,12 +930,54 @@ describe('mapSwapStatus', () => {
     expect(map(body)).toMatchObject({ status: 'REFUND', outboundHash: undefined });
   });
 
-  it('COMPLETED with both egresses (partial DCA refund) -> SUCCESS', () => {
-    expect(map({ ...completed, refundEgress: refunded.refundEgress })).toMatchObject({
+  it('COMPLETED with both egresses (partial DCA refund) -> SUCCESS, PARTIAL, with the refund reference', () => {
+    const result = map({ ...completed, refundEgress: refunded.refundEgress });
+    expect(result).toMatchObject({
       status: 'SUCCESS',
+      substatus: 'PARTIAL',
+      outboundHash: '104-2',
+      partial: { refundHash: refunded.refundEgress.txRef },
+    });
+    expect(result.detail).toContain(refunded.refundEgress.txRef);
+  });
+
+  it('COMPLETED with the payout witnessed and the refund still in flight -> PENDING, refund in progress', () => {
+    const { witnessedAt: _w, witnessedBlockIndex: _b, ...inFlight } = refunded.refundEgress;
+    expect(map({ ...completed, refundEgress: inFlight })).toMatchObject({
+      status: 'PENDING',
+      substatus: 'REFUND_IN_PROGRESS',
       outboundHash: '104-2',
     });
   });
+
+  it('COMPLETED with the payout witnessed and the refund broadcast aborted -> SUCCESS, PARTIAL, nothing refunded', () => {
+    const { witnessedAt: _w, witnessedBlockIndex: _b, txRef: _t, ...scheduled } = refunded.refundEgress;
+    const aborted = {
+      ...scheduled,
+      failure: {
+        mode: 'SENDING_FAILED',
+        reason: { name: 'BroadcastAborted', message: 'The refund broadcast was aborted' },
+      },
+    };
+    expect(map({ ...completed, refundEgress: aborted })).toMatchObject({
+      status: 'SUCCESS',
+      substatus: 'PARTIAL',
+      outboundHash: '104-2',
+      detail: 'Swap completed; the refund of the unswapped part failed: The refund broadcast was aborted',
+      partial: { refunded: 'nothing' },
+    });
+  });
+
+  it.each(['SENDING', 'SENT'] as const)(
+    '%s with a refund egress alone is a refund in progress, not a payout',
+    (state) => {
+      const refundEgress = { amount: '100', scheduledAt: 564000, ...(state === 'SENT' ? { txRef: '0xrefund' } : {}) };
+      const result = map({ state, depositChannel: channel, deposit, swap: swapDone, refundEgress, fees: [] });
+      expect(result).toMatchObject({ status: 'PENDING', substatus: 'REFUND_IN_PROGRESS' });
+      expect(result.detail).not.toMatch(/payout/i);
+      expect(result.outboundHash).toBe(state === 'SENT' ? '0xrefund' : undefined);
+    },
+  );
 
   it.each(['RECEIVING', 'SWAPPING', 'SENDING', 'SENT'] as const)('%s -> PENDING', (state) => {
     const result = map({ state, depositChannel: channel, deposit, swap: swapDone, fees: [] });
@@ -744,7 +997,7 @@ describe('mapSwapStatus', () => {
     const swapEgress = {
       amount: '100',
       failure: {
-        mode: 'BROADCAST_ABORTED',
+        mode: 'SENDING_FAILED',
         reason: { name: 'BroadcastAborted', message: 'The swap broadcast was aborted' },
       },
     };
@@ -754,14 +1007,107 @@ describe('mapSwapStatus', () => {
     });
   });
 
-  it('FAILED with a witnessed refundEgress -> REFUND; an unwitnessed one stays FAILED', () => {
+  it('FAILED with a witnessed refundEgress -> REFUND; an unwitnessed one is a refund in progress', () => {
     const witnessed = { amount: '100', txRef: '0xrefund', witnessedAt: 624000 };
     expect(map({ state: 'FAILED', deposit, refundEgress: witnessed, fees: [] })).toMatchObject({
       status: 'REFUND',
       outboundHash: '0xrefund',
     });
     const { witnessedAt: _w, ...pending } = witnessed;
-    expect(map({ state: 'FAILED', deposit, refundEgress: pending, fees: [] }).status).toBe('FAILED');
+    expect(map({ state: 'FAILED', deposit, refundEgress: pending, fees: [] })).toMatchObject({
+      status: 'PENDING',
+      substatus: 'REFUND_IN_PROGRESS',
+      outboundHash: '0xrefund',
+    });
+  });
+
+  // Copied: swap.test.ts "retrieves a swap in FAILED status (deposit failed w/ refund)", trimmed.
+  const rejectedDeposit = {
+    deposit: {
+      amount: '1000000',
+      failedAt: 21689748000,
+      failedBlockIndex: '3614958-465',
+      failure: {
+        failedAt: 21689748000,
+        failedBlockIndex: '3614958-465',
+        mode: 'DEPOSIT_REJECTED',
+        reason: { message: 'The deposit was rejected by the broker', name: 'TransactionRejectedByBroker' },
+      },
+      txRef: '9dccc57dc24a62635e946b06629a01646741e728edeacfed0e30d9638e82b378',
+    },
+    destAsset: 'ETH',
+    destChain: 'Ethereum',
+    fees: [],
+    refundEgress: {
+      amount: '1000000',
+      scheduledAt: 21689748000,
+      scheduledBlockIndex: '3614958-1117',
+      txRef: '7cc616d54e33a2f7685186994120eb32b6fcbdc2344b4238db5115f6b2cf3277',
+      witnessedAt: 21690432000,
+      witnessedBlockIndex: '3615072-1060',
+    },
+    srcAsset: 'BTC',
+    srcChain: 'Bitcoin',
+    state: 'FAILED' as const,
+    swap: {
+      originalInputAmount: '1000000',
+      remainingInputAmount: '1000000',
+      swappedInputAmount: '0',
+      swappedIntermediateAmount: '0',
+      swappedOutputAmount: '0',
+    },
+  };
+
+  it('a rejected deposit: REFUND once its refund is witnessed (copied sample), a refund in progress before', () => {
+    expect(map(rejectedDeposit)).toMatchObject({
+      status: 'REFUND',
+      substatus: 'REFUNDED',
+      inboundHash: rejectedDeposit.deposit.txRef,
+      outboundHash: rejectedDeposit.refundEgress.txRef,
+    });
+    const { witnessedAt: _w, witnessedBlockIndex: _b, ...sent } = rejectedDeposit.refundEgress;
+    expect(map({ ...rejectedDeposit, refundEgress: sent })).toMatchObject({
+      status: 'PENDING',
+      substatus: 'REFUND_IN_PROGRESS',
+      outboundHash: sent.txRef,
+    });
+    const { txRef: _t, ...scheduled } = sent;
+    expect(map({ ...rejectedDeposit, refundEgress: scheduled })).toMatchObject({
+      status: 'PENDING',
+      substatus: 'REFUND_IN_PROGRESS',
+    });
+    const { refundEgress: _r, ...noEgressYet } = rejectedDeposit;
+    expect(map(noEgressYet).status).toBe('PENDING');
+  });
+
+  it('FAILED stays FAILED where Chainflip reports that no refund follows', () => {
+    const { refundEgress: _r, ...noRefund } = rejectedDeposit;
+    const ignored = { ...noRefund.deposit, failure: { ...noRefund.deposit.failure, mode: 'DEPOSIT_IGNORED' } };
+    expect(map({ ...noRefund, deposit: ignored })).toMatchObject({
+      status: 'FAILED',
+      detail: 'The deposit was rejected by the broker',
+    });
+    // Copied: snapshot "retrieves multiple DCA swaps in FAILED status if refund egress fails but swap completes".
+    const refundIgnored = {
+      amount: '999844999999160000',
+      failedAt: 624000,
+      failedBlockIndex: '104-1',
+      failure: {
+        failedAt: 624000,
+        failedBlockIndex: '104-1',
+        mode: 'REFUND_OUTPUT_TOO_SMALL',
+        reason: {
+          message: 'The amount is below the minimum egress amount.',
+          name: 'ethereumIngressEgress.BelowEgressDustLimit',
+        },
+      },
+      scheduledAt: 564000,
+      scheduledBlockIndex: '94-594',
+    };
+    expect(map({ ...completed, state: 'FAILED', refundEgress: refundIgnored })).toMatchObject({
+      status: 'FAILED',
+      detail: 'The amount is below the minimum egress amount.',
+    });
   });
 
   it('rejects an unknown state as a schema mismatch', () => {

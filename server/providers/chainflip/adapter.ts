@@ -306,6 +306,7 @@ export function createChainflipAdapter(options: AdapterOptions, tuning: Chainfli
         issuedBlock: channel.issuedBlock,
         openedAt: new Date().toISOString(),
       },
+      ...(channel.estimatedExpiryTime === undefined ? {} : { depositDeadline: new Date(channel.estimatedExpiryTime) }),
     };
   }
 

@@ -57,7 +57,7 @@ describe('status: the client hash against the deposit Chainflip saw on our chann
     const adapter = adapterFor(sim.url);
     const [route] = await adapter.quote(quoteInput, testSignal());
     if (!route) throw new Error('no route');
-    sim.configure({ settleAfterPolls: 0, outcome: 'success' });
+    sim.configure({ settleAfterPolls: 0, outcome: 'success', autoDepositMs: 0 });
     const executed = await adapter.execute(
       {
         ...quoteInput,
@@ -109,7 +109,7 @@ describe('status: the client hash against the deposit Chainflip saw on our chann
     expect(result).toMatchObject({
       status: 'SUCCESS',
       substatus: 'PARTIAL',
-      partial: { delivered: '0.03 BTC', refunded: '0.99 ETH' },
+      partial: { delivered: '0.03 BTC', refunded: '0.99 ETH', refundHash: '0x02' },
       dstAmountBase: 3_000_000n,
     });
   });

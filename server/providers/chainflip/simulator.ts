@@ -2,7 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { base58, bech32m } from '@scure/base';
 import { z } from 'zod';
 import {
+  autoDepositDue,
   convertAtMarket,
+  type DepositReport,
   fakeHex,
   findSimAsset,
   type Outcome,
@@ -12,6 +14,7 @@ import {
   type SimResponse,
   type SimRoute,
   type SimulatorOptions,
+  sameAddress,
   stageAt,
   startSimulator,
   usdOf,
@@ -270,6 +273,64 @@ function handleQuote(req: SimRequest): SimResponse {
 
 // ---- Deposit channels and their swaps.
 
+/** The kit's endings, plus a deposit the backend rejects (and refunds) and a swap that fills only in part. */
+export type ChainflipOutcome = Outcome | 'rejected' | 'partial';
+const OUTCOMES = ['success', 'failure', 'refund', 'rejected', 'partial'] as const satisfies ChainflipOutcome[];
+const isKitOutcome = (outcome: ChainflipOutcome): outcome is Outcome => outcome !== 'rejected' && outcome !== 'partial';
+
+type EgressStage = 'scheduled' | 'sent' | 'witnessed' | 'aborted';
+
+/** What the backend shows at one point of a swap after its deposit was seen. */
+interface Step {
+  state: SwapState;
+  swapEgress?: EgressStage;
+  refundEgress?: EgressStage;
+}
+
+const PLANS: Record<ChainflipOutcome, readonly Step[]> = {
+  success: [
+    { state: 'RECEIVING' },
+    { state: 'SWAPPING' },
+    { state: 'SENDING', swapEgress: 'scheduled' },
+    { state: 'SENT', swapEgress: 'sent' },
+    { state: 'COMPLETED', swapEgress: 'witnessed' },
+  ],
+  refund: [
+    { state: 'RECEIVING' },
+    { state: 'SWAPPING' },
+    { state: 'SENDING', refundEgress: 'scheduled' },
+    { state: 'SENT', refundEgress: 'sent' },
+    { state: 'COMPLETED', refundEgress: 'witnessed' },
+  ],
+  failure: [
+    { state: 'RECEIVING' },
+    { state: 'SWAPPING' },
+    { state: 'SENDING', swapEgress: 'scheduled' },
+    { state: 'FAILED', swapEgress: 'aborted' },
+  ],
+  // getSwapState answers FAILED for a failed deposit from the start, while its refund broadcast goes on.
+  rejected: [
+    { state: 'RECEIVING' },
+    { state: 'FAILED', refundEgress: 'scheduled' },
+    { state: 'FAILED', refundEgress: 'sent' },
+    { state: 'FAILED', refundEgress: 'witnessed' },
+  ],
+  // COMPLETED follows the payout's broadcast alone, so the refund may still be in flight then.
+  partial: [
+    { state: 'RECEIVING' },
+    { state: 'SWAPPING' },
+    { state: 'SENDING', swapEgress: 'scheduled', refundEgress: 'scheduled' },
+    { state: 'SENT', swapEgress: 'sent', refundEgress: 'sent' },
+    { state: 'COMPLETED', swapEgress: 'witnessed', refundEgress: 'sent' },
+    { state: 'COMPLETED', swapEgress: 'witnessed', refundEgress: 'witnessed' },
+  ],
+};
+
+interface SeenDeposit {
+  txRef: string;
+  seenAt: number;
+}
+
 interface Channel {
   id: string;
   issuedBlock: number;
@@ -277,22 +338,26 @@ interface Channel {
   body: OpenSwapDepositChannelBody;
   depositAddress: string;
   openedAt: number;
+  estimatedExpiryTime: number;
   srcChainExpiryBlock: number;
-  outcome: Outcome;
-  polls: number;
+  outcome: ChainflipOutcome;
+  /** Expired by the control endpoint, ahead of its time. */
   expired: boolean;
   swapId: string;
-  depositTxRef: string;
+  deposit?: SeenDeposit;
+  /** Status reads since the deposit was seen: the swap walks its plan by them. */
+  polls: number;
   pricing: Pricing;
 }
 
-const PROGRESS: readonly SwapState[] = ['WAITING', 'RECEIVING', 'SWAPPING', 'SENDING', 'SENT', 'COMPLETED'];
-const STAGES: Record<Outcome, readonly SwapState[]> = {
-  success: PROGRESS,
-  refund: PROGRESS,
-  failure: ['WAITING', 'RECEIVING', 'SWAPPING', 'SENDING', 'FAILED'],
-};
-const progressOf = (state: SwapState) => (state === 'FAILED' ? 4 : PROGRESS.indexOf(state));
+interface Progress {
+  step: Step;
+  deposit: SeenDeposit;
+}
+
+const isExpired = (channel: Channel) => channel.expired || Date.now() >= channel.estimatedExpiryTime;
+const hasSwapRequest = (channel: Channel, progress: Progress | undefined) =>
+  progress !== undefined && progress.step.state !== 'RECEIVING' && channel.outcome !== 'rejected';
 
 const hexBytes = (hex: string) => Uint8Array.from(Buffer.from(hex, 'hex'));
 
@@ -337,70 +402,125 @@ function priceFromX128(x128: string, src: ChainflipAssetRef, dst: ChainflipAsset
   return decimalRatio(BigInt(x128), decimalsOf(dst), 2n ** 128n, decimalsOf(src));
 }
 
+/** What the swap had swapped by this step: everything once paid out, half of it for a partial fill. */
+function swappedBy(channel: Channel, step: Step) {
+  const p = channel.pricing;
+  if (!step.swapEgress) return { input: 0n, intermediate: 0n, output: 0n, chunks: 0 };
+  const intermediate = p.intermediateAmount ?? 0n;
+  if (channel.outcome !== 'partial') {
+    return { input: p.swapInput, intermediate, output: p.swapOutput, chunks: p.chunks };
+  }
+  return {
+    input: p.swapInput / 2n,
+    intermediate: intermediate / 2n,
+    output: p.swapOutput / 2n,
+    chunks: Math.floor(p.chunks / 2),
+  };
+}
+
+const refundEgressFee = (p: Pricing) => baseFromUsd(CHAINS[chainOf(p.src)].egressUsd, p.src);
+
+/** A rejected deposit goes back whole (the backend shows the deposit amount); an unswapped input less fees. */
+function refundAmount(channel: Channel, step: Step): bigint {
+  const p = channel.pricing;
+  if (channel.outcome === 'rejected') return p.depositAmount;
+  const unswapped = p.swapInput - swappedBy(channel, step).input;
+  return unswapped - refundEgressFee(p) - bps(unswapped, REFUND_FEE_BPS);
+}
+
 function egressFields(
   channel: Channel,
-  state: SwapState,
+  { deposit }: Progress,
+  stage: EgressStage,
   amount: bigint,
   txChain: ChainflipChain,
   kind: 'swap' | 'refund',
 ) {
-  const at = (seconds: number) => channel.openedAt + seconds * 1000;
-  const progress = progressOf(state);
+  const at = (seconds: number) => deposit.seenAt + seconds * 1000;
   const scheduled = {
     amount: amount.toString(),
     scheduledAt: at(60),
     scheduledBlockIndex: `${channel.issuedBlock + 10}-4`,
   };
-  if (state === 'FAILED') {
+  if (stage === 'scheduled') return scheduled;
+  if (stage === 'aborted') {
     const failure = {
       failedAt: at(120),
       failedBlockIndex: `${channel.issuedBlock + 20}-7`,
-      mode: 'BROADCAST_ABORTED',
+      mode: 'SENDING_FAILED',
       reason: { name: 'BroadcastAborted', message: `The ${kind} broadcast was aborted` },
     };
     return { ...scheduled, failure, failedAt: failure.failedAt, failedBlockIndex: failure.failedBlockIndex };
   }
-  if (progress < progressOf('SENT')) return scheduled;
   const sent = { ...scheduled, txRef: fakeTxRef(txChain, `${kind}-egress:${channel.id}`) };
-  if (state !== 'COMPLETED') return sent;
+  if (stage === 'sent') return sent;
   return { ...sent, witnessedAt: at(150), witnessedBlockIndex: `${channel.issuedBlock + 25}-3` };
 }
 
-function feesAt(channel: Channel, progress: number) {
-  const p = channel.pricing;
-  const fees = progress >= progressOf('SWAPPING') ? [wireFee('INGRESS', p.src, p.ingressFee)] : [];
-  if (progress < progressOf('SENDING')) return fees;
-  if (channel.outcome === 'refund') {
-    const refundEgressFee = baseFromUsd(CHAINS[chainOf(p.src)].egressUsd, p.src);
-    return [
-      ...fees,
-      wireFee('EGRESS', p.src, refundEgressFee),
-      wireFee('REFUND', p.src, bps(p.swapInput, REFUND_FEE_BPS)),
-    ];
-  }
-  return [...fees, wireFee('NETWORK', USDC, p.networkFee), wireFee('EGRESS', p.dst, p.egressFee)];
+function depositFields(channel: Channel, { step, deposit }: Progress) {
+  const seen = { amount: channel.pricing.depositAmount.toString(), txRef: deposit.txRef };
+  if (step.state === 'RECEIVING') return { ...seen, txConfirmations: 1 };
+  const at = deposit.seenAt + 30_000;
+  const blockIndex = `${channel.issuedBlock + 5}-2`;
+  if (channel.outcome !== 'rejected') return { ...seen, witnessedAt: at, witnessedBlockIndex: blockIndex };
+  const failure = {
+    failedAt: at,
+    failedBlockIndex: blockIndex,
+    mode: 'DEPOSIT_REJECTED',
+    reason: { name: 'TransactionRejectedByBroker', message: 'The deposit was rejected by the broker' },
+  };
+  return { ...seen, failedAt: at, failedBlockIndex: blockIndex, failure };
 }
 
-function swapFields(channel: Channel, progress: number) {
+function feesAt(channel: Channel, step: Step) {
   const p = channel.pricing;
-  const executed = channel.outcome !== 'refund' && progress >= progressOf('SENDING');
-  const chunk = { inputAmount: p.swapInput.toString(), scheduledAt: channel.openedAt + 36_000, retryCount: 0 };
+  if (channel.outcome === 'rejected' || step.state === 'RECEIVING') return [];
+  const fees = [wireFee('INGRESS', p.src, p.ingressFee)];
+  const swapped = swappedBy(channel, step);
+  if (step.swapEgress) {
+    fees.push(
+      wireFee('NETWORK', USDC, (p.networkFee * swapped.input) / p.swapInput),
+      wireFee('EGRESS', p.dst, p.egressFee),
+    );
+  }
+  if (step.refundEgress) {
+    fees.push(
+      wireFee('EGRESS', p.src, refundEgressFee(p)),
+      wireFee('REFUND', p.src, bps(p.swapInput - swapped.input, REFUND_FEE_BPS)),
+    );
+  }
+  return fees;
+}
+
+function swapFields(channel: Channel, { step, deposit }: Progress) {
+  const p = channel.pricing;
+  if (channel.outcome === 'rejected') {
+    const amount = p.depositAmount.toString();
+    return {
+      originalInputAmount: amount,
+      remainingInputAmount: amount,
+      swappedInputAmount: '0',
+      swappedIntermediateAmount: '0',
+      swappedOutputAmount: '0',
+    };
+  }
+  const swapped = swappedBy(channel, step);
+  const chunk = { inputAmount: p.swapInput.toString(), scheduledAt: deposit.seenAt + 36_000, retryCount: 0 };
   return {
     originalInputAmount: p.swapInput.toString(),
-    remainingInputAmount: executed ? '0' : p.swapInput.toString(),
-    swappedInputAmount: executed ? p.swapInput.toString() : '0',
-    swappedIntermediateAmount: executed ? (p.intermediateAmount ?? 0n).toString() : '0',
-    swappedOutputAmount: executed ? p.swapOutput.toString() : '0',
+    remainingInputAmount: (p.swapInput - swapped.input).toString(),
+    swappedInputAmount: swapped.input.toString(),
+    swappedIntermediateAmount: swapped.intermediate.toString(),
+    swappedOutputAmount: swapped.output.toString(),
     ...(p.chunks > 1
-      ? { dca: { executedChunks: executed ? p.chunks : 0, remainingChunks: executed ? 0 : p.chunks } }
-      : { regular: executed ? { ...chunk, outputAmount: p.swapOutput.toString() } : chunk }),
+      ? { dca: { executedChunks: swapped.chunks, remainingChunks: p.chunks - swapped.chunks } }
+      : { regular: swapped.output > 0n ? { ...chunk, outputAmount: swapped.output.toString() } : chunk }),
   };
 }
 
-function renderSwap(channel: Channel, state: SwapState) {
+function renderSwap(channel: Channel, progress: Progress | undefined) {
   const p = channel.pricing;
   const { body } = channel;
-  const progress = progressOf(state);
   const { total, parts } = durations(p);
   const fillOrKillParams = {
     refundAddress: body.fillOrKillParams.refundAddress,
@@ -408,17 +528,10 @@ function renderSwap(channel: Channel, state: SwapState) {
     retryDurationBlocks: body.fillOrKillParams.retryDurationBlocks,
     maxOraclePriceSlippage: body.fillOrKillParams.maxOraclePriceSlippage ?? undefined,
   };
-  const refundEgressAmount =
-    p.swapInput - baseFromUsd(CHAINS[chainOf(p.src)].egressUsd, p.src) - bps(p.swapInput, REFUND_FEE_BPS);
-  const egress =
-    progress < progressOf('SENDING')
-      ? {}
-      : channel.outcome === 'refund'
-        ? { refundEgress: egressFields(channel, state, refundEgressAmount, chainOf(p.src), 'refund') }
-        : { swapEgress: egressFields(channel, state, p.egressAmount, chainOf(p.dst), 'swap') };
+  const step = progress?.step;
   return {
-    state,
-    ...(progress >= progressOf('SWAPPING') ? { swapId: channel.swapId } : {}),
+    state: step?.state ?? 'WAITING',
+    ...(hasSwapRequest(channel, progress) ? { swapId: channel.swapId } : {}),
     srcAsset: p.src.asset,
     srcChain: p.src.chain,
     destAsset: p.dst.asset,
@@ -428,34 +541,47 @@ function renderSwap(channel: Channel, state: SwapState) {
     estimatedDurationsSeconds: parts,
     estimatedDurationSeconds: total,
     brokers: [],
-    fees: feesAt(channel, progress),
+    fees: step ? feesAt(channel, step) : [],
     depositChannel: {
       id: channel.id,
       createdAt: channel.openedAt,
       brokerCommissionBps: 0,
       depositAddress: channel.depositAddress,
       srcChainExpiryBlock: String(channel.srcChainExpiryBlock),
-      estimatedExpiryTime: channel.openedAt + CHANNEL_LIFETIME_MS,
+      estimatedExpiryTime: channel.estimatedExpiryTime,
       expectedDepositAmount: body.amount,
-      isExpired: channel.expired,
+      isExpired: isExpired(channel),
       openedThroughBackend: true,
       affiliateBrokers: [],
       fillOrKillParams,
       ...(body.dcaParams ? { dcaParams: body.dcaParams } : {}),
     },
-    ...(progress >= progressOf('RECEIVING')
+    ...(progress ? { deposit: depositFields(channel, progress) } : {}),
+    ...(progress && progress.step.state !== 'RECEIVING' ? { swap: swapFields(channel, progress) } : {}),
+    ...(progress?.step.swapEgress
       ? {
-          deposit: {
-            amount: p.depositAmount.toString(),
-            txRef: channel.depositTxRef,
-            ...(progress === progressOf('RECEIVING')
-              ? { txConfirmations: 1 }
-              : { witnessedAt: channel.openedAt + 30_000, witnessedBlockIndex: `${channel.issuedBlock + 5}-2` }),
-          },
+          swapEgress: egressFields(
+            channel,
+            progress,
+            progress.step.swapEgress,
+            swappedBy(channel, progress.step).output - p.egressFee,
+            chainOf(p.dst),
+            'swap',
+          ),
         }
       : {}),
-    ...(progress >= progressOf('SWAPPING') ? { swap: swapFields(channel, progress) } : {}),
-    ...egress,
+    ...(progress?.step.refundEgress
+      ? {
+          refundEgress: egressFields(
+            channel,
+            progress,
+            progress.step.refundEgress,
+            refundAmount(channel, progress.step),
+            chainOf(p.src),
+            'refund',
+          ),
+        }
+      : {}),
     fillOrKillParams,
     ...(body.dcaParams ? { dcaParams: body.dcaParams } : {}),
     lastStatechainUpdateAt: Date.now(),
@@ -498,30 +624,72 @@ function createNotFoundLimiter({ windowMs = 60_000, maxNotFounds = 10, banMs = 6
 
 const clientOf = (headers: Record<string, string>) => headers['cf-connecting-ip'] ?? 'loopback';
 
+/** What a deposit report names its channel by: the tracking context the adapter stored at execute. */
+const reportedChannelSchema = z.looseObject({
+  channelId: z.string().optional(),
+  depositAddress: z.string().optional(),
+});
+const scriptsSchema = z.object({
+  scripts: z.array(z.object({ key: z.string().min(1), outcome: z.enum(OUTCOMES) })),
+});
+const MAX_SCRIPTS = 100_000;
+
 export interface ChainflipSimulator extends RunningSimulator {
   /** Channel-opening bodies as received, oldest first. */
   openedChannels(): { id: string; body: OpenSwapDepositChannelBody }[];
+  /** The kit's scripting, with Chainflip's own endings too (also `POST /__sim/chainflip/scripts`). */
+  script(key: string, outcome: ChainflipOutcome): void;
 }
 
-export async function startChainflipSimulator(
-  opts: SimulatorOptions & { notFoundLimit?: NotFoundLimitOptions } = {},
-): Promise<ChainflipSimulator> {
+/**
+ * The swap backend on loopback. A channel waits for its deposit as Chainflip's do: until the simulated
+ * chain reports one (`POST /__sim/deposits`), or `autoDepositMs` after it opened, or until it expires.
+ */
+export async function startChainflipSimulator({
+  channelLifetimeMs = CHANNEL_LIFETIME_MS,
+  ...opts
+}: SimulatorOptions & {
+  notFoundLimit?: NotFoundLimitOptions;
+  channelLifetimeMs?: number;
+} = {}): Promise<ChainflipSimulator> {
   const channels = new Map<string, Channel>();
+  const scripts = new Map<string, ChainflipOutcome>();
   const limiter = createNotFoundLimiter(opts.notFoundLimit ?? {});
   let nextIssuedBlock = 8_400_000;
   const nextChannelId: Record<ChainflipChain, number> = { Ethereum: 1, Arbitrum: 1, Bitcoin: 1, Solana: 1 };
   let nextSwapId = 700;
 
-  const currentState = (channel: Channel, settleAfterPolls: number): SwapState =>
-    channel.expired ? 'WAITING' : stageAt(STAGES[channel.outcome], channel.polls, settleAfterPolls);
+  const progressOf = (channel: Channel, settleAfterPolls: number): Progress | undefined =>
+    channel.deposit && {
+      step: stageAt(PLANS[channel.outcome], channel.polls, settleAfterPolls),
+      deposit: channel.deposit,
+    };
+
+  function seeDeposit(channel: Channel, txRef: string) {
+    channel.deposit = { txRef, seenAt: Date.now() };
+    channel.polls = 0;
+  }
+
+  function takeReportedDeposit({ hash, context }: DepositReport): boolean {
+    const named = reportedChannelSchema.safeParse(context);
+    if (!named.success) return false;
+    const { channelId, depositAddress } = named.data;
+    const channel = channelId
+      ? channels.get(channelId.toLowerCase())
+      : [...channels.values()].find(
+          (c) => depositAddress !== undefined && sameAddress(c.depositAddress, depositAddress),
+        );
+    if (!channel || channel.deposit || isExpired(channel)) return false;
+    seeDeposit(channel, hash);
+    return true;
+  }
 
   function findChannel(id: string, settleAfterPolls: number): Channel | undefined {
     if (CHANNEL_ID.test(id)) return channels.get(id.toLowerCase());
     const all = [...channels.values()];
-    const reached = (channel: Channel, state: SwapState) =>
-      progressOf(currentState(channel, settleAfterPolls)) >= progressOf(state);
-    if (/^\d+$/.test(id)) return all.find((c) => c.swapId === id && reached(c, 'SWAPPING'));
-    return all.find((c) => c.depositTxRef.toLowerCase() === id.toLowerCase() && reached(c, 'RECEIVING'));
+    if (/^\d+$/.test(id)) return all.find((c) => c.swapId === id && hasSwapRequest(c, progressOf(c, settleAfterPolls)));
+    // The backend takes the latest swap request for a deposit hash.
+    return all.findLast((c) => c.deposit?.txRef.toLowerCase() === id.toLowerCase());
   }
 
   function openChannel(req: SimRequest): SimResponse {
@@ -545,8 +713,8 @@ export async function startChainflipSimulator(
     const srcChain = chainOf(body.srcAsset);
     const issuedBlock = nextIssuedBlock++;
     const id = `${issuedBlock}-${srcChain}-${nextChannelId[srcChain]++}`;
-    const openedAt = Date.now();
     const profile = CHAINS[srcChain];
+    const openedAt = Date.now();
     const channel: Channel = {
       id,
       issuedBlock,
@@ -554,12 +722,12 @@ export async function startChainflipSimulator(
       body,
       depositAddress: fakeAddress(srcChain, `deposit:${id}`),
       openedAt,
+      estimatedExpiryTime: openedAt + channelLifetimeMs,
       srcChainExpiryBlock: profile.blockHeight + (issuedBlock % 1000) + profile.blocksPerDay,
-      outcome: req.outcomeFor(body.destAddress),
-      polls: 0,
+      outcome: scripts.get(body.destAddress.toLowerCase()) ?? req.outcomeFor(body.destAddress),
       expired: false,
       swapId: String(nextSwapId++),
-      depositTxRef: fakeTxRef(srcChain, `deposit-tx:${id}`),
+      polls: 0,
       pricing,
     };
     channels.set(id.toLowerCase(), channel);
@@ -572,7 +740,7 @@ export async function startChainflipSimulator(
         maxBoostFeeBps: body.maxBoostFeeBps ?? 0,
         issuedBlock,
         srcChainExpiryBlock: String(channel.srcChainExpiryBlock),
-        estimatedExpiryTime: openedAt + CHANNEL_LIFETIME_MS,
+        estimatedExpiryTime: channel.estimatedExpiryTime,
         channelOpeningFee: '0',
       },
     };
@@ -586,11 +754,14 @@ export async function startChainflipSimulator(
       limiter.notFound(client);
       return NOT_FOUND;
     }
-    const state = currentState(channel, req.config.settleAfterPolls);
-    channel.polls += 1;
+    if (!channel.deposit && !isExpired(channel) && autoDepositDue(channel.openedAt, req.config)) {
+      seeDeposit(channel, fakeTxRef(channel.srcChain, `deposit-tx:${channel.id}`));
+    }
+    const progress = progressOf(channel, req.config.settleAfterPolls);
+    if (progress) channel.polls += 1;
     return {
       status: 200,
-      body: renderSwap(channel, state),
+      body: renderSwap(channel, progress),
       headers: { 'x-chainflip-last-statechain-update': String(Date.now()) },
     };
   }
@@ -607,36 +778,65 @@ export async function startChainflipSimulator(
     { method: 'GET', pattern: /^\/v2\/swaps\/([^/]+)\/?$/, kind: 'status', handle: swapStatus },
   ];
 
-  const simulator = await startSimulator('chainflip', routes, { ...opts, onReset: () => limiter.clear() });
-  installExpireControl(simulator, (channelId) => {
-    const channel = channels.get(channelId.toLowerCase());
-    if (channel) channel.expired = true;
-    return channel !== undefined;
+  const simulator = await startSimulator('chainflip', routes, {
+    ...opts,
+    onReset: () => {
+      limiter.clear();
+      scripts.clear();
+    },
+    onDeposit: takeReportedDeposit,
+  });
+  const kitScript = simulator.script;
+  const script = (key: string, outcome: ChainflipOutcome) => {
+    scripts.delete(key.toLowerCase());
+    if (isKitOutcome(outcome)) return kitScript(key, outcome);
+    scripts.set(key.toLowerCase(), outcome);
+    if (scripts.size > MAX_SCRIPTS) scripts.delete(scripts.keys().next().value as string);
+  };
+  installControls(simulator, {
+    '/__sim/chainflip/expire': (body) => {
+      const parsed = z.object({ channelId: z.string() }).safeParse(body);
+      const channel = parsed.success ? channels.get(parsed.data.channelId.toLowerCase()) : undefined;
+      if (!channel) return NOT_FOUND;
+      channel.expired = true;
+      return { status: 200, body: { id: channel.id, isExpired: true } };
+    },
+    '/__sim/chainflip/scripts': (body) => {
+      const parsed = scriptsSchema.safeParse(body);
+      if (!parsed.success) return { status: 400, body: { message: `expected { scripts: [{ key, outcome }] }` } };
+      for (const entry of parsed.data.scripts) script(entry.key, entry.outcome);
+      return { status: 200, body: { scripted: parsed.data.scripts.length } };
+    },
   });
   return Object.assign(simulator, {
     openedChannels: () => [...channels.values()].map(({ id, body }) => ({ id, body })),
+    script,
   });
 }
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** `POST /__sim/chainflip/expire {channelId}`: the channel expires with no deposit. */
-function installExpireControl(simulator: RunningSimulator, expire: (channelId: string) => boolean) {
+/**
+ * Chainflip's own control endpoints (`POST` with a JSON body), in front of the kit's, which answers
+ * every other `/__sim/*` path itself: `/__sim/chainflip/expire {channelId}` (the channel expires now)
+ * and `/__sim/chainflip/scripts {scripts: [{key, outcome}]}` (the kit's scripts, with Chainflip's endings).
+ */
+function installControls(simulator: RunningSimulator, controls: Record<string, (body: unknown) => SimResponse>) {
   const { server } = simulator;
   const kitListeners = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method !== 'POST' || !req.url?.startsWith('/__sim/chainflip/expire')) {
+    const control = req.method === 'POST' ? controls[req.url?.split('?')[0] ?? ''] : undefined;
+    if (!control) {
       for (const listener of kitListeners) listener.call(server, req, res);
       return;
     }
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const parsed = z.object({ channelId: z.string() }).safeParse(safeJson(Buffer.concat(chunks).toString('utf8')));
-      const found = parsed.success && expire(parsed.data.channelId);
-      res.writeHead(found ? 200 : 404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(found ? { id: parsed.data.channelId, isExpired: true } : NOT_FOUND.body));
+      const { status, body } = control(safeJson(Buffer.concat(chunks).toString('utf8')));
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
     });
   });
 }

@@ -5,6 +5,10 @@ import { feeItems, recordedFee } from './fees';
 import type { SwapStatusBody } from './wire';
 
 type InFlight = 'WAITING' | 'RECEIVING' | 'SWAPPING' | 'SENDING' | 'SENT';
+type Egress = NonNullable<SwapStatusBody['refundEgress']>;
+
+/** The backend's `FailureMode.DepositRejected`: the deposit failed and a refund broadcast was requested for it. */
+const DEPOSIT_REJECTED = 'DEPOSIT_REJECTED';
 
 const IN_FLIGHT: Record<InFlight, { detail: string; substatus: Substatus }> = {
   WAITING: { detail: 'Waiting for the deposit to the channel', substatus: 'WAITING_SOURCE_CONFIRMATIONS' },
@@ -12,6 +16,16 @@ const IN_FLIGHT: Record<InFlight, { detail: string; substatus: Substatus }> = {
   SWAPPING: { detail: 'Deposit confirmed; swapping on Chainflip', substatus: 'SWAPPING' },
   SENDING: { detail: 'Swap done; payout scheduled', substatus: 'WAITING_DESTINATION' },
   SENT: { detail: 'Payout broadcast; waiting for it to confirm', substatus: 'WAITING_DESTINATION' },
+};
+
+const REFUND_IN_FLIGHT: Record<'SENDING' | 'SENT', string> = {
+  SENDING: 'The swap could not fill; the refund is scheduled',
+  SENT: 'The swap could not fill; refund broadcast, waiting for it to confirm',
+};
+
+const PARTIAL_IN_FLIGHT: Record<'SENDING' | 'SENT', string> = {
+  SENDING: 'Part swapped; the payout and the refund of the rest are scheduled',
+  SENT: 'Part swapped; the payout and the refund of the rest are broadcast',
 };
 
 /** "1.5 ETH" from base units, for the timeline note of a partial fill. */
@@ -24,12 +38,23 @@ function describeAmount(amount: string | undefined, asset: string | undefined, c
 const isRefunded = (body: SwapStatusBody) =>
   body.fees.some((fee) => fee.type === 'REFUND') && body.swap?.swappedOutputAmount === '0';
 
+const reasonOf = (failure: Egress['failure']) => failure?.reason?.message ?? failure?.reason?.name;
+
 function failureReason(body: SwapStatusBody): string | undefined {
-  const failure = body.swapEgress?.failure ?? body.refundEgress?.failure ?? body.deposit?.failure;
-  return failure?.reason?.message ?? failure?.reason?.name;
+  return reasonOf(body.swapEgress?.failure ?? body.refundEgress?.failure ?? body.deposit?.failure);
 }
 
-/** Maps a `GET /v2/swaps/{id}` body onto our status, per the swap states Chainflip documents. */
+/** A refund still on its way: scheduled or broadcast, neither witnessed nor failed. */
+const refundInFlight = (egress: Egress | undefined): boolean =>
+  egress !== undefined && egress.witnessedAt === undefined && egress.failure === undefined;
+
+const withRef = (text: string, txRef: string | undefined) => (txRef ? `${text} (${txRef})` : text);
+
+/**
+ * Maps a `GET /v2/swaps/{id}` body onto our status, per the backend's `getSwapState`. FAILED only where
+ * Chainflip reports a failure no refund follows: a rejected deposit is FAILED upstream while its refund
+ * is in flight, and that is a refund in progress here.
+ */
 export function mapSwapStatus(body: SwapStatusBody): StatusResult {
   const common = {
     upstreamState: body.state,
@@ -41,6 +66,13 @@ export function mapSwapStatus(body: SwapStatusBody): StatusResult {
     status: 'REFUND',
     detail,
     substatus: 'REFUNDED',
+    outboundHash: body.refundEgress?.txRef,
+  });
+  const refunding = (detail: string): StatusResult => ({
+    ...common,
+    status: 'PENDING',
+    detail,
+    substatus: 'REFUND_IN_PROGRESS',
     outboundHash: body.refundEgress?.txRef,
   });
 
@@ -57,22 +89,48 @@ export function mapSwapStatus(body: SwapStatusBody): StatusResult {
       return { ...common, status: 'PENDING', ...IN_FLIGHT.WAITING };
     case 'RECEIVING':
     case 'SWAPPING':
+      return { ...common, status: 'PENDING', ...IN_FLIGHT[body.state] };
     case 'SENDING':
     case 'SENT':
-      return { ...common, status: 'PENDING', ...IN_FLIGHT[body.state] };
+      if (body.refundEgress && !body.swapEgress) return refunding(REFUND_IN_FLIGHT[body.state]);
+      if (body.refundEgress) {
+        return {
+          ...common,
+          status: 'PENDING',
+          detail: PARTIAL_IN_FLIGHT[body.state],
+          substatus: 'WAITING_DESTINATION',
+          outboundHash: body.swapEgress?.txRef,
+        };
+      }
+      return { ...common, status: 'PENDING', ...IN_FLIGHT[body.state], outboundHash: body.swapEgress?.txRef };
     case 'COMPLETED': {
       const egress = body.swapEgress;
       if (egress) {
         const dstAmountBase = egress.amount === undefined ? undefined : BigInt(egress.amount);
         const outcome = { ...common, status: 'SUCCESS' as const, outboundHash: egress.txRef, dstAmountBase };
-        if (!body.refundEgress) return { ...outcome, detail: 'Swap completed', substatus: 'COMPLETED' };
+        const refundEgress = body.refundEgress;
+        if (!refundEgress) return { ...outcome, detail: 'Swap completed', substatus: 'COMPLETED' };
+        // COMPLETED follows the payout alone: the refund of the unswapped part may still be on its way.
+        if (refundInFlight(refundEgress)) {
+          return {
+            ...common,
+            status: 'PENDING',
+            detail: withRef('Payout delivered; the refund of the unswapped part is on its way', refundEgress.txRef),
+            substatus: 'REFUND_IN_PROGRESS',
+            outboundHash: egress.txRef,
+          };
+        }
+        const refundFailure = reasonOf(refundEgress.failure);
         const partial = {
           delivered: describeAmount(egress.amount, body.destAsset, body.destChain),
-          refunded: describeAmount(body.refundEgress.amount, body.srcAsset, body.srcChain),
+          refunded: refundFailure ? 'nothing' : describeAmount(refundEgress.amount, body.srcAsset, body.srcChain),
+          ...(refundEgress.txRef ? { refundHash: refundEgress.txRef } : {}),
         };
         return {
           ...outcome,
-          detail: 'Swap completed; the unswapped part was refunded',
+          detail: refundFailure
+            ? `Swap completed; the refund of the unswapped part failed: ${refundFailure}`
+            : withRef('Swap completed; the unswapped part was refunded', refundEgress.txRef),
           substatus: 'PARTIAL',
           partial,
         };
@@ -87,8 +145,17 @@ export function mapSwapStatus(body: SwapStatusBody): StatusResult {
         dstAmountBase: output === undefined ? undefined : BigInt(output),
       };
     }
-    case 'FAILED':
-      if (body.refundEgress?.witnessedAt !== undefined) return refund('The swap failed; the deposit was refunded');
-      return { ...common, status: 'FAILED', detail: failureReason(body) ?? 'The swap failed' };
+    case 'FAILED': {
+      const reason = failureReason(body);
+      const refundEgress = body.refundEgress;
+      if (refundEgress?.failure) return { ...common, status: 'FAILED', detail: reason ?? 'The refund failed' };
+      const rejected = body.deposit?.failure?.mode === DEPOSIT_REJECTED;
+      const cause = reason ?? (rejected ? 'The deposit was rejected' : 'The swap failed');
+      if (refundEgress?.witnessedAt !== undefined) return refund(`${cause}; the deposit was refunded`);
+      if (refundInFlight(refundEgress) || rejected) {
+        return refunding(withRef(`${cause}; its refund is on its way`, refundEgress?.txRef));
+      }
+      return { ...common, status: 'FAILED', detail: reason ?? 'The swap failed' };
+    }
   }
 }
