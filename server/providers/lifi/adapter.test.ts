@@ -338,29 +338,48 @@ describe('execute', () => {
   });
 });
 
+async function reportDeposit(hash: string, context: Record<string, unknown>) {
+  const response = await fetch(`${sim.url}/__sim/deposits`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ hash, context }),
+  });
+  return response.status;
+}
+
+const statusOf = (trackingContext: Record<string, unknown>, hash: string) =>
+  adapter.status(
+    {
+      trackingContext,
+      hash,
+      inboundHash: hash,
+      src: ethOnEthereum(),
+      dst: usdcOnArbitrum(),
+      createdAt: new Date(),
+      depositor: DEPOSITOR,
+      recipient: RECIPIENT,
+      srcAmountBase: ETH,
+    },
+    testSignal(),
+  );
+
+async function executedAcross() {
+  const input = quoteInput(ethOnEthereum(), usdcOnArbitrum(), ETH);
+  return adapter.execute(executeInput(input, await routeFor(input, 'lifi:across')), testSignal());
+}
+
 describe('status end to end', () => {
+  /** Executed, and its deposit of SOURCE_HASH seen by the simulated chain. */
   async function executed() {
-    const input = quoteInput(ethOnEthereum(), usdcOnArbitrum(), ETH);
-    return adapter.execute(executeInput(input, await routeFor(input, 'lifi:across')), testSignal());
+    const execution = await executedAcross();
+    expect(await reportDeposit(SOURCE_HASH, execution.trackingContext)).toBe(200);
+    return execution;
   }
 
   async function pollUntilFinal(trackingContext: Record<string, unknown>): Promise<StatusResult[]> {
     const seen: StatusResult[] = [];
     for (let i = 0; i < 10; i++) {
-      const result = await adapter.status(
-        {
-          trackingContext,
-          hash: SOURCE_HASH,
-          inboundHash: SOURCE_HASH,
-          src: ethOnEthereum(),
-          dst: usdcOnArbitrum(),
-          createdAt: new Date(),
-          depositor: DEPOSITOR,
-          recipient: RECIPIENT,
-          srcAmountBase: ETH,
-        },
-        testSignal(),
-      );
+      const result = await statusOf(trackingContext, SOURCE_HASH);
       seen.push(result);
       if (result.status !== 'PENDING') return seen;
     }
@@ -379,6 +398,7 @@ describe('status end to end', () => {
     ]);
     expect(seen[0]).toMatchObject({ status: 'PENDING', notFound: true });
     expect(seen[1]).toMatchObject({ status: 'PENDING', inboundHash: SOURCE_HASH });
+    expect(seen[1]?.hashCheck).toEqual({ hash: SOURCE_HASH, verdict: 'verified', decidesStatus: true });
     expect(seen[1]?.notFound).toBeUndefined();
     const final = seen.at(-1);
     expect(final).toMatchObject({ status: 'SUCCESS', inboundHash: SOURCE_HASH });
@@ -448,6 +468,51 @@ describe('status end to end', () => {
 
     await adapter.status({ ...base, trackingContext: { transactionId: '0xfeed' } }, testSignal());
     expect(sim.log[0]?.path).toContain('txHash=0xfeed');
+  });
+});
+
+describe('a swap waits for its deposit', () => {
+  it('is not found by its LI.FI transaction id, however often asked, while nothing was deposited', async () => {
+    sim.configure({ settleAfterPolls: 1 });
+    const { trackingContext } = await executedAcross();
+    for (let i = 0; i < 3; i++) {
+      expect(await statusOf(trackingContext, '')).toMatchObject({ status: 'PENDING', upstreamState: 'NOT_FOUND' });
+    }
+  });
+
+  it('takes the hash the simulated chain saw; the transfer is then found by that hash and by the transaction id', async () => {
+    sim.configure({ settleAfterPolls: 1 });
+    const { trackingContext } = await executedAcross();
+    expect(await statusOf(trackingContext, '')).toMatchObject({ upstreamState: 'NOT_FOUND' });
+    expect(await reportDeposit(SOURCE_HASH, trackingContext)).toBe(200);
+    expect((await statusOf(trackingContext, SOURCE_HASH)).upstreamState).toBe('NOT_FOUND');
+    const done = await statusOf(trackingContext, '');
+    expect(done).toMatchObject({ status: 'SUCCESS', inboundHash: SOURCE_HASH });
+  });
+
+  it('refuses a second report; a hash LI.FI cannot tie to a transfer stays unknown', async () => {
+    sim.configure({ settleAfterPolls: 1 });
+    const { trackingContext } = await executedAcross();
+    expect(await reportDeposit(SOURCE_HASH, trackingContext)).toBe(200);
+    const stranger = `0x${'cd'.repeat(32)}`;
+    expect(await reportDeposit(stranger, trackingContext)).toBe(404);
+    expect(await reportDeposit(SOURCE_HASH, trackingContext)).toBe(404);
+    for (let i = 0; i < 3; i++) {
+      const result = await statusOf(trackingContext, stranger);
+      expect(result).toMatchObject({ status: 'PENDING', upstreamState: 'NOT_FOUND' });
+      expect(result.hashCheck).toMatchObject({ hash: stranger, verdict: 'unknown' });
+    }
+  });
+
+  it('deposits by itself under its own hash once the auto deposit is due', async () => {
+    sim.configure({ settleAfterPolls: 1, autoDepositMs: 0 });
+    const { trackingContext } = await executedAcross();
+    expect((await statusOf(trackingContext, '')).upstreamState).toBe('NOT_FOUND');
+    const done = await statusOf(trackingContext, '');
+    expect(done.status).toBe('SUCCESS');
+    expect(done.inboundHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(done.inboundHash).not.toBe(trackingContext.transactionId);
+    expect(await reportDeposit(SOURCE_HASH, trackingContext)).toBe(404);
   });
 });
 

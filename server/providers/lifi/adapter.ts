@@ -289,6 +289,32 @@ export function createLifiAdapter(options: AdapterOptions, tuning: LifiAdapterTu
     return data;
   }
 
+  /**
+   * The calldata at execute comes from a fresh step, whose `toAmountMin` is what it enforces. When the
+   * market moved, the slippage is tightened so the minimum is still the locked one; when even the
+   * expected output is below it, the lock cannot be honoured.
+   */
+  async function stepHoldingLockedTerms(step: LifiStep, signal: AbortSignal): Promise<LifiPopulatedStep> {
+    const lockedMin = BigInt(step.estimate.toAmountMin);
+    const populated = await stepTransaction(step, signal);
+    const expected = BigInt(populated.estimate.toAmount);
+    if (BigInt(populated.estimate.toAmountMin) >= lockedMin) return populated;
+    if (expected < lockedMin) {
+      throw new ProviderError(
+        'LIFI',
+        'TERMS_CHANGED',
+        `expected ${expected} now, below the locked minimum ${lockedMin}`,
+      );
+    }
+    const slippage = Number(((expected - lockedMin) * 10_000n) / expected) / 10_000;
+    const tightened = await stepTransaction({ ...step, action: { ...step.action, slippage } }, signal);
+    const held = BigInt(tightened.estimate.toAmountMin);
+    if (held < lockedMin) {
+      throw new ProviderError('LIFI', 'TERMS_CHANGED', `minimum ${held} now, below the locked minimum ${lockedMin}`);
+    }
+    return tightened;
+  }
+
   async function fetchStatus(
     query: { txHash: string; fromChain?: number; toChain?: number; bridge?: string },
     signal: AbortSignal,
@@ -336,7 +362,7 @@ export function createLifiAdapter(options: AdapterOptions, tuning: LifiAdapterTu
         throw new ProviderError('LIFI', 'NO_ROUTE', 'the locked LI.FI route is not a single-transaction route');
       }
       const [step] = stored.data.steps as [LifiStep];
-      const populated = await stepTransaction(addressed(step, input.depositor, input.recipient), signal);
+      const populated = await stepHoldingLockedTerms(addressed(step, input.depositor, input.recipient), signal);
       return {
         providerResult: {
           status: 'AWAITING_WALLET',

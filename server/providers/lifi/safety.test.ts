@@ -1,3 +1,4 @@
+import { decodeFunctionData, parseAbi } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { providerErrorKind } from '../../../test/support/adapter-contract';
 import { routeAsset, testSignal } from '../../../test/support/route-assets';
@@ -196,5 +197,52 @@ describe('multi-step routes: a later step is built only after the earlier one se
     expect(stillPending.status).toBe(422);
     for (let i = 0; i < 3; i++) await fetch(`${sim.url}/v1/status?txHash=${hash}`);
     expect((await stepTransaction(second)).status).toBe(200);
+  });
+});
+
+describe('execute holds the locked minimum', () => {
+  const ethUsdc = routeAsset('ethereum', 'USDC');
+  const swapInput = { ...input, src: ethUsdc, dst: eth, amountBase: 3_200_000_000n };
+  const swapAbi = parseAbi([
+    'function swapTokensGeneric(bytes32 transactionId, string integrator, string referrer, address receiver, uint256 minAmountOut, (address callTo, address approveTo, address sendingAssetId, address receivingAssetId, uint256 fromAmount, bytes callData, bool requiresDeposit)[] swapData)',
+  ]);
+
+  async function locked(quote: typeof input = input) {
+    const [route] = await adapter.quote(quote, testSignal());
+    if (!route?.dstMinAmountBase) throw new Error('no route');
+    sim.reset();
+    return {
+      minimum: route.dstMinAmountBase,
+      execute: { ...quote, routeId: route.routeId, providerQuote: route.providerQuote, transactionId: 'tx_test' },
+    };
+  }
+
+  const stepRequests = () => sim.log.filter((entry) => entry.kind === 'execute');
+
+  it('refuses when even the expected output fell below the locked minimum', async () => {
+    const { execute } = await locked();
+    sim.configure({ priceShiftBps: -300 });
+    expect(await providerErrorKind(adapter.execute(execute, testSignal()))).toBe('TERMS_CHANGED');
+  });
+
+  it('within the slippage, asks again with a tighter slippage so the calldata enforces the locked minimum', async () => {
+    const { execute, minimum } = await locked(swapInput);
+    sim.configure({ priceShiftBps: -20 });
+    const result = await adapter.execute(execute, testSignal());
+    expect(result.dstMinAmountBase).toBeGreaterThanOrEqual(minimum);
+    expect(result.dstMinAmountBase).toBeLessThan(minimum + minimum / 10_000n);
+    const call = decodeFunctionData({ abi: swapAbi, data: result.exec?.providerCalldata as `0x${string}` });
+    expect(call.args[4]).toBe(result.dstMinAmountBase);
+    const slippages = stepRequests().map((entry) => (entry.body as { action: { slippage: number } }).action.slippage);
+    expect(slippages).toHaveLength(2);
+    expect(slippages[0]).toBe(0.005);
+    expect(slippages[1]).toBeLessThan(0.005);
+  });
+
+  it('an unchanged price is executed with one step request and the locked minimum', async () => {
+    const { execute, minimum } = await locked();
+    const result = await adapter.execute(execute, testSignal());
+    expect(result.dstMinAmountBase).toBe(minimum);
+    expect(stepRequests()).toHaveLength(1);
   });
 });

@@ -2,7 +2,9 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { concatHex, encodeAbiParameters, isAddress, parseAbiParameters, toFunctionSelector } from 'viem';
 import { z } from 'zod';
 import {
+  autoDepositDue,
   convertAtMarket,
+  type DepositReport,
   fakeHex,
   filterSimAssets,
   findSimAsset,
@@ -14,6 +16,7 @@ import {
   type SimRoute,
   type SimulatorOptions,
   sameAddress,
+  shiftedPrice,
   stageAt,
   startSimulator,
   usdOf,
@@ -156,6 +159,7 @@ interface Leg {
   fromAddress?: string;
   toAddress?: string;
   collectFee: boolean;
+  priceShiftBps: number;
 }
 
 interface Priced {
@@ -169,7 +173,7 @@ function price(leg: Leg): Priced {
   const lifiFee = leg.collectFee ? (leg.fromAmount * LIFI_FEE_BPS) / 10_000n : 0n;
   const net = leg.fromAmount - lifiFee;
   const toolFee = (net * leg.tool.feeBps) / 10_000n;
-  const toAmount = convertAtMarket(net - toolFee, leg.from, leg.to, 0);
+  const toAmount = shiftedPrice(convertAtMarket(net - toolFee, leg.from, leg.to, 0), leg);
   const keepBps = BigInt(10_000 - Math.round(leg.slippage * 10_000));
   return { lifiFee, toolFee, toAmount, toAmountMin: (toAmount * keepBps) / 10_000n };
 }
@@ -322,8 +326,8 @@ interface Transfer {
 }
 
 /** Cross-chain: Across direct, and Stargate (behind a Uniswap swap into USDC when the source is not USDC). */
-function routesFor(transfer: Transfer) {
-  const base = { ...transfer, collectFee: true };
+function routesFor(transfer: Transfer, priceShiftBps: number) {
+  const base = { ...transfer, collectFee: true, priceShiftBps };
   if (lifiChainOf(transfer.from) === lifiChainOf(transfer.to)) {
     return [buildRoute([buildStep({ ...base, tool: TOOLS['1inch'] })], transfer.from, transfer.to, ['RECOMMENDED'])];
   }
@@ -493,6 +497,9 @@ interface Built {
   toAddress?: string;
   transactionId: string;
   stepId: string;
+  openedAt: number;
+  /** The source transaction the simulated chain saw for this step, once it saw one. */
+  depositHash?: string;
 }
 
 function explorerLink(asset: SimAsset, hash: string) {
@@ -636,6 +643,8 @@ function resolveTransfer(request: z.infer<typeof routesRequestSchema>): Resolved
   };
 }
 
+const sameId = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
 const numeric = (value: string | null) => (value && /^\d+$/.test(value) ? Number(value) : undefined);
 
 const controlSchema = z.object({
@@ -669,7 +678,9 @@ const CONTROL_PATH = '/__sim/lifi/transfers';
 
 /**
  * LI.FI's API on loopback: `POST /v1/advanced/routes`, `POST /v1/advanced/stepTransaction`, `GET /v1/quote`,
- * `GET /v1/status`, plus `POST /__sim/lifi/transfers` to register a source hash with a chosen ending.
+ * `GET /v1/status`, plus `POST /__sim/lifi/transfers` to register a source hash with a chosen ending. A built
+ * step's transfer exists once its deposit is seen: reported to `POST /__sim/deposits` with the step's
+ * transactionId, or its own once `autoDepositMs` has passed; until then `/v1/status` answers NOT_FOUND.
  */
 export async function startLifiSimulator(opts: SimulatorOptions = {}): Promise<RunningSimulator> {
   const tracked = new Map<string, Tracked>();
@@ -680,6 +691,8 @@ export async function startLifiSimulator(opts: SimulatorOptions = {}): Promise<R
   const settledSteps = new Set<string>();
 
   function remember(step: LifiStep, from: SimAsset, to: SimAsset, transactionId: string) {
+    const rebuilt = built.findIndex((b) => sameId(b.transactionId, transactionId));
+    if (rebuilt >= 0) built.splice(rebuilt, 1);
     built.push({
       stepId: step.id,
       tool: step.tool,
@@ -690,13 +703,59 @@ export async function startLifiSimulator(opts: SimulatorOptions = {}): Promise<R
       fromAddress: step.action.fromAddress,
       toAddress: step.action.toAddress,
       transactionId,
+      openedAt: Date.now(),
     });
     if (built.length > 5000) built.shift();
   }
 
+  function transferOf(step: Built, txHash: string, outcome: Outcome): Tracked {
+    return {
+      txHash,
+      outcome,
+      polls: 0,
+      tool: step.tool,
+      from: step.from,
+      to: step.to,
+      fromAmount: step.fromAmount,
+      toAmount: step.toAmount,
+      fromAddress: step.fromAddress,
+      toAddress: step.toAddress,
+      transactionId: step.transactionId,
+      stepId: step.stepId,
+    };
+  }
+
   /**
-   * A hash seen for the first time takes its details from the built step it belongs to: the one whose
-   * LI.FI transactionId it is (or was registered with), else the latest step on the same chains and tool.
+   * The transfer of a built step asked for by its deposit's hash or by its LI.FI transactionId: none
+   * while the step waits for its deposit, unless the auto deposit is due, when it deposits under a hash of its own.
+   */
+  function depositedTransfer(hashOrId: string, req: SimRequest): Tracked | undefined {
+    const step =
+      built.find((b) => b.depositHash !== undefined && sameId(b.depositHash, hashOrId)) ??
+      built.find((b) => sameId(b.transactionId, hashOrId));
+    if (!step) return undefined;
+    if (!step.depositHash) {
+      if (!autoDepositDue(step.openedAt, req.config)) return undefined;
+      step.depositHash = `0x${fakeHex(`lifi-sim:deposit:${step.transactionId}`)}`;
+    }
+    const transfer = transferOf(step, step.depositHash, req.outcomeFor(step.toAddress));
+    tracked.set(step.depositHash, transfer);
+    return transfer;
+  }
+
+  function reportedDeposit({ hash, context }: DepositReport): boolean {
+    const { transactionId } = context;
+    const step =
+      typeof transactionId === 'string' ? built.find((b) => sameId(b.transactionId, transactionId)) : undefined;
+    const known = tracked.has(hash) || built.some((b) => b.depositHash !== undefined && sameId(b.depositHash, hash));
+    if (!step || step.depositHash || known) return false;
+    step.depositHash = hash;
+    return true;
+  }
+
+  /**
+   * A registered hash takes its details from the built step it belongs to: the one whose LI.FI
+   * transactionId it was registered with, else the latest step on the same chains and tool.
    */
   function observe(
     txHash: string,
@@ -719,22 +778,20 @@ export async function startLifiSimulator(opts: SimulatorOptions = {}): Promise<R
             (bridge === undefined || b.tool === bridge),
         );
     const outcome = outcomeOf(match);
-    const from = match?.from ?? (nativeOf(fromChain ?? 1) as SimAsset);
-    const to = match?.to ?? (nativeOf(toChain ?? fromChain ?? 1) as SimAsset);
-    const fromAmount = match?.fromAmount ?? 10n ** BigInt(from.decimals);
+    if (match) return transferOf(match, txHash, outcome);
+    const from = nativeOf(fromChain ?? 1) as SimAsset;
+    const to = nativeOf(toChain ?? fromChain ?? 1) as SimAsset;
+    const fromAmount = 10n ** BigInt(from.decimals);
     return {
       txHash,
       outcome,
       polls: 0,
-      tool: match?.tool ?? bridge ?? 'across',
+      tool: bridge ?? 'across',
       from,
       to,
       fromAmount,
-      toAmount: match?.toAmount ?? convertAtMarket(fromAmount, from, to),
-      fromAddress: match?.fromAddress,
-      toAddress: match?.toAddress,
-      transactionId: match?.transactionId ?? `0x${fakeHex(`tid:${txHash}`)}`,
-      ...(match ? { stepId: match.stepId } : {}),
+      toAmount: convertAtMarket(fromAmount, from, to),
+      transactionId: `0x${fakeHex(`tid:${txHash}`)}`,
     };
   }
 
@@ -768,7 +825,10 @@ export async function startLifiSimulator(opts: SimulatorOptions = {}): Promise<R
     }
     return {
       status: 200,
-      body: { routes: rememberOrder(routesFor(resolved.transfer)), unavailableRoutes: { filteredOut: [], failed: [] } },
+      body: {
+        routes: rememberOrder(routesFor(resolved.transfer, req.config.priceShiftBps)),
+        unavailableRoutes: { filteredOut: [], failed: [] },
+      },
     };
   }
 
@@ -796,6 +856,7 @@ export async function startLifiSimulator(opts: SimulatorOptions = {}): Promise<R
       fromAddress: step.action.fromAddress,
       toAddress: step.action.toAddress,
       collectFee: (step.includedSteps ?? []).some((inner) => inner.tool === FEE_COLLECTION.key),
+      priceShiftBps: req.config.priceShiftBps,
     });
     const populated = populate({ ...step, estimate: refreshed.estimate }, from);
     remember(populated, from, to, populated.transactionId);
@@ -825,7 +886,7 @@ export async function startLifiSimulator(opts: SimulatorOptions = {}): Promise<R
     if (!resolved.ok) return noQuotes;
     const { transfer } = resolved;
     const tool = lifiChainOf(transfer.from) === lifiChainOf(transfer.to) ? TOOLS['1inch'] : TOOLS.across;
-    const step = buildStep({ ...transfer, tool, collectFee: true });
+    const step = buildStep({ ...transfer, tool, collectFee: true, priceShiftBps: req.config.priceShiftBps });
     const populated = populate(step, transfer.from);
     remember(populated, transfer.from, transfer.to, populated.transactionId);
     return { status: 200, body: populated };
@@ -835,11 +896,12 @@ export async function startLifiSimulator(opts: SimulatorOptions = {}): Promise<R
     const q = req.url.searchParams;
     const txHash = q.get('txHash') ?? q.get('transactionId');
     if (!txHash) return invalid('Required parameter "txHash" is missing');
-    let transfer = tracked.get(txHash) ?? [...tracked.values()].find((t) => t.transactionId === txHash);
-    if (!transfer) {
-      transfer = observe(txHash, q, (step) => req.outcomeFor(step?.toAddress));
-      tracked.set(txHash, transfer);
-    }
+    const transfer =
+      tracked.get(txHash) ??
+      [...tracked.values()].find((t) => sameId(t.transactionId, txHash)) ??
+      depositedTransfer(txHash, req);
+    // Nothing on chain yet, or a hash LI.FI cannot tie to any transfer.
+    if (!transfer) return { status: 200, body: { status: 'NOT_FOUND' } };
     if (transfer.invalidPolls) {
       transfer.invalidPolls -= 1;
       return { status: 200, body: { status: 'INVALID', substatusMessage: 'A third party service is not available.' } };
@@ -894,6 +956,7 @@ export async function startLifiSimulator(opts: SimulatorOptions = {}): Promise<R
       previousStep.clear();
       settledSteps.clear();
     },
+    onDeposit: reportedDeposit,
   });
 
   async function register(req: IncomingMessage, res: ServerResponse) {
