@@ -42,6 +42,8 @@ const BTC_WALLET = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
 const EVM_WALLET = '0x86d526d6624AbC0178cF7296cD538Ecc080A95F1';
 const ATOM_WALLET = 'cosmos1syavy2npfyt9tcncdtsdzf7kny9lh777pahuux';
 const SIM_BTC_VAULT = 'bc1qt9723ak9t7lu7a97lt9kelq4gnrlmyvk4yhzwr';
+/** A 32-byte (contract-style) Cosmos address: 65 characters, where a user's own is 45. */
+const LONG_ATOM_ADDRESS = 'cosmos14hj2tavq8fpesdwxxcu44rty3hh90vhujrvcmstl4zr3txmfvw9s4hmalr';
 const META_KEYS = new Set([
   'providerQuoteId',
   'selectedQuoteId',
@@ -106,6 +108,13 @@ const COPIED_QUOTE_SAMPLE = {
 };
 
 const queryOf = (path: string) => new URL(path, 'http://sim').searchParams;
+
+/** An adapter that keeps what it logs, to read why a route was left out. */
+function loggingAdapter() {
+  const logged: Record<string, unknown>[] = [];
+  const logging = createThorchainAdapter({ ...optionsFor(sim.url), log: { info: (fields) => logged.push(fields) } });
+  return { logging, logged };
+}
 const quoteLog = () => sim.log.filter((entry) => entry.kind === 'quote');
 const randomHash = (seed: string) => fakeHex(`${seed}:${Math.random()}`).toUpperCase();
 
@@ -216,13 +225,47 @@ describe('quote', () => {
     }
   });
 
-  it('answers [] for pairs without a pool, amounts below the minimum or dust, and unsupported pairs', async () => {
+  it('answers [] for pairs without a pool, amounts below the dust threshold, and unsupported pairs', async () => {
     expect(await adapter.quote(quoteInput(dai, btc, 10n ** 21n), testSignal())).toEqual([]);
     expect(await adapter.quote(quoteInput(btc, eth, 5_000n), testSignal())).toEqual([]);
     expect(await adapter.quote(quoteInput(btc, eth, 500n), testSignal())).toEqual([]);
     const logged = quoteLog().length;
     expect(await adapter.quote(quoteInput(rune, btc, 10n ** 10n), testSignal())).toEqual([]);
     expect(quoteLog()).toHaveLength(logged);
+  });
+
+  it('leaves out a swap below the recommended minimum that the node still quotes, and logs why', async () => {
+    const answer = await fetch(`${sim.url}/thorchain/quote/swap?from_asset=BTC.BTC&to_asset=ETH.ETH&amount=11000`);
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as { recommended_min_amount_in: string; expected_amount_out: string };
+    expect(BigInt(body.recommended_min_amount_in)).toBeGreaterThan(11_000n);
+    expect(BigInt(body.expected_amount_out)).toBeGreaterThan(0n);
+
+    const { logging, logged } = loggingAdapter();
+    expect(await logging.quote(quoteInput(btc, eth, 11_000n), testSignal())).toEqual([]);
+    const reason = expect.stringMatching(
+      `11000 \\(1e8 units\\) is below THORChain's recommended minimum ${body.recommended_min_amount_in}`,
+    );
+    expect(logged).toEqual([
+      { provider: 'THORCHAIN', routeId: 'thorchain:streaming', reason },
+      { provider: 'THORCHAIN', routeId: 'thorchain:rapid', reason },
+    ]);
+    expect(
+      await logging.quote(quoteInput(btc, eth, BigInt(body.recommended_min_amount_in)), testSignal()),
+    ).toHaveLength(2);
+  });
+
+  it('at slippage 0, leaves out a route whose exact limit pushes the UTXO memo past 80 bytes, and logs why', async () => {
+    const { logging, logged } = loggingAdapter();
+    const input = quoteInput(btc, atom, 100_000_000n, { slippageBps: 0, recipient: LONG_ATOM_ADDRESS });
+    expect(await logging.quote(input, testSignal())).toEqual([]);
+    expect(logged.map((entry) => entry.reason)).toEqual([
+      expect.stringMatching(/^the memo with the price limit \d+ does not fit the 80 bytes a bitcoin deposit carries$/),
+      expect.stringMatching(/^the memo with the price limit \d+ does not fit the 80 bytes a bitcoin deposit carries$/),
+    ]);
+    // The node's own memo fits: it has no limit at slippage 0.
+    expect(quoteLog().every((entry) => !entry.path.includes('liquidity_tolerance_bps'))).toBe(true);
+    expect(await adapter.quote({ ...input, recipient: ATOM_WALLET }, testSignal())).toHaveLength(2);
   });
 
   it('keeps the surviving route when one of the two quotes fails', async () => {
@@ -346,6 +389,8 @@ describe('execute', () => {
     expect(result.dstAmountBase).toBeGreaterThan(0n);
     expect(result.fee?.currency).toBe('ETH');
     expect(Object.keys(result.exec!.meta).every((k) => META_KEYS.has(k))).toBe(true);
+    expect(result.depositDeadline).toEqual(new Date(expiresAt));
+    expect(result.depositDeadline).toEqual(new Date((result.trackingContext.expiry as number) * 1000));
   });
 
   it('Cosmos source: deposit-address with the amount in uatom', async () => {
@@ -425,6 +470,30 @@ describe('execute', () => {
     await expectKind(adapter.execute({ ...input, src: rune }, testSignal()), 'REJECTED');
     await expectKind(adapter.execute({ ...input, amountBase: 5_000n }, testSignal()), 'NO_ROUTE');
   });
+
+  it('refuses an amount the node quotes but recommends against, saying why', async () => {
+    const input = await executeInput(btc, eth, 10_000_000n, BTC_WALLET, EVM_WALLET);
+    await expect(adapter.execute({ ...input, amountBase: 11_000n }, testSignal())).rejects.toMatchObject({
+      kind: 'NO_ROUTE',
+      message: expect.stringMatching(/is below THORChain's recommended minimum/),
+    });
+  });
+
+  it('at slippage 0, refuses to hand out a memo its limit pushes past 80 bytes', async () => {
+    const [route] = await adapter.quote(quoteInput(btc, atom, 100_000_000n, { slippageBps: 0 }), testSignal());
+    const input: ExecuteInput = {
+      ...quoteInput(btc, atom, 100_000_000n, { slippageBps: 0 }),
+      depositor: BTC_WALLET,
+      recipient: LONG_ATOM_ADDRESS,
+      routeId: route!.routeId,
+      providerQuote: route!.providerQuote,
+      transactionId: 'tx_test',
+    };
+    await expect(adapter.execute(input, testSignal())).rejects.toMatchObject({
+      kind: 'NO_ROUTE',
+      message: expect.stringMatching(/does not fit the 80 bytes a bitcoin deposit carries/),
+    });
+  });
 });
 
 describe('status over HTTP', () => {
@@ -479,6 +548,29 @@ describe('status over HTTP', () => {
     expect(final.dstAmountBase! % 10n ** 10n).toBe(0n);
     expect(final.dstAmountBase!).toBeGreaterThan(2_900_000_000_000_000_000n);
     expect(sim.log.every((entry) => entry.path === `/thorchain/tx/status/${hash}`)).toBe(true);
+  });
+
+  it('an inbound still counting confirmations is PENDING, never FAILED, and the swap goes on to SUCCESS', async () => {
+    sim.configure({ outcome: 'success', settleAfterPolls: 10 });
+    const hash = randomHash('unconfirmed');
+    const first = (await fetch(`${sim.url}/thorchain/tx/status/${hash}`).then((r) => r.json())) as {
+      stages: Record<string, unknown>;
+    };
+    // What querier.go writes before the inbound is final: not pending, and no swap_finalised at all.
+    expect(first.stages).toEqual({
+      inbound_observed: { pre_confirmation_count: 1, final_count: 0, completed: true },
+      inbound_confirmation_counted: expect.objectContaining({ remaining_confirmation_seconds: 600, completed: false }),
+      inbound_finalised: { completed: false },
+      swap_status: { pending: false },
+    });
+    const seen = await walk(statusInput(hash, eth, 'ETH.ETH'));
+    expect(seen[0]).toMatchObject({
+      status: 'PENDING',
+      substatus: 'WAITING_SOURCE_CONFIRMATIONS',
+      upstreamState: 'inbound_confirmation_counting',
+    });
+    expect(seen.filter((s) => s.status !== 'PENDING')).toHaveLength(1);
+    expect(seen.at(-1)).toMatchObject({ status: 'SUCCESS', substatus: 'COMPLETED' });
   });
 
   it('refund: PENDING "refund in progress" then REFUND with the refund tx', async () => {
@@ -764,6 +856,51 @@ describe('mapTxStatus', () => {
     expect(result.outboundHash).toBeUndefined();
     const pending = map({ tx: inboundTx, stages: { ...observedOnly, swap_finalised: { completed: false } } }, ctx);
     expect(pending.status).toBe('PENDING');
+  });
+
+  it('inbound still counting confirmations, as the node writes it (pending false, no swap_finalised) → PENDING', () => {
+    const unconfirmed = {
+      inbound_observed: { pre_confirmation_count: 3, final_count: 0, completed: true },
+      inbound_confirmation_counted: {
+        counting_start_height: 19500000,
+        chain: 'BTC',
+        external_observed_height: 850000,
+        external_confirmation_delay_height: 850002,
+        remaining_confirmation_seconds: 1200,
+        completed: false,
+      },
+      inbound_finalised: { completed: false },
+      swap_status: { pending: false },
+    };
+    expect(map({ tx: inboundTx, stages: unconfirmed })).toMatchObject({
+      status: 'PENDING',
+      substatus: 'WAITING_SOURCE_CONFIRMATIONS',
+      upstreamState: 'inbound_confirmation_counting',
+    });
+    const final = {
+      ...unconfirmed,
+      inbound_confirmation_counted: { completed: true },
+      swap_finalised: { completed: false },
+    };
+    expect(map({ tx: inboundTx, stages: final })).toMatchObject({
+      status: 'PENDING',
+      upstreamState: 'inbound_confirmation_counted',
+    });
+  });
+
+  it('settled by swap_status alone with nothing planned → PENDING awaiting the outbound, not FAILED', () => {
+    const stages = { ...observedOnly, inbound_finalised: { completed: true }, swap_status: { pending: false } };
+    expect(map({ tx: inboundTx, stages })).toMatchObject({
+      status: 'PENDING',
+      upstreamState: 'swap_finalised',
+      substatus: 'WAITING_DESTINATION',
+    });
+  });
+
+  it('THOR-native destination finalised with nothing planned or sent → FAILED, not SUCCESS', () => {
+    const ctx = { ...ethContext, toAsset: 'THOR.RUNE', dstDecimals: 8 };
+    const stages = { ...observedOnly, inbound_finalised: { completed: true }, swap_finalised: { completed: true } };
+    expect(map({ tx: inboundTx, stages }, ctx)).toMatchObject({ status: 'FAILED', upstreamState: 'failed' });
   });
 
   it('swap finalised with neither planned nor sent outbound → FAILED', () => {

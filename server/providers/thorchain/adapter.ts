@@ -19,7 +19,7 @@ import type {
   StatusResult,
 } from '../types';
 import { NODE_PROFILES, nodeDecimals, symbolOfNotation, type ThorNode, thorAssetNotation, thorTxId } from './assets';
-import { withMemoLimit } from './memo';
+import { fitMemoLimit, maxMemoLength } from './memo';
 import { classifyQuoteError, isNoRouteText } from './quote-errors';
 import { mapTxStatus } from './status';
 import { checksSender, inboundMismatch } from './verify';
@@ -36,6 +36,8 @@ import {
 export interface ThorchainAdapterOptions extends AdapterOptions {
   /** Which node family's paths to use (`/thorchain/…` or `/mayachain/…`). */
   node?: ThorNode;
+  /** Where a route left out of a quote says why: a quote's answer has no place for it. */
+  log?: { info(fields: Record<string, unknown>, message: string): void };
 }
 
 type SwapMode = 'streaming' | 'rapid';
@@ -177,10 +179,38 @@ export function createThorchainAdapter(options: ThorchainAdapterOptions): Provid
   const minAmountOut = (data: QuoteSwapResponse, slippageBps: number) =>
     lessBps(BigInt(data.expected_amount_out), slippageBps);
 
-  function toRoute(input: QuoteInput, mode: SwapMode, data: QuoteSwapResponse): ProviderRoute {
+  /**
+   * THORNode quotes amounts under its recommended minimum, but a refund of one may not cover the
+   * outbound fee (querier_quotes.go `calculateMinSwapAmount`): such a swap is not offered.
+   */
+  function belowRecommendedMinimum(input: QuoteInput, data: QuoteSwapResponse): ProviderError | undefined {
+    const minimum = data.recommended_min_amount_in;
+    const { amount } = swapPlan(input);
+    if (minimum === undefined || amount >= BigInt(minimum)) return undefined;
+    return new ProviderError(
+      key,
+      'NO_ROUTE',
+      `${amount} (1e8 units) is below ${profile.label}'s recommended minimum ${minimum}: a refund could be lost to fees`,
+    );
+  }
+
+  /** The memo with the price limit written in, within what the source chain carries; the limit is never lowered to fit. */
+  function memoWithLimit(input: QuoteInput, data: QuoteSwapResponse, memo: string, limit: bigint) {
+    const maxLength = maxMemoLength(input.src.chainType);
+    const fitted = fitMemoLimit(memo, limit, maxLength);
+    if (!fitted || fitted.limit > BigInt(data.expected_amount_out)) {
+      throw new ProviderError(
+        key,
+        'NO_ROUTE',
+        `the memo with the price limit ${limit} does not fit the ${maxLength} bytes a ${input.src.chain} deposit carries`,
+      );
+    }
+    return fitted;
+  }
+
+  function toRoute(input: QuoteInput, mode: SwapMode, data: QuoteSwapResponse, minOut: bigint): ProviderRoute {
     const plan = swapPlan(input);
     const dstNodeDecimals = nodeDecimals(node, plan.toAsset);
-    const minOut = minAmountOut(data, input.slippageBps);
     return {
       routeId: routeIdOf(mode),
       dstAmountBase: rescale(BigInt(data.expected_amount_out), dstNodeDecimals, input.dst.decimals),
@@ -205,15 +235,31 @@ export function createThorchainAdapter(options: ThorchainAdapterOptions): Provid
     };
   }
 
+  async function quoteRoute(input: QuoteInput, mode: SwapMode, signal: AbortSignal): Promise<ProviderRoute> {
+    const data = await requestQuote(input, mode, signal, partiesOf(input));
+    const tooSmall = belowRecommendedMinimum(input, data);
+    if (tooSmall) throw tooSmall;
+    const minOut = minAmountOut(data, input.slippageBps);
+    const limit = data.memo ? memoWithLimit(input, data, data.memo, minOut).limit : minOut;
+    return toRoute(input, mode, data, limit);
+  }
+
   async function quote(input: QuoteInput, signal: AbortSignal): Promise<ProviderRoute[]> {
     if (!supports(input.src, input.dst) || swapPlan(input).amount <= 0n) return [];
     const modes = Object.keys(SWAP_MODES) as SwapMode[];
-    const settled = await Promise.allSettled(modes.map((mode) => requestQuote(input, mode, signal, partiesOf(input))));
+    const settled = await Promise.allSettled(modes.map((mode) => quoteRoute(input, mode, signal)));
     const routes: ProviderRoute[] = [];
     const failures: unknown[] = [];
     settled.forEach((result, i) => {
-      if (result.status === 'fulfilled') routes.push(toRoute(input, modes[i] as SwapMode, result.value));
-      else failures.push(result.reason);
+      if (result.status === 'fulfilled') {
+        routes.push(result.value);
+        return;
+      }
+      failures.push(result.reason);
+      if (isProviderError(result.reason) && result.reason.kind === 'NO_ROUTE') {
+        const reason = result.reason.message;
+        options.log?.info({ provider: key, routeId: routeIdOf(modes[i] as SwapMode), reason }, 'route left out');
+      }
     });
     if (routes.length) return routes.sort(byAmountOutDescending);
     const hardFailure = failures.find((e) => !(isProviderError(e) && e.kind === 'NO_ROUTE'));
@@ -290,14 +336,15 @@ export function createThorchainAdapter(options: ThorchainAdapterOptions): Provid
       throw new ProviderError(key, 'TERMS_CHANGED', `expected ${fresh} now, below the locked minimum ${locked}`);
     }
     const freshMin = minAmountOut(data, input.slippageBps);
-    const limit = locked !== undefined && locked > freshMin ? locked : freshMin;
-    return { memo: withMemoLimit(memo, limit), limit };
+    return memoWithLimit(input, data, memo, locked !== undefined && locked > freshMin ? locked : freshMin);
   }
 
   async function execute(input: ExecuteInput, signal: AbortSignal): Promise<ExecutionResult> {
     if (!supports(input.src, input.dst)) throw new ProviderError(key, 'REJECTED', 'pair not supported');
     const mode = modeOfRoute(input.routeId);
     const data = await requestQuote(input, mode, signal, partiesOf(input));
+    const tooSmall = belowRecommendedMinimum(input, data);
+    if (tooSmall) throw tooSmall;
     const vault = data.inbound_address;
     if (!vault || !data.memo) throw new ProviderError(key, 'BAD_RESPONSE', 'quote without inbound_address or memo');
     const { memo, limit } = holdLockedTerms(input, data, data.memo);
@@ -307,7 +354,7 @@ export function createThorchainAdapter(options: ThorchainAdapterOptions): Provid
         ? evmExecution(input, data, vault, memo)
         : depositExecution(input, data, vault, memo);
     const plan = swapPlan(input);
-    const route = toRoute(input, mode, data);
+    const route = toRoute(input, mode, data, limit);
     return {
       providerResult:
         exec.meta.executionMode === 'evm-calldata'
@@ -323,8 +370,9 @@ export function createThorchainAdapter(options: ThorchainAdapterOptions): Provid
         expiry: data.expiry,
       },
       dstAmountBase: route.dstAmountBase,
-      dstMinAmountBase: rescale(limit, nodeDecimals(node, plan.toAsset), input.dst.decimals),
+      dstMinAmountBase: route.dstMinAmountBase,
       fee: route.fee,
+      depositDeadline: new Date(data.expiry * 1000),
     };
   }
 

@@ -1,6 +1,9 @@
+import type { ChainType } from '../types';
+
 /**
  * Swap memos: `=:ASSET:DEST[/REFUND]:LIMIT[/INTERVAL/QUANTITY]:…`. THORNode leaves the LIMIT field out
- * when it is zero and the swap is not streaming; it reads the limit as a float (`12345e3` is valid).
+ * when it is zero and the swap is not streaming; it reads the limit as a float (`12345e3` is valid,
+ * memo.go `parseTradeTarget`).
  */
 
 const LIMIT_FIELD = 3;
@@ -29,6 +32,33 @@ export function withMemoLimit(memo: string, limit: bigint): string {
   const [, ...streaming] = (fields[LIMIT_FIELD] ?? '').split('/');
   fields[LIMIT_FIELD] = [compactLimit(limit), ...streaming].join('/');
   return fields.join(':');
+}
+
+/** The longest memo THORNode reads from a deposit: one OP_RETURN on UTXO chains (common/chain.go `MaxMemoLength`). */
+export const maxMemoLength = (chainType: ChainType) => (chainType === 'UTXO' ? 80 : 250);
+
+const roundUp = (value: bigint, droppedDigits: number) => {
+  const unit = 10n ** BigInt(droppedDigits);
+  return ((value + unit - 1n) / unit) * unit;
+};
+
+/**
+ * The memo carrying at least `limit` within `maxLength` bytes: the exact limit when it fits, else the
+ * limit rounded up to fewer significant digits (`1235e5`), so the minimum is never weakened. Undefined
+ * when no spelling fits.
+ */
+export function fitMemoLimit(
+  memo: string,
+  limit: bigint,
+  maxLength: number,
+): { memo: string; limit: bigint } | undefined {
+  const digits = limit.toString().length;
+  for (let dropped = 0; dropped < digits; dropped++) {
+    const rounded = roundUp(limit, dropped);
+    const fitted = withMemoLimit(memo, rounded);
+    if (Buffer.byteLength(fitted) <= maxLength) return { memo: fitted, limit: rounded };
+  }
+  return undefined;
 }
 
 export interface MemoParties {

@@ -2,24 +2,26 @@ import { ProviderError } from '../errors';
 import type { ProviderKey } from '../types';
 import { errorText } from './wire';
 
-/** THORNode's words for "nothing can be swapped here" (quote errors, either body shape). */
+/**
+ * THORNode's words for "nothing can be swapped here" (quote errors, either body shape). A price limit
+ * the swap misses and a memo that cannot fit the source chain are answers about this route, not errors.
+ */
 const NO_ROUTE_PATTERNS = [
   /not enough fee/i,
   /not enough to pay transaction fee/i,
   /not enough asset to pay for fees/i,
   /pool does not exist/i,
   /unknown asset/i,
-  /trading is halted/i,
   /halted/i,
   /dust threshold/i,
-  /min swap amount/i,
-  /recommended_min_amount_in/i,
+  /outbound amount does not meet requirements/i,
+  /less than price limit/i,
+  /memo too long/i,
 ];
 
 /** THORNode's words for a request we got wrong (querier_quotes.go): ours to fix, not the node's health. */
 const BAD_REQUEST_PATTERNS = [
   /bad (destination|refund) address/i,
-  /memo too long/i,
   /must only include one of/i,
   /tolerance basis points must be less than/i,
   /bad (amount|from asset|to asset|affiliate|streaming)/i,
@@ -29,7 +31,7 @@ const BAD_REQUEST_PATTERNS = [
 export const isNoRouteText = (text: string) => NO_ROUTE_PATTERNS.some((pattern) => pattern.test(text));
 const isBadRequestText = (text: string) => BAD_REQUEST_PATTERNS.some((pattern) => pattern.test(text));
 
-/** THORNode v3 answers query errors through its gRPC gateway: HTTP 500 `{"code": 2, "message": …}`. */
+/** THORNode v3 answers query errors through its gRPC gateway: HTTP 400 or 500 `{"code": …, "message": …}`. */
 const isGatewayError = (body: unknown) =>
   typeof body === 'object' && body !== null && typeof (body as { code?: unknown }).code === 'number';
 

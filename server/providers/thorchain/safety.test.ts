@@ -5,7 +5,7 @@ import { withResilience } from '../resilience';
 import { fakeHex, startSimulator } from '../simulator-kit';
 import type { ExecuteInput, ProviderAdapter, QuoteInput, RouteAsset, StatusInput, StatusResult } from '../types';
 import { createThorchainAdapter } from './adapter';
-import { memoLimit } from './memo';
+import { fitMemoLimit, memoLimit } from './memo';
 import { type SimDeposit, startThorchainSimulator, type ThorchainSimulator } from './simulator';
 import { mapTxStatus } from './status';
 import type { StatusAnswer } from './wire';
@@ -59,25 +59,51 @@ async function locked(src: RouteAsset, dst: RouteAsset, amountBase: bigint, extr
   return { route, execute };
 }
 
-const gatewayError = (message: string) => ({ status: 500, body: { code: 2, message, details: [] } });
+const gatewayError = (message: string, status = 500) => ({
+  status,
+  body: { code: status === 400 ? 3 : 2, message, details: [] },
+});
 
-describe('quote errors in THORNode v3 shape (gRPC gateway: HTTP 500 {code, message})', () => {
-  it('the simulator answers bad input the way the node does', async () => {
-    const base = `${sim.url}/thorchain/quote/swap?from_asset=BTC.BTC&to_asset=ETH.ETH&amount=10000000`;
-    const badDestination = await fetch(`${base}&destination=not-an-address`);
-    expect(badDestination.status).toBe(500);
+describe('quote errors in THORNode v3 shape (gRPC gateway: HTTP 400 or 500 {code, message})', () => {
+  const base = () => `${sim.url}/thorchain/quote/swap?from_asset=BTC.BTC&to_asset=ETH.ETH&amount=10000000`;
+
+  it("the simulator answers bad input the way the node does: HTTP 400 with the handler's message", async () => {
+    const badDestination = await fetch(`${base()}&destination=not-an-address`);
+    expect(badDestination.status).toBe(400);
     expect(await badDestination.json()).toEqual({
-      code: 2,
+      code: 3,
       message: 'bad destination address: not-an-address is not recognizable',
       details: [],
     });
-    const both = await fetch(`${base}&tolerance_bps=100&liquidity_tolerance_bps=100`);
-    expect(await both.json()).toMatchObject({ code: 2, message: expect.stringMatching(/must only include one of/) });
-    const tooLong = await fetch(`${base}&destination=${EVM_WALLET}&refund_address=${BTC_WALLET}&streaming_interval=1`);
-    expect(await tooLong.json()).toMatchObject({ code: 2, message: 'generated memo too long for source chain' });
-    const tooSmall = await fetch(`${sim.url}/thorchain/quote/swap?from_asset=BTC.BTC&to_asset=ETH.ETH&amount=2000`);
-    expect(tooSmall.status).toBe(500);
-    expect(((await tooSmall.json()) as { message: string }).message).toMatch(/min swap amount/);
+    const both = await fetch(`${base()}&tolerance_bps=100&liquidity_tolerance_bps=100`);
+    expect(both.status).toBe(400);
+    expect(await both.json()).toMatchObject({ message: expect.stringMatching(/must only include one of/) });
+    const tooLong = await fetch(
+      `${base()}&destination=${EVM_WALLET}&refund_address=${BTC_WALLET}&streaming_interval=1`,
+    );
+    expect(tooLong.status).toBe(400);
+    expect(await tooLong.json()).toMatchObject({ message: 'generated memo too long for source chain' });
+    const dust = await fetch(`${sim.url}/thorchain/quote/swap?from_asset=BTC.BTC&to_asset=ETH.ETH&amount=9999`);
+    expect(dust.status).toBe(400);
+    expect(await dust.json()).toMatchObject({ message: 'amount less than dust threshold' });
+  });
+
+  it('the simulator fails the swap itself, HTTP 500 code 2, when its output misses a tolerance_bps limit', async () => {
+    // 0.1 BTC → ETH loses about 9.7 bps to the pool and 2.1 bps to the outbound fee.
+    const missesAfterFee = await fetch(`${base()}&tolerance_bps=11`);
+    expect(missesAfterFee.status).toBe(500);
+    expect(await missesAfterFee.json()).toMatchObject({
+      code: 2,
+      message: expect.stringMatching(
+        /^failed to simulate swap: .*outbound amount does not meet requirements \(\d+\/\d+\)$/,
+      ),
+    });
+    const missesBeforeFee = await fetch(`${base()}&tolerance_bps=5`);
+    expect(await missesBeforeFee.json()).toMatchObject({
+      code: 2,
+      message: expect.stringMatching(/less than price limit/),
+    });
+    expect((await fetch(`${base()}&tolerance_bps=100`)).status).toBe(200);
   });
 
   it('a bad destination is REJECTED and never opens the circuit breaker; amounts below the minimum are no route', async () => {
@@ -96,6 +122,7 @@ describe('quote errors in THORNode v3 shape (gRPC gateway: HTTP 500 {code, messa
     const bad = guarded.quote(quoteInput(btc, eth, 10_000_000n, { recipient: 'not-an-address' }), testSignal());
     expect(await providerErrorKind(bad)).toBe('REJECTED');
     expect(await guarded.quote(quoteInput(btc, eth, 2_000n), testSignal())).toEqual([]);
+    expect(await guarded.quote(quoteInput(btc, eth, 11_000n), testSignal())).toEqual([]);
     expect(guarded.breakerState()).toBe('closed');
     expect(await guarded.quote(quoteInput(btc, eth, 10_000_000n), testSignal())).toHaveLength(2);
 
@@ -105,7 +132,6 @@ describe('quote errors in THORNode v3 shape (gRPC gateway: HTTP 500 {code, messa
   });
 
   it.each([
-    ['generated memo too long for source chain', 'REJECTED'],
     ['must only include one of: tolerance_bps or liquidity_tolerance_bps', 'REJECTED'],
     ['bad refund address: nope is not recognizable', 'REJECTED'],
     ['refusing quote on node with stale state', 'UNAVAILABLE'],
@@ -124,13 +150,19 @@ describe('quote errors in THORNode v3 shape (gRPC gateway: HTTP 500 {code, messa
     }
   });
 
-  it('"not enough asset to pay for fees" is no route, not an error', async () => {
+  it.each([
+    ['failed to simulate swap: fail to add outbound tx: not enough asset to pay for fees', 500],
+    ['failed to simulate swap: fail to add outbound tx: outbound amount does not meet requirements (95/100)', 500],
+    ['failed to simulate swap: emit asset 95 less than price limit 100', 500],
+    ['generated memo too long for source chain', 400],
+    ['amount less than dust threshold', 400],
+  ])('"%s" (HTTP %i) is no route, not an error', async (message, status) => {
     const node = await startSimulator('thornode-v3', [
       {
         method: 'GET',
         pattern: /^\/thorchain\/quote\/swap$/,
         kind: 'quote',
-        handle: () => gatewayError('failed to simulate swap: not enough asset to pay for fees'),
+        handle: () => gatewayError(message, status),
       },
     ]);
     try {
@@ -143,6 +175,17 @@ describe('quote errors in THORNode v3 shape (gRPC gateway: HTTP 500 {code, messa
 });
 
 describe('the memo keeps a price limit', () => {
+  it('a limit too long for the memo is rounded up to fewer digits, never down, and reads back as written', () => {
+    const memo = `=:g:cosmos14hj2tavq8fpesdwxxcu44rty3hh90vhujrvcmstl4zr3txmfvw9s4hmalr`;
+    const limit = 2_110_526_315_789n;
+    const fitted = fitMemoLimit(memo, limit, 80);
+    expect(fitted).toEqual({ memo: `${memo}:21105264e5`, limit: 2_110_526_400_000n });
+    expect(memoLimit(fitted?.memo)).toBe(fitted?.limit);
+    expect(fitMemoLimit(memo, 123n, 80)).toEqual({ memo: `${memo}:123`, limit: 123n });
+    expect(fitMemoLimit(`${memo}:0/1/0`, limit, 80)).toEqual({ memo: `${memo}:2111e9/1/0`, limit: 2_111_000_000_000n });
+    expect(fitMemoLimit(memo, limit, 72)).toBeUndefined();
+  });
+
   it('slippage 0 limits the swap to the expected output, not to nothing', async () => {
     const { route, execute } = await locked(btc, eth, 10_000_000n, { slippageBps: 0 });
     expect(route.dstMinAmountBase).toBe(route.dstAmountBase);

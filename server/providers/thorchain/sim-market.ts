@@ -38,7 +38,7 @@ export const WARNING = 'Do not cache this response. Do not send funds after the 
 export interface SimChain {
   blockSeconds: number;
   confirmations: number;
-  /** In 1e8 of the chain's gas asset; 0 means none. */
+  /** In 1e8 of the chain's gas asset (common/chain.go `DustThreshold`). */
   dust: bigint;
   outboundFeeCents: bigint;
   gasAsset: string;
@@ -57,7 +57,7 @@ export interface SimChain {
 const evmChain = (chain: string, blockSeconds: number, gasAsset: string, feeCents: bigint): SimChain => ({
   blockSeconds,
   confirmations: chain === 'ETH' ? 2 : 1,
-  dust: 0n,
+  dust: 1n,
   outboundFeeCents: feeCents,
   gasAsset,
   vault: EVM_VAULT,
@@ -75,7 +75,7 @@ export const CHAINS: Record<string, SimChain> = {
   BTC: {
     blockSeconds: 600,
     confirmations: 1,
-    dust: 1000n,
+    dust: 10_000n,
     outboundFeeCents: 300n,
     gasAsset: 'BTC.BTC',
     vault: 'bc1qt9723ak9t7lu7a97lt9kelq4gnrlmyvk4yhzwr',
@@ -131,7 +131,7 @@ export const CHAINS: Record<string, SimChain> = {
   GAIA: {
     blockSeconds: 6,
     confirmations: 1,
-    dust: 0n,
+    dust: 1n,
     outboundFeeCents: 5n,
     gasAsset: 'GAIA.ATOM',
     vault: 'cosmos1rdly788mpmwvemd5yr8wu0499zs4v4qnaptum4',
@@ -202,6 +202,8 @@ export function centsToE8(cents: bigint, asset: SimAsset): bigint {
 export const clamp = (value: bigint, min: bigint, max: bigint) => (value < min ? min : value > max ? max : value);
 
 export interface SwapSimulation {
+  /** The output at pool price before any fee, as `tolerance_bps` is measured against. */
+  feelessOut: bigint;
   expectedOut: bigint;
   liquidityFee: bigint;
   outboundFee: bigint;
@@ -234,6 +236,7 @@ export function simulateSwap(
   const maxFeeCents = srcFeeCents > dstFeeCents ? srcFeeCents : dstFeeCents;
   const emit = gross - liquidityFee;
   return {
+    feelessOut: gross,
     expectedOut: emit > outboundFee ? emit - outboundFee : 0n,
     liquidityFee,
     outboundFee,
@@ -256,6 +259,7 @@ const SHORT_CODES: Record<string, string> = {
   'BCH.BCH': 'c',
   'AVAX.AVAX': 'a',
   'BSC.BNB': 's',
+  'BASE.ETH': 'f',
 };
 
 /** `memo.ShortString()`: the limit field is left out when zero and the swap is not streaming. */

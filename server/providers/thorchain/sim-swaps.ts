@@ -62,13 +62,19 @@ export function stagesFor(swap: SimSwap): Stage[] {
 export const simTxId = (hash: string) => hash.trim().replace(/^0x/i, '').toUpperCase();
 const outTxId = (kind: string, hash: string) => fakeHex(`thorchain-sim:${kind}:${hash}`).toUpperCase();
 
+/**
+ * The stages as the node writes them (querier.go `newTxStagesResponse`; unset proto fields are left out).
+ * Before the inbound is final `checkPending` returns early: `swap_status` says not pending and
+ * `swap_finalised` is absent, though nothing has been swapped yet.
+ */
 function stagesBody(swap: SimSwap, stage: Stage) {
   const fromChain = CHAINS[swap.from.chain] as SimChain;
   const index = stagesFor(swap).indexOf(stage);
-  const confirmed = index >= 1;
-  const swapping = index >= 2;
+  const countsConfirmations = fromChain.confirmations > 0;
+  const final = index >= 1 || !countsConfirmations;
+  const finalised = index >= 2;
   const swapDone = index >= 3;
-  const hasOutboundDelay = [
+  const outboundScheduled = [
     'finalised',
     'delay_done',
     'signed',
@@ -79,27 +85,42 @@ function stagesBody(swap: SimSwap, stage: Stage) {
   const delayDone = ['delay_done', 'signed', 'refund_delay_done', 'refunded'].includes(stage);
   const signed = stage === 'signed' || stage === 'refunded';
   return {
-    inbound_observed: { started: true, pre_confirmation_count: 1, final_count: 1, completed: true },
-    inbound_confirmation_counted: fromChain.confirmations
-      ? {
-          counting_start_height: 19_500_000,
-          chain: swap.from.chain,
-          external_observed_height: 850_000,
-          external_confirmation_delay_height: 850_000 + fromChain.confirmations,
-          remaining_confirmation_seconds: confirmed ? 0 : fromChain.confirmations * fromChain.blockSeconds,
-          completed: confirmed,
-        }
+    inbound_observed: {
+      pre_confirmation_count: countsConfirmations ? 1 : undefined,
+      final_count: final ? 1 : 0,
+      completed: true,
+    },
+    inbound_confirmation_counted: countsConfirmations
+      ? final
+        ? { remaining_confirmation_seconds: 0, completed: true }
+        : {
+            counting_start_height: 19_500_000,
+            chain: swap.from.chain,
+            external_observed_height: 850_000,
+            external_confirmation_delay_height: 850_000 + fromChain.confirmations,
+            remaining_confirmation_seconds: fromChain.confirmations * fromChain.blockSeconds,
+            completed: false,
+          }
       : undefined,
-    inbound_finalised: { completed: swapping },
-    swap_status: swapping
-      ? { pending: !swapDone, ...(swapDone ? {} : { streaming: { interval: 1, quantity: 4, count: 2 } }) }
+    inbound_finalised: { completed: finalised },
+    swap_status:
+      finalised && !swapDone
+        ? { pending: true, streaming: { interval: 1, quantity: 4, count: 2 } }
+        : { pending: false },
+    swap_finalised: final ? { completed: swapDone } : undefined,
+    outbound_delay: outboundScheduled
+      ? delayDone
+        ? { completed: true }
+        : { remaining_delay_blocks: 5, remaining_delay_seconds: 30, completed: false }
       : undefined,
-    swap_finalised: { completed: swapDone },
-    outbound_delay: hasOutboundDelay
-      ? { remaining_delay_blocks: delayDone ? 0 : 5, remaining_delay_seconds: delayDone ? 0 : 30, completed: delayDone }
-      : undefined,
-    outbound_signed: delayDone
-      ? { scheduled_outbound_height: 19_500_010, blocks_since_scheduled: signed ? 2 : 0, completed: signed }
+    outbound_signed: outboundScheduled
+      ? signed
+        ? { completed: true }
+        : {
+            scheduled_outbound_height: 19_500_010,
+            blocks_since_scheduled: delayDone ? 0 : undefined,
+            completed: false,
+          }
       : undefined,
   };
 }
@@ -144,7 +165,7 @@ function outbounds(swap: SimSwap) {
 
 /** What THORNode answers for a hash it has not observed: no tx, nothing started. */
 export const UNOBSERVED_BODY = {
-  stages: { inbound_observed: { started: false, final_count: 0, completed: false } },
+  stages: { inbound_observed: { final_count: 0, completed: false } },
 };
 
 /** `GET /thorchain/tx/status/{hash}` for a swap at a given stage. */

@@ -38,10 +38,15 @@ export type { SimDeposit } from './sim-swaps';
 // ---- Quote.
 
 /**
- * THORNode v3 answers quote errors through its gRPC gateway: a plain Go error becomes gRPC code 2
- * (Unknown), which the gateway serves as HTTP 500 with this body.
+ * THORNode v3 answers query errors through its gRPC gateway. A plain error of the quote handler (bad
+ * input, dust, a memo too long) is served as HTTP 400; one raised by the simulated swap itself keeps
+ * the handler's code 2 and is served as HTTP 500 (test/regression/suites/api/quotes/swap.yaml).
  */
-const quoteError = (message: string): SimResponse => ({ status: 500, body: { code: 2, message, details: [] } });
+const badRequest = (message: string): SimResponse => ({ status: 400, body: { code: 3, message, details: [] } });
+const swapFailed = (message: string): SimResponse => ({
+  status: 500,
+  body: { code: 2, message: `failed to simulate swap: ${message}`, details: [] },
+});
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** What the latest quote with a destination handed out: the deposit a wallet following it would make. */
@@ -56,12 +61,13 @@ export interface QuotedDeposit {
 }
 
 function validationError(params: URLSearchParams, to: PoolAsset, from: PoolAsset): string | undefined {
-  if (params.get('tolerance_bps') && params.get('liquidity_tolerance_bps')) {
-    return 'must only include one of: tolerance_bps or liquidity_tolerance_bps';
-  }
   const destination = params.get('destination');
   if (destination && !(CHAINS[to.chain] as SimChain).address.test(destination)) {
     return `bad destination address: ${destination} is not recognizable`;
+  }
+  if (BigInt(params.get('tolerance_bps') || '0') > 10_000n) return 'tolerance basis points must be less than 10000';
+  if (BigInt(params.get('liquidity_tolerance_bps') || '0') >= 10_000n) {
+    return 'liquidity tolerance basis points must be less than 10000';
   }
   const refund = params.get('refund_address');
   if (refund && !(CHAINS[from.chain] as SimChain).address.test(refund)) {
@@ -70,45 +76,60 @@ function validationError(params: URLSearchParams, to: PoolAsset, from: PoolAsset
   return undefined;
 }
 
+/** The price limit the node swaps against: only `tolerance_bps` sets one, from the fee-less output. */
+function tradeTarget(params: URLSearchParams, feelessOut: bigint): bigint {
+  const tolerance = params.get('tolerance_bps');
+  return tolerance ? (feelessOut * (10_000n - BigInt(tolerance))) / 10_000n : 0n;
+}
+
+/**
+ * `queryQuoteSwap` (querier_quotes.go): below the dust threshold is the only amount error; an amount
+ * under `recommended_min_amount_in` is quoted like any other.
+ */
 function handleQuote(req: SimRequest, remember: (deposit: QuotedDeposit) => void): SimResponse {
   const params = req.url.searchParams;
-  for (const name of ['from_asset', 'to_asset', 'amount']) {
-    if (!params.get(name)) return quoteError(`missing ${name} parameter`);
+  if (!params.get('from_asset')) return badRequest('missing from_asset parameter');
+  if (!params.get('to_asset')) return badRequest('missing to_asset parameter');
+  if (!params.get('amount')) return badRequest('missing Amount parameter');
+  if (params.get('tolerance_bps') && params.get('liquidity_tolerance_bps')) {
+    return badRequest('must only include one of: tolerance_bps or liquidity_tolerance_bps');
   }
   const amountText = params.get('amount') as string;
-  if (!/^\d+$/.test(amountText)) return quoteError(`bad amount: invalid Uint: ${amountText}`);
+  if (!/^\d+$/.test(amountText)) return badRequest(`bad amount: invalid Uint: ${amountText}`);
   const from = resolveAsset(params.get('from_asset'));
   const to = resolveAsset(params.get('to_asset'));
-  if (!from || !to) return quoteError('failed to simulate swap: pool does not exist');
-  if (from.notation === to.notation)
-    return quoteError('failed to simulate swap: swap Source and Target cannot be the same.');
+  if (!from || !to) return swapFailed('pool does not exist');
+  if (from.notation === to.notation) return swapFailed('swap Source and Target cannot be the same.');
   const fromChain = CHAINS[from.chain] as SimChain;
   const amount = BigInt(amountText);
-  if (amount < fromChain.dust) return quoteError('amount less than dust threshold');
+  if (amount < fromChain.dust) return badRequest('amount less than dust threshold');
   const invalid = validationError(params, to, from);
-  if (invalid) return quoteError(invalid);
-  const tolerance = BigInt(params.get('liquidity_tolerance_bps') || '0');
-  if (tolerance >= 10_000n) return quoteError('liquidity tolerance basis points must be less than 10000');
+  if (invalid) return badRequest(invalid);
 
   const interval = BigInt(params.get('streaming_interval') || '0');
   const swap = simulateSwap(from, to, amount, interval, BigInt(params.get('streaming_quantity') || '0'));
   const expectedOut = shiftedPrice(swap.expectedOut, req.config);
-  if (amount < swap.minAmountIn || expectedOut <= 0n) {
-    return quoteError(`amount less than min swap amount (recommended_min_amount_in: ${swap.minAmountIn})`);
+  if (expectedOut <= 0n) return swapFailed('fail to add outbound tx: not enough asset to pay for fees');
+  const target = tradeTarget(params, swap.feelessOut);
+  const emit = expectedOut + swap.outboundFee;
+  if (emit < target) return swapFailed(`emit asset ${emit} less than price limit ${target}`);
+  if (expectedOut < target) {
+    return swapFailed(`fail to add outbound tx: outbound amount does not meet requirements (${expectedOut}/${target})`);
   }
 
+  const liquidityTolerance = BigInt(params.get('liquidity_tolerance_bps') || '0');
   const inboundConfirmationSeconds = fromChain.confirmations * fromChain.blockSeconds;
   const outboundDelayBlocks = to.chain === 'THOR' ? 0n : clamp(swap.usdCents / 500_000n, 0n, 720n);
   const streamingBlocks = swap.streamingQuantity > 0n ? interval * (swap.streamingQuantity - 1n) : 0n;
   const outboundDelaySeconds = Number(outboundDelayBlocks) * THOR_BLOCK_SECONDS;
   const streamingSeconds = Number(streamingBlocks) * THOR_BLOCK_SECONDS;
-  const limit = tolerance > 0n ? (expectedOut * (10_000n - tolerance)) / 10_000n : 0n;
+  const limit = liquidityTolerance > 0n ? (expectedOut * (10_000n - liquidityTolerance)) / 10_000n : target;
   const destination = params.get('destination');
   const refundAddress = params.get('refund_address');
   const streaming = interval > 0n ? `/${interval}/${params.get('streaming_quantity') || '0'}` : '';
   const memo = destination ? swapMemo(to, destination, refundAddress, limit, streaming) : undefined;
   if (memo && fromChain.maxMemoLength && memo.length > fromChain.maxMemoLength) {
-    return quoteError('generated memo too long for source chain');
+    return badRequest('generated memo too long for source chain');
   }
   const vault = fromChain.vault ?? '';
   if (memo && destination) remember({ from, to, amount, destination, refundAddress, vault, memo });
@@ -256,7 +277,7 @@ export async function startThorchainSimulator(opts: SimulatorOptions = {}): Prom
         handleQuote(req, (deposit) => {
           lastQuoted = deposit;
         }),
-      noRoute: () => quoteError('failed to simulate swap: pool does not exist'),
+      noRoute: () => swapFailed('pool does not exist'),
     },
     { method: 'GET', pattern: /^\/thorchain\/inbound_addresses$/, kind: 'other', handle: handleInboundAddresses },
     {

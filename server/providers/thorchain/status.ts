@@ -48,15 +48,15 @@ function latestStage(stages: TxStages): Stage {
           substatus: 'WAITING_DESTINATION',
         };
   }
-  if (swap_status) {
-    if (!swap_status.pending) {
-      return { state: 'swap_finalised', detail: 'swap done, awaiting outbound', substatus: 'WAITING_DESTINATION' };
-    }
+  if (swap_status?.pending) {
     const streaming = swap_status.streaming;
     const detail = streaming?.quantity
       ? `streaming swap ${streaming.count ?? 0}/${streaming.quantity}`
       : 'swap pending';
     return { state: 'swap_pending', detail, substatus: 'SWAPPING' };
+  }
+  if (swapSettled(stages)) {
+    return { state: 'swap_finalised', detail: 'swap done, awaiting outbound', substatus: 'WAITING_DESTINATION' };
   }
   if (inbound_finalised?.completed) return inbound('inbound_finalised', 'inbound finalised');
   if (inbound_confirmation_counted) {
@@ -74,11 +74,15 @@ function latestStage(stages: TxStages): Stage {
     : inbound('inbound_observing', 'inbound seen, awaiting observation consensus');
 }
 
-/** Newer nodes may drop `swap_finalised`; `swap_status.pending == false` says the same. */
-function swapSettled(stages: TxStages): boolean | undefined {
-  if (stages.swap_finalised) return stages.swap_finalised.completed;
-  if (stages.swap_status) return !stages.swap_status.pending;
-  return undefined;
+/**
+ * Positive word that the swap is over. Until the inbound is final the node answers `swap_status.pending:
+ * false` and leaves `swap_finalised` out (querier.go `checkPending` returns early), so neither counts alone:
+ * `swap_finalised` only completes once the inbound is finalised, and newer nodes may drop it for `swap_status`.
+ */
+function swapSettled({ inbound_finalised, swap_finalised, swap_status }: TxStages): boolean {
+  if (inbound_finalised?.completed === false) return false;
+  if (swap_finalised) return swap_finalised.completed;
+  return inbound_finalised?.completed === true && swap_status?.pending === false;
 }
 
 type Coin = { asset: string; amount: string };
@@ -183,8 +187,8 @@ export function mapTxStatus(body: StatusAnswer, ctx: StatusMappingContext): Stat
   }
 
   const toNativeChain = chainOfNotation(ctx.toAsset) === ctx.nativeChain;
-  const outboundsComplete = planned.length > 0 && outboundsDone && settled !== false;
-  if ((toNativeChain && settled === true && !refunding) || outboundsComplete) {
+  const outboundsComplete = planned.length > 0 && outboundsDone && settled;
+  if ((toNativeChain && settled && swapped && !refunding) || outboundsComplete) {
     const delivered = swappedOut(swapOuts, plannedSwaps, ctx);
     const dstAmountBase =
       delivered === undefined ? undefined : rescale(delivered, ctx.dstNodeDecimals, ctx.dstDecimals);
@@ -213,8 +217,9 @@ export function mapTxStatus(body: StatusAnswer, ctx: StatusMappingContext): Stat
     };
   }
 
-  // THORChain has no explicit failed state: a swap finalised with neither a planned nor a sent outbound delivered nothing.
-  if (settled === true && planned.length === 0 && outs.length === 0) {
+  // The node's one explicit failure: it completes swap_finalised once nothing is queued and plans every outbound
+  // in that same block, dropping one the fee eats (manager_txout_current.go), so none planned means none ever.
+  if (settled && stages.swap_finalised && planned.length === 0 && outs.length === 0) {
     return { ...base, status: 'FAILED', detail: 'swap finalised without any outbound', upstreamState: 'failed' };
   }
 
