@@ -6,7 +6,7 @@ import { type AppContext, createAppContext } from '../server/context';
 import { listen } from '../server/lifecycle';
 import { webhookEventSchema } from '../server/schemas/responses';
 import { deliverMessage } from '../server/webhooks/deliver';
-import { isPublicAddress } from '../server/webhooks/guard';
+import { judgeAddress } from '../server/webhooks/guard';
 import type { TestApp } from './support/app';
 import { type Caller, callerFor, outcomeOf, type SignedInUser, signedInUser } from './support/dashboard';
 import { BTC_TO_ETH, ETH_TO_BTC } from './support/fixtures';
@@ -22,7 +22,7 @@ withTrackingApp(
   (app) => {
     t = app;
   },
-  { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_BASE_DELAY_MS: '50' },
+  { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_BASE_DELAY_MS: '50', WEBHOOK_ENDPOINT_BACKOFF_MS: '50' },
 );
 
 interface Received {
@@ -293,27 +293,47 @@ describe('SSRF guard (WEBHOOK_ALLOW_PRIVATE_TARGETS off)', () => {
   });
   afterAll(() => guarded?.close());
 
-  it('classes loopback, private, link-local, CGNAT, metadata and mapped addresses as not public', () => {
-    for (const address of [
-      '127.0.0.1',
-      '10.1.2.3',
-      '172.16.0.1',
-      '192.168.1.1',
-      '169.254.169.254',
-      '100.64.0.1',
-      '100.100.100.200',
-      '0.0.0.0',
-      '::1',
-      '::',
-      'fe80::1',
-      'fd00:ec2::254',
-      '::ffff:127.0.0.1',
-      '::ffff:10.0.0.1',
-      '64:ff9b::a9fe:a9fe',
-    ]) {
-      expect(isPublicAddress(address), address).toBe(false);
-    }
-    for (const address of ['93.184.215.14', '2606:4700::1111']) expect(isPublicAddress(address), address).toBe(true);
+  it.each([
+    ['127.0.0.1', false, undefined],
+    ['10.1.2.3', false, undefined],
+    ['172.16.0.1', false, undefined],
+    ['192.168.1.1', false, undefined],
+    ['169.254.169.254', false, undefined],
+    ['100.64.0.1', false, undefined],
+    ['100.100.100.200', false, undefined],
+    ['0.0.0.0', false, undefined],
+    ['::1', false, undefined],
+    ['::', false, undefined],
+    ['fe80::1', false, undefined],
+    ['fd00:ec2::254', false, undefined],
+    // IPv4-mapped: judged as the IPv4 address it carries.
+    ['::ffff:127.0.0.1', false, '127.0.0.1'],
+    ['::ffff:10.0.0.1', false, '10.0.0.1'],
+    ['::ffff:a9fe:a9fe', false, '169.254.169.254'],
+    ['::ffff:93.184.215.14', true, '93.184.215.14'],
+    // IPv4-compatible (deprecated, never routed): refused whatever it carries.
+    ['::127.0.0.1', false, '127.0.0.1'],
+    ['::7f00:1', false, '127.0.0.1'],
+    ['::a9fe:a9fe', false, '169.254.169.254'],
+    ['::10.0.0.1', false, '10.0.0.1'],
+    ['::93.184.215.14', false, '93.184.215.14'],
+    // IPv4-translated (RFC 6145), NAT64 (well-known and local-use), 6to4, Teredo: refused.
+    ['::ffff:0:7f00:1', false, '127.0.0.1'],
+    ['64:ff9b::a9fe:a9fe', false, '169.254.169.254'],
+    ['64:ff9b::127.0.0.1', false, '127.0.0.1'],
+    ['64:ff9b::93.184.215.14', false, '93.184.215.14'],
+    ['64:ff9b:1::a9fe:a9fe', false, undefined],
+    ['2002:7f00:1::1', false, '127.0.0.1'],
+    ['2002:a9fe:a9fe::1', false, '169.254.169.254'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', false, '127.0.0.1'],
+    // Outside 2000::/3 or reserved inside it.
+    ['100::1', false, undefined],
+    ['2001:db8::1', false, undefined],
+    ['fec0::1', false, undefined],
+    ['93.184.215.14', true, undefined],
+    ['2606:4700::1111', true, undefined],
+  ] as const)('%s is public: %s (embeds %s)', (address, isPublic, embeds) => {
+    expect(judgeAddress(address)).toEqual({ isPublic, ...(embeds ? { embeds } : {}) });
   });
 
   it('refuses private, loopback and plain-http URLs at creation', async () => {
@@ -326,6 +346,10 @@ describe('SSRF guard (WEBHOOK_ALLOW_PRIVATE_TARGETS off)', () => {
       'https://100.64.1.1/',
       'https://[::1]/hooks',
       'https://[::ffff:7f00:1]/hooks',
+      'https://[::127.0.0.1]:3000/',
+      'https://[::a9fe:a9fe]/',
+      'https://[64:ff9b::a9fe:a9fe]/',
+      'https://[2002:a9fe:a9fe::1]/',
       'https://[fd00:ec2::254]/',
       'https://user:pass@93.184.215.14/',
       'not a url',
@@ -335,6 +359,9 @@ describe('SSRF guard (WEBHOOK_ALLOW_PRIVATE_TARGETS off)', () => {
     }
     const [row] = await guarded.sql`select count(*)::int as n from webhook_endpoints where url = any(${refused})`;
     expect(row?.n).toBe(0);
+    await expect(asGuardedAdmin.webhooks.create({ url: 'https://[::127.0.0.1]:3000/' })).rejects.toThrow(
+      '[::7f00:1] resolves to ::7f00:1, an IPv6 form of 127.0.0.1, which is not a public address',
+    );
   });
 
   it('accepts a public https address', async () => {
