@@ -114,10 +114,13 @@ describe('operations.overview', () => {
     expect(providers.find((p) => p.provider === 'LIFI')).toMatchObject({ quoteCalls: 0, errorRate: null });
   });
 
-  it('reads queue depth from BullMQ, and the 24 h KPIs and stale list from Postgres', async () => {
+  it('reads queue depth from BullMQ, and the 24 h KPIs, swaps in flight apart from those awaiting a deposit, and the stale list from Postgres', async () => {
     const stuck = (await executeSwap(t, ETH_TO_BTC, 'RELAY')).transaction.id as string;
-    await t.app.sql`update transactions set stale = true where id = ${stuck}`;
-    await t.app.sql`update transactions set status = 'SUCCESS', amount_usd = 1000 where id <> ${stuck}`;
+    const unfunded = (await executeSwap(t, ETH_TO_BTC, 'RELAY')).transaction.id as string;
+    await t.app.sql`update transactions set stale = true, hash = ${`0x${'5'.repeat(64)}`} where id = ${stuck}`;
+    await t.app.sql`update transactions set hash = '', inbound_hash = '' where id = ${unfunded}`;
+    await t.app
+      .sql`update transactions set status = 'SUCCESS', amount_usd = 1000 where id not in ${t.app.sql([stuck, unfunded])}`;
     const overview = await admin.operations.overview();
     expect(overview.queues.map((q) => q.name)).toEqual(['tracking', 'maintenance', 'webhooks']);
     const tracking = overview.queues.find((q) => q.name === 'tracking');
@@ -125,9 +128,9 @@ describe('operations.overview', () => {
     const depth = (tracking?.counts?.waiting ?? 0) + (tracking?.counts?.delayed ?? 0);
     expect(depth).toBeGreaterThan(0);
     expect(overview.stale.map((s) => s.id)).toEqual([stuck]);
-    expect(overview.kpis.swaps).toBe(3);
+    expect(overview.kpis.swaps).toBe(4);
     expect(overview.kpis.succeeded).toBe(2);
-    expect(overview.kpis.pending).toBe(1);
+    expect(overview.kpis).toMatchObject({ inFlight: 1, awaitingDeposit: 1, stale: 1 });
     expect(overview.kpis.successRate).toBe(1);
     expect(overview.kpis.volumeUsd).toBe(2000);
   });

@@ -5,6 +5,8 @@ import { type MaintenanceJobName, SCHEDULE_IDS, SCHEDULES } from '../server/trac
 import { createQueue } from '../server/tracking/queues';
 import { startTestApp, type TestApp } from './support/app';
 import { callerFor, signedInUser } from './support/dashboard';
+import { BTC_TO_ETH } from './support/fixtures';
+import { executeSwap } from './support/flows';
 import { spawnEntry, waitUntil } from './support/processes';
 
 /** Shortened intervals for the real worker process; every wait below is bounded by a few of them. */
@@ -116,6 +118,19 @@ describe('the worker process (workers/main.ts)', () => {
       expect(job, job.job).toMatchObject({ scheduled: true, overdue: false, lastOutcome: 'ok' });
       expect(job.ageMs, job.job).toBeLessThan(3 * job.intervalMs);
     }
+  }, 40_000);
+
+  it('ends a swap whose deposit window closed long ago, through its scheduled sweep', async () => {
+    const id = (await executeSwap(t, BTC_TO_ETH, 'THORCHAIN')).transaction.id as string;
+    // The deposit window closed two hours ago, past the default hour of grace.
+    await t.app.sql`update transactions set deposit_deadline = now() - interval '2 hours' where id = ${id}`;
+    const state = async () => {
+      const [row] = await t.app.sql<{ status: string; substatus: string | null }[]>`
+        select status, substatus from transactions where id = ${id}`;
+      return row;
+    };
+    await waitUntil(async () => (await state())?.substatus === 'EXPIRED', WAIT);
+    expect(await state()).toEqual({ status: 'FAILED', substatus: 'EXPIRED' });
   }, 40_000);
 
   it('rolls 429s served over HTTP into rate_limit_hits', async () => {

@@ -133,6 +133,8 @@ export const transactions = pgTable(
     lastPollError: text('last_poll_error'),
     lastUpstreamState: text('last_upstream_state'),
     stale: boolean('stale').notNull().default(false),
+    /** The last moment the provider takes this swap's deposit; past it plus a grace period, a swap with none ends EXPIRED. */
+    depositDeadline: timestamp('deposit_deadline', { withTimezone: true, mode: 'date' }),
     finalizedAt: timestamp('finalized_at', { withTimezone: true, mode: 'date' }),
     ...timestamps,
   },
@@ -147,6 +149,10 @@ export const transactions = pgTable(
     index('transactions_created_idx').on(t.createdAt, t.id),
     index('transactions_status_created_idx').on(t.status, t.createdAt),
     index('transactions_due_poll_idx').on(t.nextPollAt).where(sql`${t.status} = 'PENDING'`),
+    // Swaps still waiting for their deposit, by when the provider stops taking it: what the expiry sweep reads.
+    index('transactions_awaiting_deposit_idx')
+      .on(t.depositDeadline)
+      .where(sql`${t.status} = 'PENDING' and ${t.hash} = '' and ${t.inboundHash} = ''`),
   ],
 );
 

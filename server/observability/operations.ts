@@ -82,31 +82,37 @@ async function scheduledJobs(ctx: AppContext) {
   });
 }
 
-/** Swaps created in the last 24 hours; volume is what settled successfully. */
+/**
+ * Swaps created in the last 24 hours (volume is what settled successfully), and what is pending now:
+ * in flight (a deposit was sent or seen) apart from awaiting its deposit; stale ones are in flight and late.
+ */
 async function kpis24h(ctx: AppContext) {
-  const [row] = await ctx.sql<
-    {
-      swaps: number;
-      succeeded: number;
-      failed: number;
-      refunded: number;
-      pending: number;
-      stale: number;
-      volumeUsd: string;
-    }[]
-  >`
-    select count(*)::int as swaps,
-           count(*) filter (where status = 'SUCCESS')::int as succeeded,
-           count(*) filter (where status = 'FAILED')::int as failed,
-           count(*) filter (where status = 'REFUND')::int as refunded,
-           count(*) filter (where status = 'PENDING')::int as pending,
-           count(*) filter (where stale)::int as stale,
-           coalesce(sum(amount_usd) filter (where status = 'SUCCESS'), 0)::text as "volumeUsd"
-    from transactions
-    where created_at >= now() - interval '24 hours'`;
-  const r = row ?? { swaps: 0, succeeded: 0, failed: 0, refunded: 0, pending: 0, stale: 0, volumeUsd: '0' };
+  const [[row], [open]] = await Promise.all([
+    ctx.sql<{ swaps: number; succeeded: number; failed: number; refunded: number; volumeUsd: string }[]>`
+      select count(*)::int as swaps,
+             count(*) filter (where status = 'SUCCESS')::int as succeeded,
+             count(*) filter (where status = 'FAILED')::int as failed,
+             count(*) filter (where status = 'REFUND')::int as refunded,
+             coalesce(sum(amount_usd) filter (where status = 'SUCCESS'), 0)::text as "volumeUsd"
+      from transactions
+      where created_at >= now() - interval '24 hours'`,
+    ctx.sql<{ pending: number; awaitingDeposit: number; stale: number }[]>`
+      select (select count(*) from transactions where status = 'PENDING')::int as pending,
+             (select count(*) from transactions
+               where status = 'PENDING' and hash = '' and inbound_hash = '')::int as "awaitingDeposit",
+             (select count(*) from transactions where status = 'PENDING' and stale)::int as stale`,
+  ]);
+  const r = row ?? { swaps: 0, succeeded: 0, failed: 0, refunded: 0, volumeUsd: '0' };
+  const now = open ?? { pending: 0, awaitingDeposit: 0, stale: 0 };
   const finished = r.succeeded + r.failed + r.refunded;
-  return { ...r, volumeUsd: Number(r.volumeUsd), successRate: finished > 0 ? r.succeeded / finished : null };
+  return {
+    ...r,
+    inFlight: now.pending - now.awaitingDeposit,
+    awaitingDeposit: now.awaitingDeposit,
+    stale: now.stale,
+    volumeUsd: Number(r.volumeUsd),
+    successRate: finished > 0 ? r.succeeded / finished : null,
+  };
 }
 
 async function staleTransactions(ctx: AppContext) {

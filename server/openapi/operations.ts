@@ -131,8 +131,10 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Track a transaction',
     description:
       'Starts or refreshes provider tracking after a wallet transaction or manual deposit. Send only ' +
-      '`transactionId` and, when known, `txHash`; provider metadata is never read from the client. Then poll status.',
-    raises: ['NOT_FOUND'],
+      '`transactionId` and, when known, `txHash`; provider metadata is never read from the client. Then poll status. ' +
+      'A swap whose deposit window closed with no deposit seen is final (`FAILED`, substatus `EXPIRED`): a hash ' +
+      'reported for it then answers 409 `SWAP_EXPIRED`, and the hash is kept on its timeline for support.',
+    raises: ['NOT_FOUND', 'SWAP_EXPIRED'],
     example: { transactionId: 'tx_7kQm2VbX9pLr4TzN8wYc3d', txHash: `0x${'ab'.repeat(32)}` },
   },
   'GET /api/v1/transaction/history': {

@@ -190,7 +190,8 @@ export interface StatusResult {
   notFound?: boolean;
   substatus?: Substatus;
   /** A partial fill: what was swapped and delivered, and what went back to the sender. */
-  partial?: { delivered: string; refunded: string };
+  /** `refundHash`: the refund's own transaction, beside the payout's `outboundHash`, when the provider names it. */
+  partial?: { delivered: string; refunded: string; refundHash?: string };
   hashCheck?: HashCheck;
 }
 

@@ -344,6 +344,7 @@ async function record(
     execution: answer as unknown as Record<string, unknown>,
     trackingContext: result.trackingContext,
     nextPollAt: trackable ? new Date() : null,
+    depositDeadline: submitted ? null : (result.depositDeadline ?? new Date(Date.now() + ctx.config.deposits.windowMs)),
   };
   const event: EventInsert = {
     transactionId,

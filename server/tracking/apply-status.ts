@@ -73,7 +73,7 @@ function whatCounts(tx: PollFields, result: StatusResult, upstream: Record<strin
       events.push({
         transactionId,
         type: 'partial_fill',
-        message: `Partial fill: ${result.partial.delivered} swapped and delivered, ${result.partial.refunded} refunded`,
+        message: `Partial fill: ${result.partial.delivered} swapped and delivered, ${result.partial.refunded} refunded${result.partial.refundHash ? ` in ${result.partial.refundHash}` : ''}`,
         data: { ...result.partial, ...upstream },
       });
     }

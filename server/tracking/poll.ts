@@ -30,14 +30,17 @@ export interface PollOutcome {
 
 const STOP = (status: TxStatus): PollOutcome => ({ keepTracking: false, nextDelayMs: null, status });
 
-/** Whether polling still has something to learn: pending, or failed recently enough for a refund to follow. */
+/**
+ * Whether polling still has something to learn: pending, or failed recently enough for a refund to
+ * follow. A swap that expired without a deposit has nothing at the provider to follow.
+ */
 export function isPollable(
   ctx: AppContext,
-  tx: Pick<TransactionRow, 'status' | 'finalizedAt'>,
+  tx: Pick<TransactionRow, 'status' | 'substatus' | 'finalizedAt'>,
   now = Date.now(),
 ): boolean {
   if (tx.status === 'PENDING') return true;
-  if (tx.status !== 'FAILED' || !tx.finalizedAt) return false;
+  if (tx.status !== 'FAILED' || !tx.finalizedAt || tx.substatus === 'EXPIRED') return false;
   return now - tx.finalizedAt.getTime() < ctx.config.worker.refundWatchMs;
 }
 
@@ -143,7 +146,7 @@ async function pollRow(
   }
 
   const schedule = (
-    row: Pick<TransactionRow, 'status' | 'finalizedAt' | 'createdAt'>,
+    row: Pick<TransactionRow, 'status' | 'substatus' | 'finalizedAt' | 'createdAt'>,
     errors: number,
     rateLimited: boolean,
   ) => (isPollable(ctx, row) ? new Date(Date.now() + delayFor(ctx, adapter, row, errors, rateLimited)) : null);

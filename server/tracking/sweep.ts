@@ -1,13 +1,15 @@
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { locks, transactionEvents, transactions } from '../../drizzle/schema';
 import type { AppContext } from '../context';
 import { afterTransactionChange } from '../transactions/changes';
+import { expireUnfundedSwaps } from './expiry';
 import type { TrackingScheduler } from './queues';
 
 export interface SweepReport {
   rescheduled: number;
   flaggedStale: number;
   releasedClaims: number;
+  expired: number;
 }
 
 const SWEEP_BATCH = 500;
@@ -15,7 +17,8 @@ const SWEEP_BATCH = 500;
 /**
  * Postgres decides what must be tracked; Redis only schedules. Re-enqueues every pollable
  * transaction whose next poll is overdue (a flushed Redis or a lost job loses nothing), flags
- * old pending swaps stale, and hands back execute claims a crash left behind.
+ * swaps in flight for too long stale, ends swaps whose deposit never came, and hands back execute
+ * claims a crash left behind.
  */
 export async function sweep(ctx: AppContext, scheduler: TrackingScheduler): Promise<SweepReport> {
   const { worker } = ctx.config;
@@ -28,6 +31,7 @@ export async function sweep(ctx: AppContext, scheduler: TrackingScheduler): Prom
           eq(transactions.status, 'PENDING'),
           and(
             eq(transactions.status, 'FAILED'),
+            sql`${transactions.substatus} is distinct from 'EXPIRED'`,
             sql`${transactions.finalizedAt} > now() - make_interval(secs => ${worker.refundWatchMs / 1000})`,
           ),
         ),
@@ -45,6 +49,8 @@ export async function sweep(ctx: AppContext, scheduler: TrackingScheduler): Prom
       and(
         eq(transactions.status, 'PENDING'),
         eq(transactions.stale, false),
+        // Stale means in flight and late: a swap still waiting for its deposit is not stuck at a provider.
+        or(ne(transactions.hash, ''), ne(transactions.inboundHash, '')),
         lt(transactions.createdAt, sql`now() - make_interval(secs => ${worker.staleAfterMs / 1000})`),
       ),
     )
@@ -75,5 +81,7 @@ export async function sweep(ctx: AppContext, scheduler: TrackingScheduler): Prom
     .returning({ id: locks.id });
   if (released.length) ctx.log.warn({ locks: released.map((l) => l.id) }, 'released execute claims left by a crash');
 
-  return { rescheduled: overdue.length, flaggedStale: stale.length, releasedClaims: released.length };
+  const expired = await expireUnfundedSwaps(ctx);
+
+  return { rescheduled: overdue.length, flaggedStale: stale.length, releasedClaims: released.length, expired };
 }

@@ -64,6 +64,25 @@ async function decide(
   }
 }
 
+/**
+ * A deposit reported for a swap that expired waiting for one: the hash goes on the timeline for
+ * support, and the client is told plainly. The money is with the provider, whose own rules refund it.
+ */
+async function refuseAfterExpiry(ctx: AppContext, tx: TransactionRow, hash: string): Promise<never> {
+  await ctx.db.insert(transactionEvents).values({
+    transactionId: tx.id,
+    type: 'track_ignored',
+    message: `Client reported hash ${hash} after the swap expired waiting for its deposit; not tracked. Funds sent now are with ${tx.provider}, whose own rules refund them`,
+    data: { txHash: hash, substatus: 'EXPIRED' },
+  });
+  await afterTransactionChange(ctx, tx.id);
+  throw new AppError(
+    'SWAP_EXPIRED',
+    `This swap expired before a deposit was seen, so ${hash} is not tracked. Funds sent to it are with ${tx.provider}, whose own rules refund them; contact support with this hash and transaction id.`,
+    { field: 'txHash' },
+  );
+}
+
 function hashPatch(tx: TransactionRow, parsed: Parsed): Partial<typeof transactions.$inferInsert> {
   const patch: Partial<typeof transactions.$inferInsert> = { hash: parsed.hash, hashKey: hashKey(parsed.hash) };
   if (parsed.kind === 'ton-boc') {
@@ -88,6 +107,7 @@ export async function trackTransaction(ctx: AppContext, body: TrackBody): Promis
     final: isFinal(tx.status),
   });
   const parsed = body.txHash === undefined ? undefined : await parseReportedHash(ctx, tx, body.txHash);
+  if (parsed && tx.substatus === 'EXPIRED') await refuseAfterExpiry(ctx, tx, parsed.hash);
   if (isFinal(tx.status)) return { ...summary(), tracking: false };
 
   const adapter = ctx.providers.get(tx.provider);

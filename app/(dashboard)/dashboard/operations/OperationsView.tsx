@@ -113,14 +113,19 @@ export function OperationsView() {
       {({ kpis, providers, queues, jobs, stale }) => (
         <div className={layout.stack}>
           <KpiGrid label="Last 24 hours">
-            <Kpi label="Swaps (24 h)" value={formatCount(kpis.swaps)} hint={`${formatCount(kpis.pending)} pending`} />
+            <Kpi label="Swaps (24 h)" value={formatCount(kpis.swaps)} />
+            <Kpi
+              label="In flight"
+              value={formatCount(kpis.inFlight)}
+              hint={`${formatCount(kpis.awaitingDeposit)} more awaiting their deposit`}
+            />
             <Kpi
               label="Success rate"
               value={formatPercent(kpis.successRate)}
               hint={`${kpis.succeeded} ok · ${kpis.failed} failed · ${kpis.refunded} refunded`}
             />
             <Kpi label="Settled volume" value={formatUsd(kpis.volumeUsd)} hint="successful swaps, USD at execute" />
-            <Kpi label="Stale" value={formatCount(kpis.stale)} hint="pending past the tracking window" />
+            <Kpi label="Stale" value={formatCount(kpis.stale)} hint="in flight past the tracking window" />
           </KpiGrid>
 
           <TablePanel

@@ -1,0 +1,2 @@
+ALTER TABLE "transactions" ADD COLUMN "deposit_deadline" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "transactions_awaiting_deposit_idx" ON "transactions" USING btree ("deposit_deadline") WHERE "transactions"."status" = 'PENDING' and "transactions"."hash" = '' and "transactions"."inbound_hash" = '';
