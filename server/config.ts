@@ -81,6 +81,11 @@ const SETTINGS = {
     hashKey: from('RATE_LIMIT_HASH_KEY', z.string().min(16).optional()),
   },
   idempotencyTtlSeconds: from('IDEMPOTENCY_TTL_SECONDS', positiveInt.default(24 * 3600)),
+  /** Swaps whose deposit never comes: the window when the provider names none, and the grace after any window. */
+  deposits: {
+    windowMs: from('DEPOSIT_WINDOW_MS', positiveInt.default(3600_000)),
+    expiryGraceMs: from('DEPOSIT_EXPIRY_GRACE_MS', z.coerce.number().int().min(0).default(3600_000)),
+  },
   /** History answers only when scoped to wallets or one transaction, never the whole ledger. */
   historyRequireScope: from('HISTORY_REQUIRE_SCOPE', bool.default(false)),
   /** Status streams: open at once per client address, how long one lives, and its comment heartbeat. */
