@@ -112,8 +112,9 @@ describe('a swap whose deposit never comes', () => {
 
   it('asks a provider that can be asked first: a deposit it saw after all keeps the swap, tracked as usual', async () => {
     const id = await unfundedRelaySwap();
-    const [{ trackingContext }] = await t.app.sql<{ trackingContext: Record<string, unknown> }[]>`
+    const [stored] = await t.app.sql<{ trackingContext: Record<string, unknown> }[]>`
       select tracking_context as "trackingContext" from transactions where id = ${id}`;
+    const trackingContext = stored?.trackingContext ?? {};
     const depositDeadline = (await row(id)).deposit_deadline as Date;
     // The chain saw the deposit, though the client never reported it.
     const hash = `0x${randomHex()}`;
