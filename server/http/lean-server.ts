@@ -1,6 +1,6 @@
 import { getAppContext } from '../context';
 import { drainHttpServer, listen, runService } from '../lifecycle';
-import { endTransactionStreams } from '../transactions/stream';
+import { endTransactionStreams } from '../transactions/open-streams';
 import { createApiServer } from './node-adapter';
 
 await runService('api', async (config) => {

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import next from 'next';
 import { drainHttpServer, listen, runService } from '../lifecycle';
 import { CLIENT_IP_HEADER, signedClientAddress } from '../ratelimit/client';
-import { endTransactionStreams } from '../transactions/stream';
+import { endTransactionStreams } from '../transactions/open-streams';
 import { answerParserRefusals } from './parser-refusals';
 import { answerUnavailableRenders } from './unavailable-pages';
 

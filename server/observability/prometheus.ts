@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../context';
 import { QUEUES } from '../tracking/jobs';
 import { sharedQueue } from '../tracking/queues';
+import { openTransactionStreamCount } from '../transactions/open-streams';
 import { providerHealth } from './provider-health';
 import {
   providerCircuitOpen,
@@ -9,11 +10,13 @@ import {
   queueDepth,
   registry,
   trackingLag,
+  transactionStreamsOpen,
   transactionsGauge,
 } from './registry';
 
-/** Reads the gauges that come from Postgres and Redis at scrape time. */
+/** Reads the gauges at scrape time: this process's open status streams, and what Postgres and Redis hold. */
 async function collect(ctx: AppContext) {
+  transactionStreamsOpen.set(openTransactionStreamCount());
   const [row] = await ctx.sql<{ pending: number; stale: number; lag: number | null }[]>`
     select count(*) filter (where status = 'PENDING')::int as pending,
            count(*) filter (where status = 'PENDING' and stale)::int as stale,

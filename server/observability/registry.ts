@@ -53,6 +53,11 @@ export const transactionsGauge = new Gauge({
   labelNames: ['state'] as const,
   registers: [registry],
 });
+export const transactionStreamsOpen = new Gauge({
+  name: 'switchyard_transaction_streams_open',
+  help: "Status streams open in this process, each holding one of its client's stream slots",
+  registers: [registry],
+});
 const perProviderGauge = (name: string, help: string) =>
   new Gauge({ name, help, labelNames: ['provider'] as const, registers: [registry] });
 

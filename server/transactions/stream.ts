@@ -3,27 +3,11 @@ import type { AppContext } from '../context';
 import { AppError } from '../errors';
 import type { StatusQuery } from '../schemas/transactions';
 import { findTransaction, transactionStatusById } from './lookup';
+import { openStreams } from './open-streams';
 import { contentTag, presentStatus, type TransactionStatus } from './status';
 
 /** How long a client waits before reconnecting after the stream ends without a final status. */
 const RECONNECT_AFTER_MS = 2000;
-
-/**
- * Open streams of this process, kept on `globalThis` so the process's stop (which Next's route bundle
- * does not share modules with) can end them all before it drains the HTTP server.
- */
-const OPEN_STREAMS = Symbol.for('switchyard.transaction-streams');
-type Registry = Set<() => void>;
-const openStreams = (): Registry => {
-  const holder = globalThis as { [OPEN_STREAMS]?: Registry };
-  holder[OPEN_STREAMS] ??= new Set();
-  return holder[OPEN_STREAMS];
-};
-
-/** Ends every open status stream of this process at once: a stop does not wait for clients to leave. */
-export function endTransactionStreams(): void {
-  for (const end of [...openStreams()]) end();
-}
 
 /**
  * A stream's slot among its client's open streams, counted in Redis so the limit holds across web
@@ -111,8 +95,20 @@ export interface StreamRequest {
   lastEventId: string | null;
   /** The client's hashed address, for the per-client limit. */
   clientKey: string;
-  /** Aborted when the client goes away. */
-  signal: AbortSignal;
+  /**
+   * The request being answered, whose signal aborts when the client goes away. Held whole, not just its
+   * signal: a Fetch `Request`'s signal stops following the client once the `Request` is collected.
+   */
+  client: { readonly signal: AbortSignal };
+}
+
+/**
+ * HEAD's answer: the stream's headers once the transaction is found, and no events. No stream opens
+ * and no slot is taken, so the per-client limit is not consulted either.
+ */
+export async function transactionStreamHead(ctx: AppContext, query: StatusQuery): Promise<ReadableStream<Uint8Array>> {
+  await findTransaction(ctx, query);
+  return new ReadableStream({ start: (controller) => controller.close() });
 }
 
 /**
@@ -148,6 +144,7 @@ export async function openTransactionStream(ctx: AppContext, request: StreamRequ
     throw error;
   }
 
+  const { client } = request;
   let output: ReadableStreamDefaultController<Uint8Array> | undefined;
   const end = () => {
     if (ended) return;
@@ -161,7 +158,7 @@ export async function openTransactionStream(ctx: AppContext, request: StreamRequ
     releaseSlot();
     clearInterval(heartbeat);
     clearTimeout(lifetime);
-    request.signal.removeEventListener('abort', end);
+    client.signal.removeEventListener('abort', end);
     openStreams().delete(end);
     rouse();
   };
@@ -171,13 +168,16 @@ export async function openTransactionStream(ctx: AppContext, request: StreamRequ
     markDirty();
   }, heartbeatMs);
   const lifetime = setTimeout(end, maxLifetimeMs);
-  request.signal.addEventListener('abort', end);
+  client.signal.addEventListener('abort', end);
   openStreams().add(end);
+  // A client gone while the stream was being opened aborted before anyone listened: the slot goes now.
+  if (client.signal.aborted) end();
 
   let greeted = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
       output = controller;
+      if (ended) controller.close();
     },
     async pull(controller) {
       while (!ended) {

@@ -17,7 +17,7 @@ import {
   SETTLED_BY_HASH_MAX_AGE_S,
   type VersionedStatus,
 } from '../../transactions/status';
-import { openTransactionStream } from '../../transactions/stream';
+import { openTransactionStream, transactionStreamHead } from '../../transactions/stream';
 import { getTransactionTimeline } from '../../transactions/timeline';
 import { trackTransaction } from '../../transactions/track';
 import { endpoint } from '../endpoint';
@@ -92,11 +92,14 @@ export const streamV1 = endpoint({
   events: transactionStatusSchema,
   handle: async ({ query }, { app, request }) => ({
     body: null,
-    events: await openTransactionStream(app, {
-      query,
-      lastEventId: request.headers.get('last-event-id'),
-      clientKey: clientHash(clientIdentity(request, app.config), app.config.rateLimits.hashKey),
-      signal: request.signal,
-    }),
+    events:
+      request.method === 'HEAD'
+        ? await transactionStreamHead(app, query)
+        : await openTransactionStream(app, {
+            query,
+            lastEventId: request.headers.get('last-event-id'),
+            clientKey: clientHash(clientIdentity(request, app.config), app.config.rateLimits.hashKey),
+            client: request,
+          }),
   }),
 });
