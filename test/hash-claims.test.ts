@@ -133,9 +133,21 @@ describe('a hash someone else reports cannot rewrite a swap', () => {
 
 describe('swaps tracked by an id we obtained (Relay request id)', () => {
   it('a hash that is not the deposit Relay reports is withdrawn and the reported deposit takes its place', async () => {
+    // Relay's status answers nothing until the wrong hash is reported, so no poll learns the real deposit first.
+    t.sims.RELAY.configure({ faults: { status: 'error5xx' } });
     const executed = await executeSwap(t, ETH_TO_BTC, 'RELAY');
+    // The chain saw the swap's real deposit; the client then reports another hash.
+    const [stored] = await t.app.sql<{ context: Record<string, unknown> }[]>`
+      select tracking_context as context from transactions where id = ${executed.transaction.id}`;
+    const deposit = await fetch(`${t.sims.RELAY.url}/__sim/deposits`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ hash: `0x${randomHex()}`, context: stored?.context }),
+    });
+    expect(deposit.status).toBe(200);
     const wrong = `0x${randomHex()}`;
     await track(executed.transaction.id, wrong);
+    t.sims.RELAY.configure({ faults: { status: 'none' } });
     const done = await waitForStatus(t, executed.transaction.id, (tx) => tx.status !== 'PENDING');
     expect(done.transaction.status).toBe('SUCCESS');
     expect(done.transaction.hash).toBe(done.transaction.inboundHash);

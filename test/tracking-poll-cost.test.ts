@@ -40,6 +40,15 @@ const requestIdOf = async (id: string) => {
   return tx?.requestId as string;
 };
 
+/**
+ * The swap's deposit seen and its answer recorded, as a poll outside the counted context does: the polls
+ * measured below start from a swap in flight whose provider has nothing new to say.
+ */
+async function depositSeen(id: string) {
+  await pollTransaction(t.app, id);
+  await pollTransaction(t.app, id);
+}
+
 /** The Relay simulator's status requests so far, by path and query. */
 const statusCalls = () => t.sims.RELAY.log.filter((entry) => entry.kind === 'status').map((entry) => entry.path);
 
@@ -47,6 +56,7 @@ describe('a tracking poll', () => {
   it('that learns nothing new costs one read and one write, and still counts the poll and sets the next', async () => {
     t.sims.RELAY.configure({ settleAfterPolls: 1_000_000_000 });
     const { transaction } = await executeSwap(t, ETH_TO_BTC, 'RELAY');
+    await depositSeen(transaction.id);
     const first = await pollTransaction(counted.ctx, transaction.id);
     expect(first.keepTracking).toBe(true);
     const learnt = await row(transaction.id);
@@ -78,6 +88,7 @@ describe('a tracking poll', () => {
   it("in a tracking job, that follows this worker's own last run of the job starts from the row it wrote: one write, no read", async () => {
     t.sims.RELAY.configure({ settleAfterPolls: 1_000_000_000 });
     const { transaction } = await executeSwap(t, ETH_TO_BTC, 'RELAY');
+    await depositSeen(transaction.id);
     await pollTransaction(counted.ctx, transaction.id, { attempt: 1 });
     await pollTransaction(counted.ctx, transaction.id, { attempt: 2 });
     const remembered = await row(transaction.id);
@@ -110,6 +121,8 @@ describe('a tracking poll', () => {
     t.sims.RELAY.configure({ settleAfterPolls: 1_000_000_000 });
     const { transaction } = await executeSwap(t, ETH_TO_BTC, 'RELAY');
     const other = await executeSwap(t, ETH_TO_BTC, 'RELAY');
+    await depositSeen(transaction.id);
+    await depositSeen(other.transaction.id);
     await pollTransaction(counted.ctx, transaction.id, { attempt: 1 });
     await pollTransaction(counted.ctx, transaction.id, { attempt: 2 });
     const before = await row(transaction.id);
@@ -132,9 +145,10 @@ describe('a tracking poll', () => {
     expect((await row(transaction.id)).poll_attempts).toBe(Number(before.poll_attempts) + 1);
   });
 
-  it("through BullMQ's worker, each run after a job's second on the same worker costs one write and no read", async () => {
+  it("through BullMQ's worker, each run after a job's first on the same worker costs one write and no read", async () => {
     t.sims.RELAY.configure({ settleAfterPolls: 1_000_000_000 });
     const { transaction } = await executeSwap(t, ETH_TO_BTC, 'RELAY');
+    await depositSeen(transaction.id);
     const connections = [createWorkerRedis(t.app.config.redisUrl), createWorkerRedis(t.app.config.redisUrl)];
     // A queue of the test's own: the app's queue already holds this transaction's job.
     const prefix = newTestRedisPrefix();
@@ -163,8 +177,8 @@ describe('a tracking poll', () => {
     const pollReads = counted.statements.filter(
       (statement) => /row_version/.test(statement) && /^select/i.test(statement),
     );
-    // The first run records the provider's state (locked path), the second reads and is remembered.
-    expect(pollReads).toHaveLength(2);
+    // The first run reads the row and is remembered; every later run on this worker starts from what it wrote.
+    expect(pollReads).toHaveLength(1);
   });
 
   it('that learns something takes the locked path and records it', async () => {

@@ -99,10 +99,11 @@ describe('sweep', () => {
     expect(done.final).toBe(true);
   });
 
-  it('flags swaps pending past the configured age as stale, once', async () => {
+  it('flags swaps in flight past the configured age as stale, once', async () => {
     const executed = await executeSwap(s, BTC_TO_ETH, 'CHAINFLIP');
-    await s.app
-      .sql`update transactions set created_at = now() - interval '7 hours' where id = ${executed.transaction.id}`;
+    // In flight: its deposit was seen seven hours ago.
+    await s.app.sql`update transactions set created_at = now() - interval '7 hours', inbound_hash = ${'c'.repeat(64)}
+      where id = ${executed.transaction.id}`;
     const first = await sweep(
       s.app,
       createTrackingScheduler(createQueue('tracking', s.app.redis, s.app.config.redisPrefix)),
