@@ -14,8 +14,11 @@ import { expect, test } from '../support/test';
 const CHAINFLIP_SIMULATOR = `http://127.0.0.1:${Number(process.env.SIMULATOR_BASE_PORT ?? 4810) + 2}`;
 const REFERRAL = 'e2e-partner';
 
+/** The swapper's deposit reaches the channel at once (the simulated chain sees it), then settles after `polls`. */
 async function settleChainflipAfter(request: APIRequestContext, polls: number) {
-  const res = await request.put(`${CHAINFLIP_SIMULATOR}/__sim/config`, { data: { settleAfterPolls: polls } });
+  const res = await request.put(`${CHAINFLIP_SIMULATOR}/__sim/config`, {
+    data: { settleAfterPolls: polls, autoDepositMs: 0 },
+  });
   expect(res.ok()).toBe(true);
 }
 
