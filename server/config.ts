@@ -133,6 +133,14 @@ const SETTINGS = {
     /** An endpoint whose deliveries have all failed for this long is disabled. */
     disableAfterDays: from('WEBHOOK_DISABLE_AFTER_DAYS', positiveInt.default(5)),
     concurrency: from('WEBHOOK_CONCURRENCY', positiveInt.default(10)),
+    /** One attempt's whole life: name lookup, connect, sending, and the answer's status line and headers. */
+    attemptTimeoutMs: from('WEBHOOK_TIMEOUT_MS', positiveInt.max(60_000).default(10_000)),
+    /** Attempts one endpoint may have in flight across every worker (one until it has answered promptly). */
+    endpointConcurrency: from('WEBHOOK_ENDPOINT_CONCURRENCY', positiveInt.max(50).default(2)),
+    /** An endpoint's pause after a failed attempt; it doubles with each failure in a row, up to 10 minutes. */
+    endpointBackoffMs: from('WEBHOOK_ENDPOINT_BACKOFF_MS', positiveInt.default(5_000)),
+    maxEndpointsPerOwner: from('WEBHOOK_MAX_ENDPOINTS_PER_OWNER', positiveInt.max(1000).default(5)),
+    redeliveriesPerMinute: from('WEBHOOK_REDELIVERIES_PER_MINUTE', positiveInt.default(20)),
   },
   upstreamAllowedHosts: from(
     'UPSTREAM_ALLOWED_HOSTS',

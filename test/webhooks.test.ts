@@ -1,9 +1,7 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../server/config';
 import { type AppContext, createAppContext } from '../server/context';
-import { listen } from '../server/lifecycle';
 import { webhookEventSchema } from '../server/schemas/responses';
 import { deliverMessage } from '../server/webhooks/deliver';
 import { judgeAddress } from '../server/webhooks/guard';
@@ -13,6 +11,7 @@ import { BTC_TO_ETH, ETH_TO_BTC } from './support/fixtures';
 import { executeSwap, randomHex, waitForStatus } from './support/flows';
 import { spawnEntry, waitUntil } from './support/processes';
 import { withTrackingApp } from './support/tracking-app';
+import { type Received, startReceiver } from './support/webhook-receivers';
 
 vi.setConfig({ testTimeout: 45_000 });
 
@@ -24,30 +23,6 @@ withTrackingApp(
   },
   { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_BASE_DELAY_MS: '50', WEBHOOK_ENDPOINT_BACKOFF_MS: '50' },
 );
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A loopback receiver that records every request and answers the n-th attempt of each message (from 1) with `statusFor(n)`. */
-async function startReceiver(statusFor: (attempt: number) => number = () => 204) {
-  const requests: Received[] = [];
-  const server: Server = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    requests.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-    const attempt = requests.filter((r) => r.headers['webhook-id'] === request.headers['webhook-id']).length;
-    response.writeHead(statusFor(attempt)).end();
-  });
-  const port = await listen(server, 0, '127.0.0.1');
-  return {
-    url: `http://127.0.0.1:${port}/hooks`,
-    requests,
-    events: () => requests.map((r) => ({ id: r.headers['webhook-id'], ...JSON.parse(r.body) })),
-    stop: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
 
 const verifyWith = (secret: string, { headers, body }: Received) =>
   new Webhook(secret).verify(body, headers as Record<string, string>) as { type: string; data: { id: string } };

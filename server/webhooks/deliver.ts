@@ -3,22 +3,23 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
-import { webhookDeliveries, webhookEndpoints, webhookMessages } from '../../drizzle/schema';
+import { authUsers, webhookDeliveries, webhookEndpoints, webhookMessages } from '../../drizzle/schema';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
+import { NO_OWNER, ownerBlock, ownerColumns } from './access';
 import { type CheckedTarget, checkWebhookTarget } from './guard';
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
-const DELIVERY_TIMEOUT_MS = 10_000;
 const DAY_MS = 24 * 3600_000;
 
 export interface DeliveryOutcome {
   delivered: boolean;
-  /** Nothing was attempted: the message or its endpoint is gone, or the endpoint is disabled. */
+  /** Nothing was attempted: the message or its endpoint is gone, the endpoint is disabled, or its owner may no longer receive it. */
   skipped?: string;
   statusCode?: number | null;
   error?: string | null;
+  latencyMs?: number;
 }
 
 /** `v1,<sig>` for the current secret, and for the previous one while a rotation's grace lasts. */
@@ -38,16 +39,19 @@ const pinnedLookup =
     else callback(null, target.address, target.family);
   };
 
-/** One POST, no redirects followed (Node's client never follows them), answered status or a thrown error. */
-function post(target: CheckedTarget, headers: Record<string, string>, body: string): Promise<number> {
+/**
+ * One POST, no redirects followed (Node's client never follows them): the answer's status once its
+ * headers are in, or a thrown error. `signal` bounds the whole exchange; the body is never read.
+ */
+function post(target: CheckedTarget, headers: Record<string, string>, body: string, signal: AbortSignal) {
   const client = target.url.protocol === 'https:' ? https : http;
-  return new Promise((resolve, reject) => {
+  return new Promise<number>((resolve, reject) => {
     const request = client.request(target.url, {
       method: 'POST',
       headers: { ...headers, 'content-length': Buffer.byteLength(body).toString() },
       lookup: pinnedLookup(target),
       agent: false,
-      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      signal,
     });
     request.on('response', (response) => {
       resolve(response.statusCode ?? 0);
@@ -58,18 +62,18 @@ function post(target: CheckedTarget, headers: Record<string, string>, body: stri
   });
 }
 
-function describeFailure(error: unknown): string {
+function describeFailure(error: unknown, deadline: AbortSignal, timeoutMs: number): string {
   if (error instanceof AppError) return `refused: ${error.message}`;
-  if (error instanceof Error && error.name === 'TimeoutError')
-    return `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`;
+  if (deadline.aborted) return `no answer within ${timeoutMs / 1000} s`;
   const code = (error as { code?: unknown })?.code;
   return typeof code === 'string' ? code : error instanceof Error ? error.message : 'delivery failed';
 }
 
 /**
- * One attempt at one message: checks the target again, signs (Standard Webhooks), posts, and logs
- * the answer. Any 2xx is delivered. Failures start the endpoint's failure clock; an endpoint that
- * has failed for WEBHOOK_DISABLE_AFTER_DAYS is disabled.
+ * One attempt at one message: checks that the endpoint's owner may still receive it and the target
+ * again, signs (Standard Webhooks), posts, and logs the answer. Any 2xx is delivered. The whole
+ * attempt (name lookup, connect, request, answer headers) ends at WEBHOOK_TIMEOUT_MS. Failures start
+ * the endpoint's failure clock; an endpoint that has failed for WEBHOOK_DISABLE_AFTER_DAYS is disabled.
  */
 export async function deliverMessage(
   ctx: AppContext,
@@ -77,16 +81,18 @@ export async function deliverMessage(
   { lastAttempt }: { lastAttempt: boolean },
 ): Promise<DeliveryOutcome> {
   const [found] = await ctx.db
-    .select({ message: webhookMessages, endpoint: webhookEndpoints })
+    .select({ message: webhookMessages, endpoint: webhookEndpoints, owner: ownerColumns })
     .from(webhookMessages)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookMessages.endpointId))
+    .leftJoin(authUsers, eq(authUsers.id, webhookEndpoints.ownerId))
     .where(eq(webhookMessages.id, messageId))
     .limit(1);
   if (!found) return { delivered: false, skipped: 'message or endpoint deleted' };
   const { message, endpoint } = found;
-  if (!endpoint.enabled) {
+  const blocked = ownerBlock(endpoint.scope, found.owner ?? NO_OWNER);
+  if (!endpoint.enabled || blocked) {
     await ctx.db.update(webhookMessages).set({ state: 'failed' }).where(eq(webhookMessages.id, messageId));
-    return { delivered: false, skipped: 'endpoint disabled' };
+    return { delivered: false, skipped: blocked ? 'owner may no longer receive it' : 'endpoint disabled' };
   }
 
   const [counted] = await ctx.db
@@ -97,10 +103,12 @@ export async function deliverMessage(
   const body = JSON.stringify(message.payload);
   const at = new Date();
   const started = performance.now();
+  const { attemptTimeoutMs } = ctx.config.webhooks;
+  const deadline = AbortSignal.timeout(attemptTimeoutMs);
   let statusCode: number | null = null;
   let error: string | null = null;
   try {
-    const target = await checkWebhookTarget(endpoint.url, ctx.config.webhooks);
+    const target = await checkWebhookTarget(endpoint.url, ctx.config.webhooks, deadline);
     statusCode = await post(
       target,
       {
@@ -111,21 +119,23 @@ export async function deliverMessage(
         'webhook-signature': signatures(endpoint, messageId, at, body),
       },
       body,
+      deadline,
     );
     if (statusCode < 200 || statusCode > 299) error = `answered ${statusCode}`;
   } catch (caught) {
-    error = describeFailure(caught);
+    error = describeFailure(caught, deadline, attemptTimeoutMs);
   }
   const delivered = error === null;
+  const latencyMs = Math.round(performance.now() - started);
   const disabled = await recordAttempt(ctx, endpoint, message, {
     attempt: counted?.attempts ?? 1,
     statusCode,
-    latencyMs: Math.round(performance.now() - started),
+    latencyMs,
     error,
     lastAttempt,
   });
   if (disabled) ctx.log.warn({ endpointId: endpoint.id }, 'webhook endpoint disabled after days of failed deliveries');
-  return { delivered, statusCode, error };
+  return { delivered, statusCode, error, latencyMs };
 }
 
 /**

@@ -1,16 +1,11 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { webhookDeliveries, webhookEndpoints, webhookMessages } from '../../drizzle/schema';
 import type { Viewer } from '../auth/roles';
 import type { AppContext } from '../context';
-import { AppError, notFound } from '../errors';
 import { deleteInBatches, olderThan } from '../maintenance/retention';
+import { currentViewer } from './access';
 import { endpointFor } from './endpoints';
-import { enqueueDelivery } from './fan-out';
-import type {
-  RedeliverWebhookInput,
-  WebhookEndpointDeliveriesInput,
-  WebhookTransactionDeliveriesInput,
-} from './schemas';
+import type { WebhookEndpointDeliveriesInput, WebhookTransactionDeliveriesInput } from './schemas';
 
 const deliveryColumns = {
   id: webhookDeliveries.id,
@@ -43,36 +38,13 @@ export async function endpointDeliveries(ctx: AppContext, viewer: Viewer, input:
     .limit(input.limit);
 }
 
-/** One transaction's attempts to every endpoint the viewer may see (support and admins: all), newest first. */
+/** One transaction's attempts to every endpoint (support and admins), newest first. */
 export async function transactionDeliveries(ctx: AppContext, viewer: Viewer, input: WebhookTransactionDeliveriesInput) {
-  const mine = viewer.role === 'affiliate' ? eq(webhookEndpoints.ownerId, viewer.userId) : undefined;
+  await currentViewer(ctx.db, viewer, 'support');
   return deliveryLog(ctx)
-    .where(and(eq(webhookDeliveries.transactionId, input.transactionId), mine))
+    .where(eq(webhookDeliveries.transactionId, input.transactionId))
     .orderBy(desc(webhookDeliveries.id))
     .limit(200);
-}
-
-/** Sends a message once more, with its original `webhook-id`, to the endpoint's current URL and secret. */
-export async function redeliverWebhook(ctx: AppContext, viewer: Viewer, input: RedeliverWebhookInput) {
-  const [message] = await ctx.db
-    .select({ id: webhookMessages.id, endpointId: webhookMessages.endpointId })
-    .from(webhookMessages)
-    .where(eq(webhookMessages.id, input.messageId))
-    .limit(1);
-  if (!message) throw notFound('Webhook message', 'messageId');
-  const endpoint = await endpointFor(ctx, viewer, message.endpointId).catch(() => {
-    throw notFound('Webhook message', 'messageId');
-  });
-  if (!endpoint.enabled) {
-    throw new AppError('VALIDATION_ERROR', 'This endpoint is disabled; enable it before redelivering', {
-      field: 'messageId',
-      status: 409,
-      retryable: false,
-    });
-  }
-  await ctx.db.update(webhookMessages).set({ state: 'pending' }).where(eq(webhookMessages.id, message.id));
-  await enqueueDelivery(ctx, message.id, { requestedAt: Date.now() });
-  return { messageId: message.id, queued: true };
 }
 
 /** Drops the delivery log (attempts, then the messages they belonged to) past WEBHOOK_DELIVERIES_RETENTION_DAYS. */

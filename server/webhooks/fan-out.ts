@@ -1,40 +1,50 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, or } from 'drizzle-orm';
-import { webhookEndpoints, webhookMessages } from '../../drizzle/schema';
+import { authUsers, webhookEndpoints, webhookMessages } from '../../drizzle/schema';
 import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import { newWebhookMessageId } from '../ids';
-import { type JobData, WEBHOOK_DELIVERY_ATTEMPTS } from '../tracking/jobs';
-import { enqueue } from '../tracking/queues';
+import { JOBS, type JobData } from '../tracking/jobs';
 import { transactionById } from '../transactions/lookup';
 import { presentTransaction } from '../transactions/present';
 import { isFinal } from '../transactions/transitions';
+import { ownerMayReceive } from './access';
 import type { WebhookEventType } from './schemas';
 
-/** Every attempt of one message carries its id as `webhook-id`; BullMQ's job id makes a second enqueue a no-op. */
-export function enqueueDelivery(ctx: AppContext, messageId: string, redelivery?: { requestedAt: number }) {
+const deliverJob = JOBS['webhooks.deliver'];
+
+/**
+ * Every attempt of one message carries its id as `webhook-id`. One job per message at a time: the
+ * first is keyed by the message id (a second enqueue of it is a no-op), and while any job of the
+ * message is waiting, delayed or running, BullMQ's deduplication on the message id ignores another.
+ * Resolves to whether this call queued a job.
+ */
+export async function enqueueDelivery(ctx: AppContext, messageId: string, { redelivery = false } = {}) {
   if (!ctx.webhookQueue) throw new Error('no webhook queue in this process');
-  const backoff = { type: 'exponential' as const, delay: ctx.config.webhooks.retryBaseDelayMs };
-  return redelivery
-    ? enqueue(
-        ctx.webhookQueue,
-        'webhooks.deliver',
-        { messageId },
-        { jobId: `${messageId}-r${redelivery.requestedAt}`, attempts: 1 },
-      )
-    : enqueue(
-        ctx.webhookQueue,
-        'webhooks.deliver',
-        { messageId },
-        { jobId: messageId, attempts: WEBHOOK_DELIVERY_ATTEMPTS, backoff },
-      );
+  const jobId = redelivery ? `${messageId}-r${randomBytes(6).toString('base64url')}` : messageId;
+  const retries = redelivery
+    ? { attempts: 1 }
+    : {
+        attempts: deliverJob.attempts,
+        backoff: { type: 'exponential' as const, delay: ctx.config.webhooks.retryBaseDelayMs },
+      };
+  const job = await ctx.webhookQueue.add('webhooks.deliver', deliverJob.schema.parse({ messageId }), {
+    jobId,
+    deduplication: { id: messageId },
+    ...retries,
+  });
+  return job.id === jobId;
 }
+
+/** A job asked for from the dashboard rather than by the fan-out and its retries. */
+export const isRedeliveryJob = (jobId: string | undefined, messageId: string) => jobId !== messageId;
 
 export const webhookEventType = (created: boolean, status: Parameters<typeof isFinal>[0]): WebhookEventType =>
   created ? 'transaction.created' : isFinal(status) ? 'transaction.final' : 'transaction.status_changed';
 
 /**
- * One message per matching endpoint: `all`-scope endpoints, and the referral owner's own. A state
+ * One message per matching endpoint whose owner may still receive it: `all`-scope endpoints of
+ * admins, and the referral owner's own. A state
  * already sent to an endpoint under the same event type is not sent again, so a retried fan-out or
  * a change nobody can see (a poll that learnt nothing new) costs nothing.
  */
@@ -47,7 +57,10 @@ export async function fanOutChange(ctx: AppContext, job: JobData<'webhooks.fan-o
   const endpoints = await ctx.db
     .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.enabled, true), or(eq(webhookEndpoints.scope, 'all'), ownerMatch)));
+    .innerJoin(authUsers, eq(authUsers.id, webhookEndpoints.ownerId))
+    .where(
+      and(eq(webhookEndpoints.enabled, true), or(eq(webhookEndpoints.scope, 'all'), ownerMatch), ownerMayReceive()),
+    );
   if (!endpoints.length) return { messages: 0 };
 
   const type = webhookEventType(job.created, tx.status);

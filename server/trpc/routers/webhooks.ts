@@ -1,4 +1,4 @@
-import { endpointDeliveries, redeliverWebhook, transactionDeliveries } from '../../webhooks/deliveries';
+import { endpointDeliveries, transactionDeliveries } from '../../webhooks/deliveries';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -6,6 +6,7 @@ import {
   listWebhookEndpoints,
   rotateWebhookSecret,
 } from '../../webhooks/endpoints';
+import { redeliverWebhook } from '../../webhooks/redeliver';
 import {
   createWebhookEndpointInput,
   redeliverWebhookInput,

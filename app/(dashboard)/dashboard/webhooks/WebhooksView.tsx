@@ -275,7 +275,7 @@ function EndpointActions({
       <Button size="small" aria-expanded={showing} onClick={onToggleLog}>
         {showing ? 'Hide deliveries' : 'Deliveries'}
       </Button>
-      {e.enabled ? null : (
+      {e.canEnable ? (
         <Button
           size="small"
           variant="accent"
@@ -284,7 +284,7 @@ function EndpointActions({
         >
           Enable
         </Button>
-      )}
+      ) : null}
       <Button
         size="small"
         busy={rotate.isPending}

@@ -1,0 +1,64 @@
+import { eq } from 'drizzle-orm';
+import { webhookMessages } from '../../drizzle/schema';
+import { keep } from '../bounded-map';
+import type { AppContext } from '../context';
+import { type DeliveryOutcome, deliverMessage } from './deliver';
+import { type AttemptVerdict, createEndpointGate, type EndpointGate, PROMPT_ANSWER_MS } from './gate';
+
+export type Dispatch = { deferUntil: number } | { outcome: DeliveryOutcome };
+
+/** A message never moves to another endpoint: a deferred job's later turns find its endpoint without a query. */
+const KNOWN_MESSAGES = 50_000;
+
+const verdictOf = (outcome: DeliveryOutcome): AttemptVerdict =>
+  outcome.skipped
+    ? 'none'
+    : !outcome.delivered
+      ? 'failed'
+      : (outcome.latencyMs ?? 0) <= PROMPT_ANSWER_MS
+        ? 'prompt'
+        : 'slow';
+
+export const gateFor = (ctx: AppContext): EndpointGate =>
+  createEndpointGate(ctx.redis, ctx.config.redisPrefix, {
+    endpointConcurrency: ctx.config.webhooks.endpointConcurrency,
+    backoffMs: ctx.config.webhooks.endpointBackoffMs,
+    attemptTimeoutMs: ctx.config.webhooks.attemptTimeoutMs,
+    unprovenSlots: Math.max(1, Math.floor(ctx.config.webhooks.concurrency / 2)),
+  });
+
+/**
+ * One worker process's delivery jobs, each attempted only when its endpoint's gate admits it (see
+ * gate.ts); otherwise the job is told when to come back. A redelivery asked for from the dashboard
+ * is not held by the endpoint's pause: it is how someone who fixed their receiver checks it.
+ */
+export function createDispatcher(ctx: AppContext, gate: EndpointGate = gateFor(ctx)) {
+  const endpointOf = new Map<string, string>();
+  return async function dispatch(job: {
+    messageId: string;
+    lastAttempt: boolean;
+    redelivery: boolean;
+  }): Promise<Dispatch> {
+    let endpointId = endpointOf.get(job.messageId);
+    if (!endpointId) {
+      const [row] = await ctx.db
+        .select({ endpointId: webhookMessages.endpointId })
+        .from(webhookMessages)
+        .where(eq(webhookMessages.id, job.messageId))
+        .limit(1);
+      if (!row) return { outcome: { delivered: false, skipped: 'message or endpoint deleted' } };
+      endpointId = keep(endpointOf, job.messageId, row.endpointId, KNOWN_MESSAGES);
+    }
+    const admission = await gate.admit(endpointId, { ignorePause: job.redelivery });
+    if (!admission.admitted) return { deferUntil: Math.round(admission.retryAt) };
+    let verdict: AttemptVerdict = 'none';
+    try {
+      const outcome = await deliverMessage(ctx, job.messageId, { lastAttempt: job.lastAttempt });
+      verdict = verdictOf(outcome);
+      if (outcome.skipped || outcome.delivered) endpointOf.delete(job.messageId);
+      return { outcome };
+    } finally {
+      await gate.settle(admission.lease, verdict);
+    }
+  };
+}

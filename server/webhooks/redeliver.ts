@@ -1,0 +1,69 @@
+import { eq } from 'drizzle-orm';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { webhookMessages } from '../../drizzle/schema';
+import type { Viewer } from '../auth/roles';
+import type { AppContext } from '../context';
+import { AppError, notFound } from '../errors';
+import { perKey } from '../per-key';
+import { endpointFor } from './endpoints';
+import { enqueueDelivery } from './fan-out';
+import type { RedeliverWebhookInput } from './schemas';
+
+const WINDOW_SECONDS = 60;
+
+/** Every redeliver call counts, refused or not: a window starts at a user's first call and lasts a minute. */
+const redeliveriesOf = perKey(
+  (ctx: AppContext) =>
+    new RateLimiterRedis({
+      storeClient: ctx.redis,
+      keyPrefix: `${ctx.config.redisPrefix}:webhooks:redeliver`,
+      points: ctx.config.webhooks.redeliveriesPerMinute,
+      duration: WINDOW_SECONDS,
+    }),
+);
+
+async function countRedelivery(ctx: AppContext, userId: string) {
+  try {
+    await redeliveriesOf(ctx).consume(userId);
+  } catch (refusal) {
+    if (!(refusal instanceof RateLimiterRes)) throw refusal;
+    const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+    throw new AppError(
+      'RATE_LIMITED',
+      `You have asked for ${ctx.config.webhooks.redeliveriesPerMinute} redeliveries in the last minute, the most allowed. Try again in ${seconds} s.`,
+      { field: 'messageId', retryable: true, headers: { 'Retry-After': String(seconds) } },
+    );
+  }
+}
+
+/**
+ * Sends a message once more, with its original `webhook-id`, to the endpoint's current URL and
+ * secret. Refused while the message is already queued or being sent (its retries included), and
+ * past the user's redeliveries per minute.
+ */
+export async function redeliverWebhook(ctx: AppContext, viewer: Viewer, input: RedeliverWebhookInput) {
+  await countRedelivery(ctx, viewer.userId);
+  const [message] = await ctx.db
+    .select({ id: webhookMessages.id, endpointId: webhookMessages.endpointId })
+    .from(webhookMessages)
+    .where(eq(webhookMessages.id, input.messageId))
+    .limit(1);
+  if (!message) throw notFound('Webhook message', 'messageId');
+  const endpoint = await endpointFor(ctx, viewer, message.endpointId).catch((error) => {
+    throw error instanceof AppError && error.code === 'NOT_FOUND' ? notFound('Webhook message', 'messageId') : error;
+  });
+  const refusedBecause =
+    endpoint.ownerBlock ?? (endpoint.enabled ? null : 'This endpoint is disabled; enable it before redelivering');
+  if (refusedBecause) {
+    throw new AppError('VALIDATION_ERROR', refusedBecause, { field: 'messageId', status: 409, retryable: false });
+  }
+  await ctx.db.update(webhookMessages).set({ state: 'pending' }).where(eq(webhookMessages.id, message.id));
+  if (!(await enqueueDelivery(ctx, message.id, { redelivery: true }))) {
+    throw new AppError(
+      'VALIDATION_ERROR',
+      'This message is already queued: it is waiting for its next attempt or being sent right now. Redeliver it once that attempt has finished.',
+      { field: 'messageId', status: 409, retryable: true },
+    );
+  }
+  return { messageId: message.id, queued: true };
+}

@@ -1,0 +1,238 @@
+import { createServer, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { parseConfig } from '../server/config';
+import { type AppContext, createAppContext } from '../server/context';
+import { listen } from '../server/lifecycle';
+import { sharedQueue } from '../server/tracking/queues';
+import { deliverMessage } from '../server/webhooks/deliver';
+import { createEndpointGate, MAX_PAUSE_MS } from '../server/webhooks/gate';
+import { startWorkerRuntime, type WorkerRuntime } from '../workers/runtime';
+import { startTestApp, type TestApp } from './support/app';
+import { type Caller, callerFor, outcomeOf, signedInUser } from './support/dashboard';
+import { ETH_TO_BTC } from './support/fixtures';
+import { executeSwap } from './support/flows';
+import { waitUntil } from './support/processes';
+import { startHangingReceiver, startReceiver } from './support/webhook-receivers';
+
+vi.setConfig({ testTimeout: 60_000 });
+
+let t: TestApp;
+let worker: WorkerRuntime | undefined;
+
+beforeAll(async () => {
+  t = await startTestApp({
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    // Hanging receivers hang for the whole test: nothing here ends an attempt by its bound.
+    WEBHOOK_TIMEOUT_MS: '60000',
+    WEBHOOK_ENDPOINT_BACKOFF_MS: '600000',
+    WORKER_LOCK_DURATION_MS: '5000',
+  });
+  worker = await startWorkerRuntime(t.app.config);
+});
+afterAll(async () => {
+  await worker?.close();
+  await t?.stop();
+});
+
+/** An affiliate with a referral code of their own, signed in to the dashboard. */
+async function affiliateWithCode(code: string): Promise<Caller> {
+  const caller = await callerFor(t.app, (await signedInUser(t.app, 'affiliate')).headers);
+  await caller.affiliates.createCode({ code });
+  return caller;
+}
+
+const referredSwap = async (code: string) =>
+  (await executeSwap(t, { ...ETH_TO_BTC, referralCode: code }, 'RELAY')).transaction.id;
+
+describe('one endpoint cannot hold up another', () => {
+  it('a healthy endpoint’s deliveries go out while ten endpoints hang with thirty swaps queued for them', async () => {
+    const hanging = await startHangingReceiver();
+    const healthy = await startReceiver();
+    const stallers = [await affiliateWithCode('STALLA'), await affiliateWithCode('STALLB')];
+    for (const [n, caller] of stallers.entries()) {
+      for (let i = 0; i < 5; i++) await caller.webhooks.create({ url: hanging.urlFor(`${n}-${i}`) });
+    }
+    const asHealthy = await affiliateWithCode('HEALTHY');
+    await asHealthy.webhooks.create({ url: healthy.url });
+    const deliveredToHealthy = (ids: string[]) => () =>
+      ids.every((id) => healthy.events().some((e) => e.data.id === id && e.type === 'transaction.created'));
+    try {
+      // The healthy endpoint has answered before, as a working receiver has when others start to hang.
+      expect(await waitUntil(deliveredToHealthy([await referredSwap('HEALTHY')]))).toBe(true);
+
+      for (let i = 0; i < 30; i++) await referredSwap(i % 2 ? 'STALLA' : 'STALLB');
+      expect(await waitUntil(() => hanging.open().size >= 5)).toBe(true);
+
+      const later = [await referredSwap('HEALTHY'), await referredSwap('HEALTHY'), await referredSwap('HEALTHY')];
+      expect(await waitUntil(deliveredToHealthy(later))).toBe(true);
+
+      // Delivered while every request to the hanging endpoints was still held open, none given up on.
+      expect(hanging.held.filter((r) => r.ended)).toEqual([]);
+      // One attempt in flight per endpoint that never answered, and those take half the worker's slots at most.
+      const open = hanging.open();
+      expect(Math.max(...open.values())).toBe(1);
+      expect(open.size).toBeLessThanOrEqual(5);
+    } finally {
+      await hanging.stop();
+      await healthy.stop();
+    }
+  });
+
+  it('a failing endpoint is paused: what is queued for it meanwhile waits in delayed, not attempted', async () => {
+    const failing = await startReceiver(() => 500);
+    const asAffiliate = await affiliateWithCode('FAILING');
+    const { endpoint } = await asAffiliate.webhooks.create({ url: failing.url });
+    const queue = sharedQueue(t.app, 'webhooks');
+    try {
+      const first = await referredSwap('FAILING');
+      expect(await waitUntil(() => failing.requests.length === 1)).toBe(true);
+      const more = [await referredSwap('FAILING'), await referredSwap('FAILING'), await referredSwap('FAILING')];
+      const createdFor = () => t.app.sql<{ id: string }[]>`
+        select id from webhook_messages where endpoint_id = ${endpoint.id} and transaction_id = any(${more})
+          and event_type = 'transaction.created'`;
+      expect(await waitUntil(async () => (await createdFor()).length === 3)).toBe(true);
+      const messages = await createdFor();
+      const deferred = async () => {
+        const jobs = await Promise.all(messages.map((m) => queue.getJob(m.id)));
+        const states = await Promise.all(jobs.map((job) => job?.getState()));
+        return jobs.every((job, i) => states[i] === 'delayed' && job?.attemptsMade === 0 && job.attemptsStarted > 0);
+      };
+      expect(await waitUntil(deferred)).toBe(true);
+      expect(failing.requests).toHaveLength(1);
+      expect(JSON.parse(failing.requests[0]?.body ?? '{}').data.id).toBe(first);
+      const [attempts] = await t.app.sql`
+        select count(*)::int as n from webhook_deliveries where endpoint_id = ${endpoint.id}`;
+      expect(attempts?.n).toBe(1);
+    } finally {
+      await asAffiliate.webhooks.delete({ endpointId: endpoint.id });
+      await failing.stop();
+    }
+  });
+});
+
+describe('the endpoint gate (real Redis, injected clock)', () => {
+  const settings = { endpointConcurrency: 2, backoffMs: 1_000, attemptTimeoutMs: 10_000, unprovenSlots: 2 };
+  let clock = 1_000_000;
+  const gate = () =>
+    createEndpointGate(t.app.redis, `${t.app.config.redisPrefix}:gate-${clock}`, settings, {
+      now: () => clock,
+      random: () => 0,
+    });
+
+  it('pauses an endpoint after each failure, twice as long each time, and lets it go when the pause ends', async () => {
+    const g = gate();
+    const first = await g.admit('whe_a');
+    if (!first.admitted) throw new Error('not admitted');
+    expect(first.lease.proven).toBe(false);
+    expect(await g.admit('whe_a')).toMatchObject({ admitted: false, why: 'busy' });
+    await g.settle(first.lease, 'failed');
+    expect(await g.admit('whe_a')).toEqual({ admitted: false, why: 'paused', retryAt: clock + 1_000 });
+
+    clock += 1_000;
+    const second = await g.admit('whe_a');
+    if (!second.admitted) throw new Error('not admitted after the pause');
+    await g.settle(second.lease, 'failed');
+    clock += 1_999;
+    expect(await g.admit('whe_a')).toMatchObject({ admitted: false, why: 'paused', retryAt: clock + 1 });
+    expect(await g.admit('whe_a', { ignorePause: true })).toMatchObject({ admitted: true });
+  });
+
+  it('never pauses longer than MAX_PAUSE_MS, and a prompt answer ends the pause and allows more in flight', async () => {
+    const g = gate();
+    for (let i = 0; i < 20; i++) {
+      const admission = await g.admit('whe_b', { ignorePause: true });
+      if (!admission.admitted) throw new Error('not admitted');
+      await g.settle(admission.lease, 'failed');
+    }
+    expect(await g.admit('whe_b')).toEqual({ admitted: false, why: 'paused', retryAt: clock + MAX_PAUSE_MS });
+    const probe = await g.admit('whe_b', { ignorePause: true });
+    if (!probe.admitted) throw new Error('not admitted');
+    await g.settle(probe.lease, 'prompt');
+    const both = [await g.admit('whe_b'), await g.admit('whe_b')];
+    expect(both.map((a) => a.admitted && a.lease.proven)).toEqual([true, true]);
+    expect(await g.admit('whe_b')).toMatchObject({ admitted: false, why: 'busy' });
+  });
+
+  it('gives endpoints that have not answered promptly at most their share of this process’s slots', async () => {
+    const g = gate();
+    const proven = await g.admit('whe_c');
+    if (!proven.admitted) throw new Error('not admitted');
+    await g.settle(proven.lease, 'prompt');
+    expect((await g.admit('whe_new1')).admitted).toBe(true);
+    expect((await g.admit('whe_new2')).admitted).toBe(true);
+    expect(await g.admit('whe_new3')).toMatchObject({ admitted: false, why: 'unproven-slots-taken' });
+    expect(await g.admit('whe_c')).toMatchObject({ admitted: true, lease: { proven: true } });
+  });
+});
+
+describe('every attempt is bounded', () => {
+  let bounded: AppContext;
+  beforeAll(() => {
+    bounded = createAppContext(parseConfig({ ...t.env, WEBHOOK_TIMEOUT_MS: '300' }));
+  });
+  afterAll(() => bounded?.close());
+
+  /** Answers a status line, then never the rest of the headers; records when the sender hangs up. */
+  async function startDribbler() {
+    const sockets = new Set<Socket>();
+    const seen = { requests: 0, senderClosed: 0 };
+    const server: Server = createServer();
+    server.on('connection', (socket) => {
+      sockets.add(socket);
+      socket.once('data', () => {
+        seen.requests++;
+        socket.write('HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\n');
+      });
+      socket.on('close', () => {
+        seen.senderClosed++;
+      });
+    });
+    const port = await listen(server, 0, '127.0.0.1');
+    return {
+      url: `http://127.0.0.1:${port}/slow`,
+      seen,
+      stop: () => {
+        for (const socket of sockets) socket.destroy();
+        return new Promise((resolve) => server.close(resolve));
+      },
+    };
+  }
+
+  it('gives up on a receiver that never finishes its answer, and logs why', async () => {
+    const dribbler = await startDribbler();
+    const asAffiliate = await affiliateWithCode('SLOWPOKE');
+    const { endpoint } = await asAffiliate.webhooks.create({ url: dribbler.url });
+    try {
+      await t.app.sql`
+        insert into webhook_messages (id, endpoint_id, transaction_id, event_type, digest, payload)
+        values ('msg_boundedAttempt00000000', ${endpoint.id}, 'tx_none', 'transaction.created', 'x', '{}'::jsonb)`;
+      const outcome = await deliverMessage(bounded, 'msg_boundedAttempt00000000', { lastAttempt: false });
+      expect(outcome).toMatchObject({ delivered: false, statusCode: null, error: 'no answer within 0.3 s' });
+      expect(dribbler.seen.requests).toBe(1);
+      expect(await waitUntil(() => dribbler.seen.senderClosed === 1)).toBe(true);
+    } finally {
+      await asAffiliate.webhooks.delete({ endpointId: endpoint.id });
+      await dribbler.stop();
+    }
+  });
+});
+
+describe('endpoints per account', () => {
+  it('caps an account at WEBHOOK_MAX_ENDPOINTS_PER_OWNER (5), even when it asks for more at once', async () => {
+    const affiliate = await signedInUser(t.app, 'affiliate');
+    const asAffiliate = await callerFor(t.app, affiliate.headers);
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        outcomeOf(asAffiliate.webhooks.create({ url: `https://93.184.215.14/${i}` })),
+      ),
+    );
+    expect(outcomes.filter((o) => o === 'OK')).toHaveLength(5);
+    expect(outcomes.filter((o) => o === 'CONFLICT')).toHaveLength(3);
+    await expect(asAffiliate.webhooks.create({ url: 'https://93.184.215.14/one-more' })).rejects.toThrow(
+      'You already have 5 webhook endpoints, the most one account may have; delete one first',
+    );
+    const [row] = await t.app.sql`select count(*)::int as n from webhook_endpoints where owner_id = ${affiliate.id}`;
+    expect(row?.n).toBe(5);
+  });
+});
