@@ -59,7 +59,7 @@ export function createAppContext(config: Config): AppContext {
     sql: handle.sql,
     redis,
     log,
-    providers: createProviderRegistry(config, upstreamRedis),
+    providers: createProviderRegistry(config, upstreamRedis, log),
     tracking,
     changes,
     webhookQueue,

@@ -5,4 +5,6 @@ export interface AdapterOptions {
   baseUrl: string;
   /** Live mode: the upstream hosts this adapter may call. */
   allowedHosts?: string[];
+  /** Where an adapter says what a quote's answer has no place for, e.g. why a route was left out. */
+  log?: { debug(fields: Record<string, unknown>, message: string): void };
 }

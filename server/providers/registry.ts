@@ -79,7 +79,7 @@ export interface ProviderRegistry {
   redis?: Redis;
 }
 
-export function createProviderRegistry(config: Config, redis?: Redis): ProviderRegistry {
+export function createProviderRegistry(config: Config, redis?: Redis, log?: AdapterOptions['log']): ProviderRegistry {
   const adapters = new Map<string, ResilientAdapter>();
   const budgets = new Map<ProviderKey, { points: number; windowSeconds: number }>();
   for (const key of PROVIDER_KEYS) {
@@ -91,6 +91,7 @@ export function createProviderRegistry(config: Config, redis?: Redis): ProviderR
         baseUrl: providerBaseUrl(config, key),
         allowedHosts:
           config.providersMode === 'live' ? [...LIVE_ALLOWED_HOSTS[key], ...config.upstreamAllowedHosts] : undefined,
+        log,
       },
       config,
     );

@@ -50,8 +50,10 @@ export async function quoteProvider(
     return { provider: adapter.key, ok: true, routes, latencyMs: performance.now() - started };
   } catch (caught) {
     const error = isProviderError(caught) ? caught : new ProviderError(adapter.key, 'BAD_RESPONSE', 'adapter failed');
-    if (error.kind === 'NO_ROUTE')
+    if (error.kind === 'NO_ROUTE') {
+      ctx.log.debug({ provider: adapter.key, reason: error.message }, 'provider has no route');
       return { provider: adapter.key, ok: true, routes: [], latencyMs: performance.now() - started };
+    }
     ctx.log.warn({ provider: adapter.key, kind: error.kind, detail: error.message }, 'provider quote failed');
     return { provider: adapter.key, ok: false, routes: [], error, latencyMs: performance.now() - started };
   }

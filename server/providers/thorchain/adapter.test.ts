@@ -112,7 +112,7 @@ const queryOf = (path: string) => new URL(path, 'http://sim').searchParams;
 /** An adapter that keeps what it logs, to read why a route was left out. */
 function loggingAdapter() {
   const logged: Record<string, unknown>[] = [];
-  const logging = createThorchainAdapter({ ...optionsFor(sim.url), log: { info: (fields) => logged.push(fields) } });
+  const logging = createThorchainAdapter({ ...optionsFor(sim.url), log: { debug: (fields) => logged.push(fields) } });
   return { logging, logged };
 }
 const quoteLog = () => sim.log.filter((entry) => entry.kind === 'quote');

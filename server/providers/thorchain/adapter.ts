@@ -36,8 +36,6 @@ import {
 export interface ThorchainAdapterOptions extends AdapterOptions {
   /** Which node family's paths to use (`/thorchain/…` or `/mayachain/…`). */
   node?: ThorNode;
-  /** Where a route left out of a quote says why: a quote's answer has no place for it. */
-  log?: { info(fields: Record<string, unknown>, message: string): void };
 }
 
 type SwapMode = 'streaming' | 'rapid';
@@ -258,7 +256,7 @@ export function createThorchainAdapter(options: ThorchainAdapterOptions): Provid
       failures.push(result.reason);
       if (isProviderError(result.reason) && result.reason.kind === 'NO_ROUTE') {
         const reason = result.reason.message;
-        options.log?.info({ provider: key, routeId: routeIdOf(modes[i] as SwapMode), reason }, 'route left out');
+        options.log?.debug({ provider: key, routeId: routeIdOf(modes[i] as SwapMode), reason }, 'route left out');
       }
     });
     if (routes.length) return routes.sort(byAmountOutDescending);
