@@ -1080,7 +1080,7 @@ describe('mapSwapStatus', () => {
     expect(map(noEgressYet).status).toBe('PENDING');
   });
 
-  it('FAILED stays FAILED where Chainflip reports that no refund follows', () => {
+  it('FAILED stays FAILED where Chainflip reports that no refund follows and nothing was paid out', () => {
     const { refundEgress: _r, ...noRefund } = rejectedDeposit;
     const ignored = { ...noRefund.deposit, failure: { ...noRefund.deposit.failure, mode: 'DEPOSIT_IGNORED' } };
     expect(map({ ...noRefund, deposit: ignored })).toMatchObject({
@@ -1104,7 +1104,16 @@ describe('mapSwapStatus', () => {
       scheduledAt: 564000,
       scheduledBlockIndex: '94-594',
     };
+    // With the payout delivered, the swapper was paid: only the dust remainder did not come back.
     expect(map({ ...completed, state: 'FAILED', refundEgress: refundIgnored })).toMatchObject({
+      status: 'SUCCESS',
+      substatus: 'PARTIAL',
+      detail:
+        'Swap completed; the unswapped remainder could not be refunded: The amount is below the minimum egress amount.',
+      partial: { refunded: 'nothing' },
+    });
+    const { swapEgress: _payout, ...noPayout } = completed;
+    expect(map({ ...noPayout, state: 'FAILED', refundEgress: refundIgnored })).toMatchObject({
       status: 'FAILED',
       detail: 'The amount is below the minimum egress amount.',
     });

@@ -148,6 +148,19 @@ export function mapSwapStatus(body: SwapStatusBody): StatusResult {
     case 'FAILED': {
       const reason = failureReason(body);
       const refundEgress = body.refundEgress;
+      const payout = body.swapEgress;
+      // The payout arrived and only the unswapped remainder could not go back (dust): the swapper was paid.
+      if (refundEgress?.failure && payout?.witnessedAt !== undefined) {
+        return {
+          ...common,
+          status: 'SUCCESS',
+          detail: `Swap completed; the unswapped remainder could not be refunded: ${reason ?? 'the refund failed'}`,
+          substatus: 'PARTIAL',
+          outboundHash: payout.txRef,
+          dstAmountBase: payout.amount === undefined ? undefined : BigInt(payout.amount),
+          partial: { delivered: describeAmount(payout.amount, body.destAsset, body.destChain), refunded: 'nothing' },
+        };
+      }
       if (refundEgress?.failure) return { ...common, status: 'FAILED', detail: reason ?? 'The refund failed' };
       const rejected = body.deposit?.failure?.mode === DEPOSIT_REJECTED;
       const cause = reason ?? (rejected ? 'The deposit was rejected' : 'The swap failed');
