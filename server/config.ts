@@ -154,8 +154,6 @@ const SETTINGS = {
           .filter(Boolean),
       ),
   ),
-  /** LI.FI's INVALID status is waited out until a swap is this old, then it counts as failed. */
-  lifiInvalidGiveUpMs: from('LIFI_INVALID_GIVE_UP_MS', positiveInt.default(6 * 3600_000)),
   breaker: {
     threshold: from('PROVIDER_BREAKER_THRESHOLD', positiveInt.default(5)),
     halfOpenAfterMs: from('PROVIDER_BREAKER_HALF_OPEN_MS', positiveInt.default(30_000)),

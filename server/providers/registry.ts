@@ -12,7 +12,7 @@ const FACTORIES: Record<ProviderKey, (options: AdapterOptions, config: Config) =
   THORCHAIN: createThorchainAdapter,
   RELAY: createRelayAdapter,
   CHAINFLIP: (options) => createChainflipAdapter(options),
-  LIFI: (options, config) => createLifiAdapter(options, { invalidGiveUpMs: config.lifiInvalidGiveUpMs }),
+  LIFI: (options) => createLifiAdapter(options),
 };
 
 /** The real upstreams, used in live mode when no URL is configured. */

@@ -40,8 +40,6 @@ export const LIFI_API_KEY_HEADER = 'x-lifi-api-key';
 export const LIFI_INTEGRATOR = 'switchyard';
 /** The LI.FI SDK polls `/status` every 5 s (waitForTransactionStatus). */
 export const LIFI_POLL_INTERVAL_MS = 5_000;
-/** How long INVALID ("a third party service is not available") is waited out before a swap counts as failed. */
-export const LIFI_INVALID_GIVE_UP_MS = 6 * 60 * 60 * 1000;
 const MAX_ROUTES = 3;
 
 const EVM_NATIVE = '0x0000000000000000000000000000000000000000';
@@ -254,13 +252,7 @@ function trackingContext(step: LifiPopulatedStep): LifiTrackingContext {
   };
 }
 
-export interface LifiAdapterTuning {
-  /** INVALID answers are waited out until the swap is this old (see LIFI_INVALID_GIVE_UP_MS). */
-  invalidGiveUpMs?: number;
-}
-
-export function createLifiAdapter(options: AdapterOptions, tuning: LifiAdapterTuning = {}): ProviderAdapter {
-  const invalidGiveUpMs = tuning.invalidGiveUpMs ?? LIFI_INVALID_GIVE_UP_MS;
+export function createLifiAdapter(options: AdapterOptions): ProviderAdapter {
   const { apiKey } = options.config;
   const upstream = createUpstream({
     provider: 'LIFI',
@@ -405,8 +397,7 @@ export function createLifiAdapter(options: AdapterOptions, tuning: LifiAdapterTu
       let body = await fetchStatus({ ...query, bridge: context.bridge }, signal);
       // A stale `bridge` can be what LI.FI cannot resolve: ask once more without it.
       if (body.status === 'INVALID' && context.bridge) body = await fetchStatus(query, signal);
-      const gaveUp = body.status === 'INVALID' && Date.now() - input.createdAt.getTime() >= invalidGiveUpMs;
-      const result = mapLifiStatus(body, { dstTokenAddress: lifiTokenAddress(input.dst), invalidIsFinal: gaveUp });
+      const result = mapLifiStatus(body, { dstTokenAddress: lifiTokenAddress(input.dst) });
       if (!claimed) return result;
       const { identified, reason } = transferMismatch(body, {
         transactionId: context.transactionId,

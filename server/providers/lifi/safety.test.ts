@@ -12,20 +12,16 @@ const DEPOSITOR = '0x552008c0f6870c2f77e5cC1d2eb9bdff03e30Ea0';
 const RECIPIENT = '0x9f5E2B1f5Fa4D5a3b8ab7A0FB0e4c6dD1A2b3C4D';
 const STRANGER = '0xde709f2102306220921060314715629080e2fb77';
 const ETH = 10n ** 18n;
-const GIVE_UP_MS = 60_000;
 
 let sim: RunningSimulator;
 let adapter: ProviderAdapter;
 
 beforeAll(async () => {
   sim = await startLifiSimulator({ port: 0 });
-  adapter = createLifiAdapter(
-    {
-      config: { key: 'LIFI', enabled: true, baseUrl: sim.url, apiKey: undefined, deadlineMs: 2500 },
-      baseUrl: sim.url,
-    },
-    { invalidGiveUpMs: GIVE_UP_MS },
-  );
+  adapter = createLifiAdapter({
+    config: { key: 'LIFI', enabled: true, baseUrl: sim.url, apiKey: undefined, deadlineMs: 2500 },
+    baseUrl: sim.url,
+  });
 });
 afterAll(() => sim.close());
 beforeEach(() => sim.reset());
@@ -93,14 +89,13 @@ describe('INVALID ("a third party service is not available") is waited out, not 
     expect(seen.at(-1)).toMatchObject({ status: 'SUCCESS', substatus: 'COMPLETED' });
   });
 
-  it('gives up as FAILED once the swap is older than the configured limit', async () => {
+  it('never infers FAILED from INVALID, however old the swap: it stays pending (and goes stale for support)', async () => {
     const execution = await executed();
     const hash = randomHash();
     await register({ txHash: hash, fromAddress: DEPOSITOR, invalidPolls: 100 });
-    const old = new Date(Date.now() - GIVE_UP_MS - 1000);
-    const result = await adapter.status(statusInput(execution.trackingContext, hash, old), testSignal());
-    expect(result).toMatchObject({ status: 'FAILED', upstreamState: 'INVALID' });
-    expect(result.detail).toMatch(/giving up/);
+    const weekOld = new Date(Date.now() - 7 * 24 * 3600_000);
+    const result = await adapter.status(statusInput(execution.trackingContext, hash, weekOld), testSignal());
+    expect(result).toMatchObject({ status: 'PENDING', upstreamState: 'INVALID', substatus: 'DELAYED' });
   });
 });
 

@@ -6,8 +6,6 @@ import type { LifiFeeCost, LifiStatusResponse } from './wire';
 export interface StatusExpectation {
   /** The destination token we quoted; a PARTIAL delivery in another token gets no `dstAmountBase`. */
   dstTokenAddress?: string;
-  /** INVALID ("a third party service is not available") is waited out; true once the wait is over. */
-  invalidIsFinal?: boolean;
 }
 
 const SUBSTATUS: Record<string, Substatus> = {
@@ -48,7 +46,7 @@ const FAILED_DETAILS: Record<string, string> = {
   UNKNOWN_FAILED_ERROR: 'unknown failure',
 };
 
-function classify(body: LifiStatusResponse, expectation: StatusExpectation): TxStatus {
+function classify(body: LifiStatusResponse): TxStatus {
   switch (body.status) {
     case 'NOT_FOUND':
     case 'PENDING':
@@ -57,8 +55,9 @@ function classify(body: LifiStatusResponse, expectation: StatusExpectation): TxS
       return body.substatus === 'REFUNDED' ? 'REFUND' : 'SUCCESS';
     case 'FAILED':
       return body.substatus === 'REFUNDED' ? 'REFUND' : 'FAILED';
+    // "A third party service is not available": no evidence of failure, however long it lasts.
     case 'INVALID':
-      return expectation.invalidIsFinal ? 'FAILED' : 'PENDING';
+      return 'PENDING';
   }
 }
 
@@ -66,9 +65,7 @@ function summarize(body: LifiStatusResponse, status: TxStatus): string {
   const sub = body.substatus;
   if (body.status === 'NOT_FOUND') return 'LI.FI has not seen the source transaction yet';
   if (body.status === 'INVALID') {
-    return status === 'FAILED'
-      ? 'LI.FI could not determine the transfer for too long (a third-party service stayed unavailable); giving up'
-      : 'LI.FI cannot determine the transfer right now (a third-party service is not available); still waiting';
+    return 'LI.FI cannot determine the transfer right now (a third-party service is not available); still waiting';
   }
   if (status === 'REFUND') return 'the transfer failed and was refunded';
   if (body.status === 'PENDING') return `in progress: ${(sub && PENDING_DETAILS[sub]) ?? sub ?? 'pending'}`;
@@ -114,7 +111,7 @@ function recordedFee(feeCosts: LifiFeeCost[] | undefined): StatusResult['fee'] {
 
 /** Maps a `GET /v1/status` body onto our status, per LI.FI's status and substatus table. */
 export function mapLifiStatus(body: LifiStatusResponse, expectation: StatusExpectation = {}): StatusResult {
-  const status = classify(body, expectation);
+  const status = classify(body);
   const substatus = substatusOf(body);
   const result: StatusResult = {
     status,
