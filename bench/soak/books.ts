@@ -22,6 +22,8 @@ export interface Books {
   lostSamples: string[];
   wrongEnding: number;
   wrongEndingSamples: string[];
+  /** Swaps that ended FAILED / EXPIRED because their deposit was never made: correct, not wrong endings. */
+  expiredUnfunded: number;
   wrongHashes: number;
   doubleExecutes: number;
   raceTransactions: number;
@@ -95,13 +97,14 @@ export async function checkBooks(
     {
       id: string;
       status: string;
+      substatus: string | null;
       hash: string;
       inbound_hash: string;
       outbound_hash: string | null;
       finalized_at: Date | null;
       created_at: Date;
     }[]
-  >`select id, status, hash, inbound_hash, outbound_hash, finalized_at, created_at from transactions
+  >`select id, status, substatus, hash, inbound_hash, outbound_hash, finalized_at, created_at from transactions
     where id = any(${sql.array(ids)}::text[])`;
   const byId = new Map(rows.map((r) => [r.id, r]));
   const books: Books = {
@@ -110,6 +113,7 @@ export async function checkBooks(
     lostSamples: [],
     wrongEnding: 0,
     wrongEndingSamples: [],
+    expiredUnfunded: 0,
     wrongHashes: 0,
     doubleExecutes: races.doubleWins,
     raceTransactions: raceIds.length,
@@ -135,7 +139,10 @@ export async function checkBooks(
         );
       continue;
     }
-    if (row.status !== swap.expected) {
+    // A swap whose deposit was never made may rightly expire waiting for it; one whose deposit was made may not.
+    const expiredUnfunded = row.status === 'FAILED' && row.substatus === 'EXPIRED' && !swap.depositMade;
+    if (expiredUnfunded) books.expiredUnfunded += 1;
+    else if (row.status !== swap.expected) {
       books.wrongEnding += 1;
       if (books.wrongEndingSamples.length < 20)
         books.wrongEndingSamples.push(

@@ -45,6 +45,8 @@ export const SOAK = {
   swapFlows: Number(process.env.SOAK_SWAP_FLOWS ?? 4),
   /** How long the books wait for every swap to settle after the load stops. */
   settleTimeoutMs: 180_000,
+  /** How long a client keeps retrying a track call through outages before it gives up. */
+  trackRetryMs: 300_000,
   /** An outage window stays open this long after the product answers ready again. */
   outageGraceMs: 3_000,
   rateLimit: { windowSeconds: 10, catalog: 400, quote: 4_000, execute: 10_000, transactions: 10_000 },

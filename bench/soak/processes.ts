@@ -35,6 +35,8 @@ export const productEnv: Record<string, string> = {
   PROVIDERS_MODE: 'simulated',
   SIMULATOR_HOST: '127.0.0.1',
   SIMULATOR_BASE_PORT: String(SOAK.ports.simulatorBase),
+  // Relay, Chainflip and LI.FI swaps deposit as soon as they are opened; THORChain's are observed by the traffic.
+  SIMULATOR_AUTO_DEPOSIT_MS: '0',
   UPSTREAM_ALLOWED_HOSTS: '127.0.0.1',
   CATALOG_CACHE_MS: '5000',
   PROVIDER_DEADLINE_MS: '3000',

@@ -140,6 +140,7 @@ export function buildReport(run: SoakRun) {
       lost: books.swapsLost,
       lostSamples: books.lostSamples,
       wrongEnding: books.wrongEnding,
+      expiredUnfunded: books.expiredUnfunded,
       wrongEndingSamples: books.wrongEndingSamples,
       wrongHashes: books.wrongHashes,
       upstreamFaultWindows: run.traffic.upstreamFaultWindows.length,

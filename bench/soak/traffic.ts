@@ -40,6 +40,8 @@ export interface Swap {
   transactionId?: string;
   /** The source hash reported through track, when the flow reports one. */
   hash?: string;
+  /** Whether the swap's deposit was made: the only swaps that may end EXPIRED are those whose deposit never was. */
+  depositMade?: boolean;
   /** The execute answered without an HTTP answer (a killed web process): the books look it up. */
   uncertain?: boolean;
   executedAt?: number;
@@ -149,10 +151,12 @@ export class Traffic {
     this.stats.executed += 1;
     await this.replay('/api/v1/quote/execute', { lockId }, executeKey, executed);
 
+    // Every other flow's deposit is made by the simulated chain as soon as the swap is opened.
+    swap.depositMade = flow.provider !== 'THORCHAIN';
     if (flow.provider === 'THORCHAIN') {
       swap.hash = randomBytes(32).toString('hex');
       const { depositAddress, depositMemo } = data.providerResult ?? {};
-      await send({
+      const observed = await send({
         method: 'POST',
         base: simulatorUrls.THORCHAIN,
         path: '/__sim/thorchain/observe',
@@ -167,14 +171,25 @@ export class Traffic {
           outcome: ending,
         }),
       });
-      for (let attempt = 0; attempt < 20; attempt++) {
-        const tracked = await this.post('/api/v1/transaction/track', {
-          transactionId: swap.transactionId,
-          txHash: swap.hash,
-        });
-        if (tracked.status === 200) break;
-        await sleep(500);
-      }
+      swap.depositMade = observed.status === 200;
+      await this.trackUntilItLands(swap);
+    }
+  }
+
+  /**
+   * Reports the swap's hash as a real client does: again and again through outages (no answer, 5xx,
+   * 429), with a growing pause, until the service takes it or refuses it for good (another 4xx).
+   */
+  async trackUntilItLands(swap: Swap) {
+    const giveUpAt = Date.now() + SOAK.trackRetryMs;
+    for (let pause = 250; Date.now() < giveUpAt; pause = Math.min(pause * 2, 5_000)) {
+      const tracked = await this.post('/api/v1/transaction/track', {
+        transactionId: swap.transactionId,
+        txHash: swap.hash,
+      });
+      const retry = tracked.status === 0 || tracked.status === 429 || tracked.status >= 500;
+      if (!retry) return;
+      await sleep(pause);
     }
   }
 
