@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { memoLimit } from '../server/providers/thorchain/memo';
 import { startTestApp, type TestApp } from './support/app';
 import { expectV1Error, firstRow } from './support/assertions';
-import { BTC_TO_ETH, ETH_TO_BTC } from './support/fixtures';
+import { BTC_TO_ETH, ETH_TO_BTC, USDC_ETH_TO_ARB } from './support/fixtures';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -25,9 +25,10 @@ const lockState = async (lockId: string) =>
   (await firstRow(t.app.sql`select state from locks where id = ${lockId}`)).state;
 
 describe.each([
-  ['THORCHAIN', BTC_TO_ETH],
-  ['RELAY', ETH_TO_BTC],
-] as const)('%s: execute holds what was locked', (provider, body) => {
+  ['THORCHAIN', BTC_TO_ETH, 18],
+  ['RELAY', ETH_TO_BTC, 8],
+  ['LIFI', USDC_ETH_TO_ARB, 6],
+] as const)('%s: execute holds what was locked', (provider, body, dstDecimals) => {
   it('refuses with 409 and hands the lock back when the price fell below the locked minimum', async () => {
     const locked = await lock(body, provider);
     t.sims[provider].configure({ priceShiftBps: -300 });
@@ -51,9 +52,8 @@ describe.each([
     const res = await execute(locked.lockId);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const { quote } = res.body.data;
-    const decimals = 18;
-    const lockedMin = parseUnits(locked.minimumReceived, provider === 'THORCHAIN' ? decimals : 8);
-    const shownMin = parseUnits(quote.minimumReceived, provider === 'THORCHAIN' ? decimals : 8);
+    const lockedMin = parseUnits(locked.minimumReceived, dstDecimals);
+    const shownMin = parseUnits(quote.minimumReceived, dstDecimals);
     expect(shownMin).toBeGreaterThanOrEqual(lockedMin);
     // The fresh expected amount is what the transaction records and the response shows.
     expect(Number(quote.dst.amount)).toBeLessThan(Number(locked.dst.amount));
