@@ -61,6 +61,8 @@ const SETTINGS = {
   lockExpiryMarginMs: from('LOCK_EXPIRY_MARGIN_MS', z.coerce.number().int().min(0).default(10_000)),
   defaultSlippageBps: from('DEFAULT_SLIPPAGE_BPS', z.coerce.number().int().min(0).max(10_000).default(100)),
   maxBodyBytes: from('MAX_BODY_BYTES', positiveInt.default(64 * 1024)),
+  /** Bodies to tRPC, Better Auth and pages: refused past this before Next (or anything) buffers them. */
+  dashboardMaxBodyBytes: from('DASHBOARD_MAX_BODY_BYTES', positiveInt.default(1024 * 1024)),
   requestDeadlineMs: from('REQUEST_DEADLINE_MS', positiveInt.default(15_000)),
   /** How long a process drains after SIGTERM or SIGINT before it exits anyway. */
   shutdownTimeoutMs: from('SHUTDOWN_TIMEOUT_MS', positiveInt.default(20_000)),

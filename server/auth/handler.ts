@@ -1,6 +1,7 @@
 import { type AppContext, getAppContext } from '../context';
 import { toAppError } from '../errors';
 import { checkReadiness } from '../health';
+import { withCappedBody } from '../http/capped-body';
 import { AUTH_CLIENT_IP_HEADER, clientAddress } from '../ratelimit/client';
 import { getAuth } from './auth';
 
@@ -14,16 +15,19 @@ const failure = (status: 500 | 503) =>
 
 /**
  * Better Auth's HTTP endpoints (sign-in, sign-up, sign-out, session). The address it records and
- * rate-limits on is the one our own layer vouched for, never a header the client chose. A failure
- * is answered here, with nothing of it in the body: 503 while Postgres or Redis is down, else 500.
+ * rate-limits on is the one our own layer vouched for, never a header the client chose. A body over
+ * DASHBOARD_MAX_BODY_BYTES is refused (413) before Better Auth reads it. A failure is answered here,
+ * with nothing of it in the body: 503 while Postgres or Redis is down, else 500.
  */
 export async function handleAuthRequestFor(app: AppContext, request: Request): Promise<Response> {
-  const headers = new Headers(request.headers);
-  headers.set(AUTH_CLIENT_IP_HEADER, clientAddress(request, app.config));
-  const path = new URL(request.url).pathname;
+  const capped = await withCappedBody(request, app.config.dashboardMaxBodyBytes);
+  if (capped instanceof Response) return capped;
+  const headers = new Headers(capped.headers);
+  headers.set(AUTH_CLIENT_IP_HEADER, clientAddress(capped, app.config));
+  const path = new URL(capped.url).pathname;
   let response: Response;
   try {
-    response = await getAuth(app).handler(new Request(request, { headers }));
+    response = await getAuth(app).handler(new Request(capped, { headers }));
   } catch (error) {
     const appError = toAppError(error);
     app.log.error({ err: error, path }, 'auth request failed');

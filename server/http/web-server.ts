@@ -3,21 +3,25 @@ import next from 'next';
 import { drainHttpServer, listen, runService } from '../lifecycle';
 import { CLIENT_IP_HEADER, signedClientAddress } from '../ratelimit/client';
 import { endTransactionStreams } from '../transactions/open-streams';
+import { BodyCappedMessage, capRequestBody } from './capped-body';
 import { answerParserRefusals } from './parser-refusals';
 import { answerUnavailableRenders } from './unavailable-pages';
 
 /**
  * Next behind a thin node:http layer. It tells the app the real peer address: route handlers cannot
  * see the socket, so it signs the address with this process's key (a client-sent value fails the
- * check; under plain `next start` every client is "unknown"). And it lets a page that found a
- * dependency down answer 503.
+ * check; under plain `next start` every client is "unknown"). It refuses a body over the largest
+ * any route takes before Next reads it: where its proxy runs, Next reads a whole body (keeping up to
+ * 10 MB) before anything of ours runs. And it lets a page that found a dependency down answer 503.
  */
 await runService('web', async (config) => {
   const app = next({ dev: false, hostname: config.host, port: config.port });
   const handle = app.getRequestHandler();
   await app.prepare();
 
-  const server = createServer((req, res) => {
+  const maxBodyBytes = Math.max(config.maxBodyBytes, config.dashboardMaxBodyBytes);
+  const server = createServer({ IncomingMessage: BodyCappedMessage }, (req, res) => {
+    if (capRequestBody(req, res, maxBodyBytes)) return;
     req.headers[CLIENT_IP_HEADER] = signedClientAddress(req.socket.remoteAddress);
     answerUnavailableRenders(req, res);
     handle(req, res);

@@ -1,6 +1,7 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { authBaseUrl } from '../auth/auth';
 import { type AppContext, getAppContext } from '../context';
+import { withCappedBody } from '../http/capped-body';
 import { createDashboardContext } from './init';
 import { appRouter } from './routers/_app';
 
@@ -25,15 +26,18 @@ function csrfProblem(app: AppContext, request: Request): Response | null {
   return null;
 }
 
+/** Dashboard procedures; a body over DASHBOARD_MAX_BODY_BYTES is refused (413) before tRPC reads it. */
 export async function handleTrpcRequest(request: Request, app: AppContext = getAppContext()): Promise<Response> {
   const refused = csrfProblem(app, request);
   if (refused) return refused;
+  const capped = await withCappedBody(request, app.config.dashboardMaxBodyBytes);
+  if (capped instanceof Response) return capped;
   return fetchRequestHandler({
     endpoint: TRPC_ENDPOINT,
-    req: request,
+    req: capped,
     router: appRouter,
     allowMethodOverride: false,
-    createContext: () => createDashboardContext({ app, headers: request.headers }),
+    createContext: () => createDashboardContext({ app, headers: capped.headers }),
     responseMeta: () => ({ headers: new Headers({ 'cache-control': 'no-store' }) }),
     onError: ({ error, path }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') {

@@ -32,8 +32,13 @@ const t = initTRPC.context<DashboardContext>().create({
   errorFormatter({ shape, error }) {
     const cause = error.cause;
     const { stack: _stack, ...data } = shape.data;
+    // tRPC wraps what failed outside our code (a body that does not parse, superjson overflowing its
+    // stack on deep nesting) and would answer with that error's own text.
+    const ours =
+      cause === undefined || cause instanceof AppError || cause instanceof ZodError || cause instanceof TRPCError;
     return {
       ...shape,
+      message: ours ? shape.message : error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal error' : 'Malformed request',
       data: {
         ...data,
         field: cause instanceof AppError ? (cause.field ?? null) : null,
