@@ -71,6 +71,8 @@ const SETTINGS = {
   authSecret: from('AUTH_SECRET', z.string().min(32, 'must be at least 32 characters').optional()),
   affiliateSignupEnabled: from('AFFILIATE_SIGNUP_ENABLED', bool.default(true)),
   metricsToken: from('METRICS_TOKEN', z.string().min(16, 'must be at least 16 characters').optional()),
+  /** OpenTelemetry traces go to this OTLP/HTTP collector (`<endpoint>/v1/traces`); unset: tracing is off. */
+  tracing: { endpoint: from('OTEL_EXPORTER_OTLP_ENDPOINT', z.url().optional()) },
   rateLimits: {
     windowSeconds: from('RATE_LIMIT_WINDOW_SECONDS', positiveInt.default(60)),
     perClient: {

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type DestinationStream, type Logger, pino } from 'pino';
+import { activeTracing } from './tracing/active';
 
 export type { Logger };
 
@@ -44,6 +45,17 @@ export function scrubDeep(value: unknown, depth = 0): unknown {
 
 const scrubbedError = (error: unknown) => scrubDeep(pino.stdSerializers.err(error as Error));
 
+/** The request's or job's ids; with tracing on, also the active span's `trace_id` and `span_id`. */
+function contextFields(): () => Record<string, string> {
+  const tracing = activeTracing();
+  if (!tracing) return () => logContext.getStore() ?? {};
+  return () => {
+    const ids = tracing.logFields();
+    const fields = logContext.getStore();
+    return ids ? { ...fields, ...ids } : (fields ?? {});
+  };
+}
+
 /** JSON lines on stdout (or `destination`), each stamped with the current request's or job's ids. */
 export function createLogger(
   level: string,
@@ -54,7 +66,7 @@ export function createLogger(
     level,
     base: { service: 'switchyard', ...base },
     timestamp: pino.stdTimeFunctions.isoTime,
-    mixin: () => logContext.getStore() ?? {},
+    mixin: contextFields(),
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: { err: scrubbedError, error: scrubbedError },
   };

@@ -1,10 +1,11 @@
 import { createServer, type Server } from 'node:http';
-import { Worker } from 'bullmq';
+import { type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../server/config';
 import { type AppContext, createAppContext } from '../server/context';
 import { listen } from '../server/lifecycle';
 import { createWorkerRedis } from '../server/redis';
+import { activeTracing } from '../server/tracing/active';
 import {
   bullPrefix,
   createQueue,
@@ -22,6 +23,18 @@ export interface WorkerRuntime {
   health?: Server;
   isReady(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** With tracing on, the span of a job about one swap (a poll, a webhook fan-out) names its transaction. */
+function withTransactionAttribute<P extends (job: Job, token?: string) => Promise<unknown>>(processor: P): P {
+  const tracing = activeTracing();
+  if (!tracing) return processor;
+  return (async (job: Job, token?: string) => {
+    if (typeof job.data?.transactionId === 'string') {
+      tracing.annotate({ 'switchyard.transaction_id': job.data.transactionId });
+    }
+    return processor(job, token);
+  }) as P;
 }
 
 export interface WorkerOptions {
@@ -47,6 +60,8 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
   const prefix = bullPrefix(config.redisPrefix);
   const common = {
     prefix,
+    // With tracing on, each run of a job is a span in the trace that enqueued it (bullmq-otel).
+    telemetry: activeTracing()?.queueTelemetry,
     lockDuration: config.worker.lockDurationMs,
     stalledInterval: Math.max(1000, Math.floor(config.worker.lockDurationMs / 2)),
   };
@@ -63,7 +78,7 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
   }, config.worker.sweepIntervalMs);
   scheduleWatch.unref();
 
-  const tracking = new Worker('tracking', trackingProcessor(ctx), {
+  const tracking = new Worker('tracking', withTransactionAttribute(trackingProcessor(ctx)), {
     ...common,
     connection: connection(),
     concurrency: config.worker.trackingConcurrency,
@@ -78,7 +93,7 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
     removeOnComplete: { count: 100 },
     removeOnFail: { count: 1000 },
   });
-  const webhooks = new Worker('webhooks', webhooksProcessor(ctx), {
+  const webhooks = new Worker('webhooks', withTransactionAttribute(webhooksProcessor(ctx)), {
     ...common,
     connection: connection(),
     concurrency: config.webhooks.concurrency,

@@ -1,9 +1,11 @@
 import { getAppContext } from '../context';
 import { drainHttpServer, listen, runService } from '../lifecycle';
+import { startTracing } from '../tracing/start';
 import { endTransactionStreams } from '../transactions/open-streams';
 import { createApiServer } from './node-adapter';
 
 await runService('api', async (config) => {
+  const tracing = await startTracing(config, 'api');
   const app = getAppContext();
   const server = createApiServer(app);
   const port = await listen(server, config.apiPort, config.host, 'API_PORT');
@@ -12,5 +14,6 @@ await runService('api', async (config) => {
     endTransactionStreams();
     await drainHttpServer(server);
     await app.close();
+    await tracing?.shutdown();
   };
 });

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import next from 'next';
 import { drainHttpServer, listen, runService } from '../lifecycle';
 import { CLIENT_IP_HEADER, signedClientAddress } from '../ratelimit/client';
+import { startTracing } from '../tracing/start';
 import { endTransactionStreams } from '../transactions/open-streams';
 import { BodyCappedMessage, capRequestBody } from './capped-body';
 import { answerParserRefusals } from './parser-refusals';
@@ -15,6 +16,7 @@ import { answerUnavailableRenders } from './unavailable-pages';
  * 10 MB) before anything of ours runs. And it lets a page that found a dependency down answer 503.
  */
 await runService('web', async (config) => {
+  const tracing = await startTracing(config, 'web');
   const app = next({ dev: false, hostname: config.host, port: config.port });
   const handle = app.getRequestHandler();
   await app.prepare();
@@ -35,5 +37,6 @@ await runService('web', async (config) => {
     endTransactionStreams();
     await drainHttpServer(server);
     await app.close();
+    await tracing?.shutdown();
   };
 });

@@ -6,6 +6,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { z } from 'zod';
+import { activeTracing } from '../tracing/active';
 import { ProviderError } from './errors';
 import type { ProviderKey } from './types';
 
@@ -135,6 +136,7 @@ export function createUpstream(options: UpstreamOptions) {
   if (options.allowedHosts?.length && !options.allowedHosts.includes(base.hostname)) {
     throw new Error(`${provider}: host ${base.hostname} is not in the allow-list`);
   }
+  activeTracing()?.nameUpstream(base.host, provider);
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const agent =
     base.protocol === 'https:'

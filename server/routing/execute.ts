@@ -21,6 +21,7 @@ import type {
   ProviderResult,
   RouteAsset,
 } from '../providers/types';
+import { activeTracing } from '../tracing/active';
 import { afterTransactionChange } from '../transactions/changes';
 import { hashKey } from '../transactions/keys';
 import { withDeadline } from './deadline';
@@ -222,6 +223,10 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
     const terms = agreedTerms(execution);
     const answer = present(execution, terms);
     const { trackable } = await record(ctx, execution, request, terms, answer);
+    activeTracing()?.annotate({
+      'switchyard.transaction_id': execution.transactionId,
+      'switchyard.provider': lock.provider,
+    });
     await Promise.all([
       afterTransactionChange(ctx, execution.transactionId, { created: true }),
       trackable && scheduleTracking(ctx, execution.transactionId),

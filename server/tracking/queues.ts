@@ -2,6 +2,7 @@ import { type ConnectionOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import { perKey } from '../per-key';
+import { activeTracing } from '../tracing/active';
 import {
   JOBS,
   type JobData,
@@ -27,6 +28,8 @@ export function createQueue(name: QueueName, connection: Redis | ConnectionOptio
   const queue = new Queue(name, {
     connection: connection as ConnectionOptions,
     prefix: bullPrefix(redisPrefix),
+    // With tracing on, a job carries the trace of whoever enqueued it (bullmq-otel).
+    telemetry: activeTracing()?.queueTelemetry,
     defaultJobOptions: { removeOnComplete: { count: 1000 }, removeOnFail: { count: 5000, age: 7 * 24 * 3600 } },
   });
   // Connection errors also reject the calls that hit them; callers decide what they mean.

@@ -1,0 +1,18 @@
+import type { Config } from '../config';
+
+export type TracedProcess = 'web' | 'api' | 'worker';
+
+export interface Tracing {
+  /** Exports the spans still buffered and stops; the last step of a process's stop. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Starts OpenTelemetry tracing in this process when OTEL_EXPORTER_OTLP_ENDPOINT is set. Off, it loads
+ * nothing and registers nothing: no SDK, no instrumentation, no context manager.
+ */
+export async function startTracing(config: Config, process: TracedProcess): Promise<Tracing | undefined> {
+  if (!config.tracing.endpoint) return undefined;
+  const { startSdk } = await import('./sdk');
+  return startSdk(config.tracing.endpoint, process);
+}
