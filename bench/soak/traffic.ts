@@ -8,6 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { getAddress } from 'viem';
 import type { ProviderKey } from '../../server/config';
 import { BTC_TO_ETH, USDC_ETH_TO_ARB } from '../../test/support/fixtures';
+import { SOAK } from './config';
 import { json, send } from './http';
 import { simulatorUrls } from './processes';
 import type { Recorder } from './recorder';
