@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './support/app';
+import { startSibling, startTestApp, type TestApp } from './support/app';
 import { type BuiltWeb, ensureWebBuild, startBuiltWeb } from './support/built-web';
 import { ETH_TO_BTC } from './support/fixtures';
 import { executeSwap } from './support/flows';
@@ -163,5 +163,34 @@ describe.each([
       for (const { socket } of full) socket.destroy();
     }
     expect(await waitUntil(nothingHeld, { timeoutMs: 5000, intervalMs: 50 })).toBe(true);
+  });
+});
+
+const LATE = { REQUEST_DEADLINE_MS: '300', DATABASE_POOL_MAX: '1', STREAM_MAX_PER_CLIENT: '1' };
+
+describe.each([
+  ['the lean server', () => startSibling(t, LATE)],
+  ['the built web process (Next)', () => startBuiltWeb(t, LATE)],
+])('a stream whose request ran out of time on %s', (_name, start) => {
+  // One Postgres connection orders the queries, so a later request's slot is counted after the late one's.
+  it('gives its slot back when it opens after the 503 went out', { timeout: 120_000 }, async () => {
+    const server = await start();
+    try {
+      await t.app.sql.begin(async (sql) => {
+        await sql`lock table transactions in access exclusive mode`;
+        const timedOut = await fetch(`${server.baseUrl}${streamPath}`);
+        expect(timedOut.status).toBe(503);
+        await timedOut.body?.cancel();
+      });
+      const slotFree = async () => {
+        const res = await fetch(`${server.baseUrl}${streamPath}`);
+        await res.body?.cancel();
+        return res.status === 200;
+      };
+      expect(await waitUntil(slotFree, { timeoutMs: 5000, intervalMs: 100 })).toBe(true);
+      expect(await waitUntil(async () => (await slotsHeld()) === 0, { timeoutMs: 5000 })).toBe(true);
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -382,7 +382,14 @@ function run(x: Exchange, url: RequestUrl, body: Record<string, unknown>): Maybe
   return raceDeadline(
     x.app.config.requestDeadlineMs,
     () => running,
-    () => new AppError('SERVICE_UNAVAILABLE', 'The request took too long; retry shortly'),
+    () => {
+      // An event stream that opens after its request gave up would hold its client's slot with no reader.
+      running.then(
+        (late) => late.events?.cancel(),
+        () => {},
+      );
+      return new AppError('SERVICE_UNAVAILABLE', 'The request took too long; retry shortly');
+    },
   );
 }
 
