@@ -155,7 +155,7 @@ export interface paths {
         put?: never;
         /**
          * Track a transaction
-         * @description Starts or refreshes provider tracking after a wallet transaction or manual deposit. Send only `transactionId` and, when known, `txHash`; provider metadata is never read from the client. Then poll status.
+         * @description Starts or refreshes provider tracking after a wallet transaction or manual deposit. Send only `transactionId` and, when known, `txHash`; provider metadata is never read from the client. Then poll status. A swap whose deposit window closed with no deposit seen is final (`FAILED`, substatus `EXPIRED`): a hash reported for it then answers 409 `SWAP_EXPIRED`, and the hash is kept on its timeline for support.
          */
         post: operations["trackTransaction"];
         delete?: never;
@@ -778,7 +778,7 @@ export interface components {
             /** @enum {string} */
             status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
             /** @description Why the swap is where it is (see the README mapping); null until anything reported progress */
-            substatus: ("WAITING_SOURCE_CONFIRMATIONS" | "SWAPPING" | "WAITING_DESTINATION" | "REFUND_IN_PROGRESS" | "DELAYED" | "COMPLETED" | "PARTIAL" | "REFUNDED" | "EXPIRED" | "FAILED" | "NOT_FOUND_UPSTREAM") | null;
+            substatus: ("WAITING_SOURCE_CONFIRMATIONS" | "SWAPPING" | "WAITING_DESTINATION" | "REFUND_IN_PROGRESS" | "DELAYED" | "COMPLETED" | "PARTIAL" | "REFUNDED" | "EXPIRED" | "FAILED" | "NOT_FOUND_UPSTREAM" | "HASH_REJECTED") | null;
             srcAmount: string;
             dstAmount: string;
             walletAddress: string;
@@ -838,7 +838,7 @@ export interface components {
              */
             status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
             /** @description Why the swap is where it is (see the README mapping); null until anything reported progress */
-            substatus: ("WAITING_SOURCE_CONFIRMATIONS" | "SWAPPING" | "WAITING_DESTINATION" | "REFUND_IN_PROGRESS" | "DELAYED" | "COMPLETED" | "PARTIAL" | "REFUNDED" | "EXPIRED" | "FAILED" | "NOT_FOUND_UPSTREAM") | null;
+            substatus: ("WAITING_SOURCE_CONFIRMATIONS" | "SWAPPING" | "WAITING_DESTINATION" | "REFUND_IN_PROGRESS" | "DELAYED" | "COMPLETED" | "PARTIAL" | "REFUNDED" | "EXPIRED" | "FAILED" | "NOT_FOUND_UPSTREAM" | "HASH_REJECTED") | null;
             /** @description The hash the swap was tracked by after this step; empty until known */
             hash: string;
             /** @description The inbound (deposit) hash after this step; empty until known */
@@ -903,7 +903,7 @@ export interface components {
             /** @enum {string} */
             status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
             /** @description Why the swap is where it is (see the README mapping); null until anything reported progress */
-            substatus: ("WAITING_SOURCE_CONFIRMATIONS" | "SWAPPING" | "WAITING_DESTINATION" | "REFUND_IN_PROGRESS" | "DELAYED" | "COMPLETED" | "PARTIAL" | "REFUNDED" | "EXPIRED" | "FAILED" | "NOT_FOUND_UPSTREAM") | null;
+            substatus: ("WAITING_SOURCE_CONFIRMATIONS" | "SWAPPING" | "WAITING_DESTINATION" | "REFUND_IN_PROGRESS" | "DELAYED" | "COMPLETED" | "PARTIAL" | "REFUNDED" | "EXPIRED" | "FAILED" | "NOT_FOUND_UPSTREAM" | "HASH_REJECTED") | null;
             srcAmount: string;
             dstAmount: string;
             walletAddress: string;
@@ -958,7 +958,7 @@ export interface components {
         };
         Problem: {
             /** @enum {string} */
-            code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_SLIPPAGE" | "INVALID_ADDRESS" | "UNSUPPORTED_PAIR" | "MISSING_PROVIDER" | "MISSING_LOCK_ID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "QUOTE_EXPIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PROVIDER_UNAVAILABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_SLIPPAGE" | "INVALID_ADDRESS" | "UNSUPPORTED_PAIR" | "MISSING_PROVIDER" | "MISSING_LOCK_ID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "QUOTE_EXPIRED" | "SWAP_EXPIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PROVIDER_UNAVAILABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
             field: string;
             message: string;
         };
@@ -968,7 +968,7 @@ export interface components {
                  * @description Branch on this; see the codes listed for each status
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_SLIPPAGE" | "INVALID_ADDRESS" | "UNSUPPORTED_PAIR" | "MISSING_PROVIDER" | "MISSING_LOCK_ID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "QUOTE_EXPIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PROVIDER_UNAVAILABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_SLIPPAGE" | "INVALID_ADDRESS" | "UNSUPPORTED_PAIR" | "MISSING_PROVIDER" | "MISSING_LOCK_ID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "QUOTE_EXPIRED" | "SWAP_EXPIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PROVIDER_UNAVAILABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                 /** @description Human-facing; may change */
                 message: string;
                 /** @description The first offending field, or empty */
@@ -1085,7 +1085,7 @@ export interface components {
         LegacyError: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_SLIPPAGE" | "INVALID_ADDRESS" | "UNSUPPORTED_PAIR" | "MISSING_PROVIDER" | "MISSING_LOCK_ID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "QUOTE_EXPIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PROVIDER_UNAVAILABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_SLIPPAGE" | "INVALID_ADDRESS" | "UNSUPPORTED_PAIR" | "MISSING_PROVIDER" | "MISSING_LOCK_ID" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "QUOTE_EXPIRED" | "SWAP_EXPIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "PROVIDER_UNAVAILABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
                 message: string;
             };
         };
@@ -2237,6 +2237,22 @@ export interface operations {
             };
             /** @description Not found. `error.code`: NOT_FOUND. */
             404: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Conflict. `error.code`: SWAP_EXPIRED. */
+            409: {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];

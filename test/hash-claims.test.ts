@@ -70,8 +70,17 @@ describe('a hash someone else reports cannot rewrite a swap', () => {
     expect(rejected.data).toMatchObject({ hash: refunded, reason: expect.stringMatching(/memo swaps to/) });
     expect(await row(victim.id)).toMatchObject({ status: 'PENDING', hash: '', inbound_hash: '' });
     expect((await t.json(`/api/v1/transaction/status?hash=${refunded}`)).status).toBe(404);
+    // The swapper is told, in the public status and its timeline, until the right hash comes.
+    const told = await t.json(`/api/v1/transaction/status?transactionId=${victim.id}`);
+    expect(told.body.data.transaction).toMatchObject({ status: 'PENDING', substatus: 'HASH_REJECTED', hash: '' });
+    const timeline = await t.json(`/api/v1/transaction/events?transactionId=${victim.id}`);
+    expect(timeline.body.data.at(-1)).toMatchObject({ type: 'hash_rejected', substatus: 'HASH_REJECTED' });
 
-    expect((await track(victim.id, victim.deposit)).status).toBe(200);
+    const reported = await track(victim.id, victim.deposit);
+    expect(reported.status).toBe(200);
+    expect(
+      (await t.json(`/api/v1/transaction/status?transactionId=${victim.id}`)).body.data.transaction.substatus,
+    ).not.toBe('HASH_REJECTED');
     const done = await waitForStatus(t, victim.id, (tx) => tx.status !== 'PENDING');
     expect(done.transaction).toMatchObject({ status: 'SUCCESS', hash: victim.deposit, inboundHash: victim.deposit });
     expect((await row(victim.id)).hash_verified_at).not.toBeNull();

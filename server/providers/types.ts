@@ -148,7 +148,8 @@ export interface StatusInput {
 
 /**
  * One vocabulary for where a swap stands, whatever the provider calls it. PARTIAL: part was swapped
- * and delivered, the rest refunded. FAILED: failed and no refund reported (yet).
+ * and delivered, the rest refunded. FAILED: failed and no refund reported (yet). HASH_REJECTED: the
+ * hash the swapper reported is not this swap's deposit, by the provider's record; the right one is awaited.
  */
 export const SUBSTATUSES = [
   'WAITING_SOURCE_CONFIRMATIONS',
@@ -162,6 +163,7 @@ export const SUBSTATUSES = [
   'EXPIRED',
   'FAILED',
   'NOT_FOUND_UPSTREAM',
+  'HASH_REJECTED',
 ] as const;
 export type Substatus = (typeof SUBSTATUSES)[number];
 

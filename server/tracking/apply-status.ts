@@ -3,7 +3,7 @@ import { transactionEvents, transactions } from '../../drizzle/schema';
 import { formatAmount } from '../catalog/amounts';
 import type { AppContext } from '../context';
 import { isProviderError, type ProviderError } from '../providers/errors';
-import type { StatusResult } from '../providers/types';
+import type { StatusResult, Substatus } from '../providers/types';
 import { afterTransactionChange } from '../transactions/changes';
 import { hashKey } from '../transactions/keys';
 import { canTransition, isFinal, substatusFor } from '../transactions/transitions';
@@ -12,6 +12,16 @@ import type { PollFields, TransactionRow } from './poll-row';
 
 type EventInsert = typeof transactionEvents.$inferInsert;
 export type NextPoll = (row: TransactionRow) => Date | null;
+
+const AWAITING_DEPOSIT: readonly (Substatus | undefined)[] = [
+  undefined,
+  'WAITING_SOURCE_CONFIRMATIONS',
+  'NOT_FOUND_UPSTREAM',
+];
+
+/** An answer with no sign the deposit arrived: no hash seen, no status of its own, no progress past waiting. */
+export const stillAwaitingDeposit = (result: StatusResult) =>
+  result.status === 'PENDING' && !result.inboundHash && AWAITING_DEPOSIT.includes(result.substatus);
 
 /** What an answer that counts changes: hashes, amounts, fee and the status transition, with their events. */
 function whatCounts(tx: PollFields, result: StatusResult, upstream: Record<string, unknown>) {
@@ -56,7 +66,9 @@ function whatCounts(tx: PollFields, result: StatusResult, upstream: Record<strin
   }
   const statusHolds = result.status === tx.status || canTransition(tx.status, result.status);
   const substatus = statusHolds ? substatusFor(result.status, result.substatus) : undefined;
-  if (substatus && substatus !== tx.substatus) patch.substatus = substatus;
+  // A rejected report stays what the swapper sees until the provider shows the deposit or another is reported.
+  const keepsRejection = tx.substatus === 'HASH_REJECTED' && stillAwaitingDeposit(result);
+  if (substatus && substatus !== tx.substatus && !keepsRejection) patch.substatus = substatus;
   if (canTransition(tx.status, result.status)) {
     patch.status = result.status;
     if (isFinal(result.status)) patch.finalizedAt = new Date();

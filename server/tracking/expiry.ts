@@ -1,8 +1,8 @@
 import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import { transactionEvents, transactions } from '../../drizzle/schema';
 import type { AppContext } from '../context';
-import type { StatusResult } from '../providers/types';
 import { afterTransactionChange } from '../transactions/changes';
+import { stillAwaitingDeposit } from './apply-status';
 import { askProvider, pollTransaction } from './poll';
 import { readForPoll } from './poll-row';
 
@@ -14,13 +14,6 @@ const awaitingDeposit = and(
   eq(transactions.inboundHash, ''),
 );
 
-/** A provider answer with any sign the deposit arrived: a hash it saw, a status of its own, or progress past waiting. */
-const showsDeposit = (result: StatusResult) =>
-  !!result.inboundHash ||
-  result.status !== 'PENDING' ||
-  (result.substatus !== undefined &&
-    !['WAITING_SOURCE_CONFIRMATIONS', 'NOT_FOUND_UPSTREAM'].includes(result.substatus));
-
 /**
  * Whether the provider, asked once more, has seen the deposit after all. A provider that cannot be
  * asked now answers undefined: no swap is expired on a missing answer.
@@ -31,7 +24,7 @@ async function providerSawDeposit(ctx: AppContext, transactionId: string): Promi
   if (!row || !adapter) return undefined;
   if (!adapter.canTrack(row.trackingContext, '')) return false;
   try {
-    return showsDeposit(await askProvider(ctx, adapter, row));
+    return !stillAwaitingDeposit(await askProvider(ctx, adapter, row));
   } catch {
     return undefined;
   }

@@ -68,13 +68,14 @@ export function claimWithoutLookup(tx: ClaimRow, result: StatusResult): ClaimOut
   return { counts: check.verdict === 'verified' || !check.decidesStatus, patch: {}, events: [] };
 }
 
+/** The claim comes off the row, and the swap says so until the right hash is reported or the deposit seen. */
 function reject(tx: ClaimRow, claim: ClaimOutcome, hash: string, reason: string) {
-  Object.assign(claim.patch, withdrawal(tx, hash));
+  Object.assign(claim.patch, withdrawal(tx, hash), { substatus: 'HASH_REJECTED' });
   claim.events.push({
     transactionId: tx.id,
     type: 'hash_rejected',
     message: `Hash ${hash} rejected: ${reason}`,
-    data: { hash, reason },
+    data: { hash, reason, substatus: 'HASH_REJECTED' },
   });
 }
 

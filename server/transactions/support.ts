@@ -2,6 +2,7 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import { chains, transactionEvents, transactions } from '../../drizzle/schema';
 import type { AppContext } from '../context';
 import { notFound } from '../errors';
+import type { Substatus } from '../providers/types';
 import { claimedHash } from '../tracking/hash-claims';
 import { isPollable, pollTransaction } from '../tracking/poll';
 import { redactSecrets } from './redact';
@@ -45,6 +46,7 @@ export async function getTransactionDetail(ctx: AppContext, transactionId: strin
         recordedUsd: usd(tx.feeAmountUsd),
       },
       referralCredited: tx.referralOwnerId !== null,
+      substatus: tx.substatus as Substatus | null,
       updatedAt: tx.updatedAt,
       finalizedAt: tx.finalizedAt,
     },

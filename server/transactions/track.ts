@@ -124,8 +124,11 @@ export async function trackTransaction(ctx: AppContext, body: TrackBody): Promis
       updatedAt: new Date(),
       ...(take ? hashPatch(locked, parsed) : {}),
     };
-    // A deposit reported for a swap nothing has reported progress on yet: it waits for its confirmations.
-    if (take && !locked.substatus) patch.substatus = 'WAITING_SOURCE_CONFIRMATIONS';
+    // A deposit reported for a swap nothing has reported progress on yet (or whose last report was rejected): it
+    // waits for its confirmations.
+    if (take && (!locked.substatus || locked.substatus === 'HASH_REJECTED')) {
+      patch.substatus = 'WAITING_SOURCE_CONFIRMATIONS';
+    }
     const hash = claimedHash({ ...locked, ...patch } as TransactionRow);
     const trackable = !!adapter && adapter.canTrack(locked.trackingContext, hash);
     if (trackable && !isFinal(locked.status)) patch.nextPollAt = new Date();

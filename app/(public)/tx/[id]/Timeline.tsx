@@ -5,8 +5,8 @@ import { formatLocalTime } from '@/app/_kit/format';
 import { Panel } from '@/app/_kit/Panel';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { LoadingState } from '@/app/_kit/states';
+import { SUBSTATUS_TEXT } from '@/app/_kit/substatus';
 import { api, type TimelineEvent } from '../../_lib/api';
-import { SUBSTATUS_TEXT } from './substatus';
 import styles from './tracker.module.css';
 
 const SOURCE_TEXT: Record<TimelineEvent['source'], string> = {

@@ -12,12 +12,11 @@ import { PageHeader, Panel } from '@/app/_kit/Panel';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { SwapSummary } from '@/app/_kit/SwapSummary';
 import { EmptyState, ErrorState, LoadingState } from '@/app/_kit/states';
+import { SUBSTATUS_TEXT } from '@/app/_kit/substatus';
 import text from '@/app/_kit/text.module.css';
-
 import type { Transaction, TxAsset } from '../../_lib/api';
 import { useCatalog } from '../../_lib/useCatalog';
 import { OutstandingAction, useExecution } from './OutstandingAction';
-import { SUBSTATUS_TEXT } from './substatus';
 import { Timeline } from './Timeline';
 import styles from './tracker.module.css';
 import { type TrackerState, useStatusStream } from './useStatusStream';
@@ -66,12 +65,14 @@ function Ready({ tx, final, receivedAt, connected }: Extract<TrackerState, { kin
         <div className={styles.statusLine} role="status" aria-atomic="true">
           <StatusBadge status={tx.status} large />
           <p className={styles.statusText}>
-            {tx.substatus && !awaitingSwapper ? (
+            {tx.substatus && (!awaitingSwapper || tx.substatus === 'HASH_REJECTED') ? (
               <strong className={styles.substatus}>{SUBSTATUS_TEXT[tx.substatus]}. </strong>
             ) : null}
-            {awaitingSwapper
-              ? 'Waiting for you: the swap starts once your deposit or wallet transaction arrives.'
-              : (STATUS_TEXT[tx.status] ?? 'Status reported by the provider.')}
+            {tx.substatus === 'HASH_REJECTED'
+              ? `${providerName(tx.provider)} has no record tying that transaction to this swap. Check that you copied the hash of the transaction that paid this swap, then report it below; nothing is lost while you do.`
+              : awaitingSwapper
+                ? 'Waiting for you: the swap starts once your deposit or wallet transaction arrives.'
+                : (STATUS_TEXT[tx.status] ?? 'Status reported by the provider.')}
           </p>
         </div>
 

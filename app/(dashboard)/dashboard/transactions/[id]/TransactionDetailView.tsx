@@ -13,6 +13,7 @@ import { RelativeTime } from '@/app/_kit/RelativeTime';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { SwapSummary } from '@/app/_kit/SwapSummary';
 import { EmptyState, ErrorState, LoadingState } from '@/app/_kit/states';
+import { SUBSTATUS_TEXT } from '@/app/_kit/substatus';
 import text from '@/app/_kit/text.module.css';
 import { describeError } from '../../../_components/query-error';
 import { type RouterOutputs, useTRPC } from '../../../_trpc/client';
@@ -199,6 +200,9 @@ function DetailPanels({
               </Detail>
               <Detail label="Last poll error">
                 {tracking.lastPollError ?? <span className={text.muted}>none</span>}
+              </Detail>
+              <Detail label="Swapper sees">
+                {tx.substatus ? SUBSTATUS_TEXT[tx.substatus] : <span className={text.muted}>nothing yet</span>}
               </Detail>
               <Detail label="Upstream state">
                 <span className={text.mono}>{tracking.lastUpstreamState ?? '—'}</span>

@@ -1,8 +1,8 @@
-import type { Transaction } from '../../_lib/api';
+import type { components } from '@/client/switchyard-api';
 
-type Substatus = NonNullable<Transaction['substatus']>;
+type Substatus = NonNullable<components['schemas']['Transaction']['substatus']>;
 
-/** Each substatus as the swapper reads it. */
+/** Each substatus as the swapper reads it; support sees the same words. */
 export const SUBSTATUS_TEXT: Record<Substatus, string> = {
   WAITING_SOURCE_CONFIRMATIONS: 'Waiting for the deposit to confirm',
   SWAPPING: 'Swapping',
@@ -15,4 +15,5 @@ export const SUBSTATUS_TEXT: Record<Substatus, string> = {
   EXPIRED: 'Expired before a deposit arrived',
   FAILED: 'Failed',
   NOT_FOUND_UPSTREAM: 'Waiting for the provider to see the deposit',
+  HASH_REJECTED: 'The hash you reported is not this swap’s deposit',
 };
