@@ -49,6 +49,17 @@ ensure_chromium() {
   echo "services: installing Debian's chromium for Playwright"; apt_install chromium
 }
 
+# promtool checks and unit-tests the shipped alert rules (ops/prometheus); Debian ships it in `prometheus`.
+ensure_promtool() {
+  if command -v promtool >/dev/null; then return; fi
+  echo "services: installing Debian's prometheus for promtool"; apt_install --no-install-recommends prometheus
+}
+
 if is_local "$DATABASE_URL"; then ensure_postgres; fi
 if is_local "$REDIS_URL"; then ensure_redis; fi
-if [ "${1:-}" = "--with-chromium" ]; then ensure_chromium; fi
+for option in "$@"; do
+  case "$option" in
+    --with-chromium) ensure_chromium ;;
+    --with-promtool) ensure_promtool ;;
+  esac
+done

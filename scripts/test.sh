@@ -6,13 +6,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/auth-secret.sh
 export NEXT_TELEMETRY_DISABLED=1
-bash scripts/services.sh --with-chromium
+bash scripts/services.sh --with-chromium --with-promtool
 bash scripts/deps.sh
 echo "== lint";       npx biome check .
 echo "== cycles";     bash scripts/check-cycles.sh
 echo "== client imports"; node scripts/check-client-imports.mjs
 echo "== typecheck";  npx tsc --noEmit
 echo "== openapi";    npm run lint:openapi
+echo "== alert rules"; promtool check rules ops/prometheus/switchyard-rules.yml && promtool test rules ops/prometheus/switchyard-rules.test.yml
 echo "== build";      npm run build
 echo "== unit + integration"; npx vitest run
 echo "== faults";     npm run test:faults

@@ -1,43 +1,113 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../context';
-import { QUEUES } from '../tracking/jobs';
+import { checkReadiness } from '../health';
+import { QUEUES, SCHEDULE_IDS, SCHEDULES } from '../tracking/jobs';
 import { sharedQueue } from '../tracking/queues';
 import { openTransactionStreamCount } from '../transactions/open-streams';
 import { providerHealth } from './provider-health';
 import {
+  dependencyUp,
+  maintenanceInterval,
+  maintenanceLastSuccess,
   providerCircuitOpen,
   providerQuoteErrorRatio,
   queueDepth,
+  queueWorkers,
+  readyGauge,
   registry,
   trackingLag,
   transactionStreamsOpen,
   transactionsGauge,
+  webhookEndpoints,
+  webhookFailingSeconds,
 } from './registry';
 
-/** Reads the gauges at scrape time: this process's open status streams, and what Postgres and Redis hold. */
-async function collect(ctx: AppContext) {
-  transactionStreamsOpen.set(openTransactionStreamCount());
+async function collectReadiness(ctx: AppContext) {
+  const readiness = await checkReadiness(ctx);
+  readyGauge.set(readiness.ok ? 1 : 0);
+  for (const [dependency, check] of Object.entries(readiness.checks))
+    dependencyUp.set({ dependency }, check.ok ? 1 : 0);
+}
+
+/** Pending swaps only (the status index bounds the read to those in flight, not the whole ledger). */
+async function collectTransactions(ctx: AppContext) {
   const [row] = await ctx.sql<{ pending: number; stale: number; lag: number | null }[]>`
-    select count(*) filter (where status = 'PENDING')::int as pending,
-           count(*) filter (where status = 'PENDING' and stale)::int as stale,
-           extract(epoch from now() - min(next_poll_at) filter (where status = 'PENDING' and next_poll_at < now()))::float as lag
-    from transactions`;
+    select count(*)::int as pending,
+           count(*) filter (where stale)::int as stale,
+           extract(epoch from now() - min(next_poll_at) filter (where next_poll_at < now()))::float as lag
+    from transactions
+    where status = 'PENDING'`;
   transactionsGauge.set({ state: 'pending' }, row?.pending ?? 0);
   transactionsGauge.set({ state: 'stale' }, row?.stale ?? 0);
   trackingLag.set(row?.lag ?? 0);
-  for (const name of QUEUES) {
-    try {
-      const counts = await sharedQueue(ctx, name).getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
+}
+
+async function collectQueues(ctx: AppContext) {
+  await Promise.all(
+    QUEUES.map(async (name) => {
+      const queue = sharedQueue(ctx, name);
+      const [counts, workers] = await Promise.all([
+        queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'),
+        queue.getWorkersCount(),
+      ]);
       for (const [state, count] of Object.entries(counts)) queueDepth.set({ queue: name, state }, count);
-    } catch {
-      // Redis down: the gauges keep their last values and the scrape still answers.
-    }
+      queueWorkers.set({ queue: name }, workers);
+    }),
+  );
+}
+
+/** One row per scheduled job (`maintenance_runs` is keyed by job name). */
+async function collectMaintenance(ctx: AppContext) {
+  const runs = await ctx.sql<{ job: string; succeeded: number | null }[]>`
+    select job, extract(epoch from last_succeeded_at)::float as succeeded from maintenance_runs`;
+  for (const id of SCHEDULE_IDS) {
+    const { job, everyMs } = SCHEDULES[id];
+    maintenanceInterval.set({ task: job }, everyMs(ctx.config) / 1000);
+    maintenanceLastSuccess.set({ task: job }, runs.find((r) => r.job === job)?.succeeded ?? 0);
   }
+}
+
+/** Endpoints are few (WEBHOOK_MAX_ENDPOINTS_PER_OWNER each). */
+async function collectWebhooks(ctx: AppContext) {
+  const [row] = await ctx.sql<{ enabled: number; failing: number; disabled: number; failingFor: number | null }[]>`
+    select count(*) filter (where enabled)::int as enabled,
+           count(*) filter (where enabled and failing_since is not null)::int as failing,
+           count(*) filter (where not enabled)::int as disabled,
+           extract(epoch from now() - min(failing_since) filter (where enabled))::float as "failingFor"
+    from webhook_endpoints`;
+  webhookEndpoints.set({ state: 'enabled' }, row?.enabled ?? 0);
+  webhookEndpoints.set({ state: 'failing' }, row?.failing ?? 0);
+  webhookEndpoints.set({ state: 'disabled' }, row?.disabled ?? 0);
+  webhookFailingSeconds.set(row?.failingFor ?? 0);
+}
+
+async function collectProviders(ctx: AppContext) {
   for (const provider of await providerHealth(ctx)) {
     if (!provider.enabled) continue;
     providerCircuitOpen.set({ provider: provider.provider }, provider.breaker === 'closed' ? 0 : 1);
     if (provider.errorRate !== null) providerQuoteErrorRatio.set({ provider: provider.provider }, provider.errorRate);
   }
+}
+
+/**
+ * Reads the gauges at scrape time: this process's open status streams and readiness, and what
+ * Postgres and Redis hold. Each part stands alone: with Postgres or Redis down, the parts that need
+ * it keep their last values, the rest (readiness first) are current, and the scrape still answers.
+ */
+async function collect(ctx: AppContext) {
+  transactionStreamsOpen.set(openTransactionStreamCount());
+  const parts = [
+    collectReadiness,
+    collectTransactions,
+    collectQueues,
+    collectMaintenance,
+    collectWebhooks,
+    collectProviders,
+  ];
+  const results = await Promise.allSettled(parts.map((part) => part(ctx)));
+  const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [{ part: parts[i]?.name, err: r.reason }] : []));
+  if (failed.length)
+    ctx.log.warn({ failed: failed.map((f) => f.part), err: failed[0]?.err }, 'metrics collection incomplete');
 }
 
 function authorized(request: Request, token: string): boolean {
@@ -54,6 +124,6 @@ export async function handleMetrics(ctx: AppContext, request: Request): Promise<
   if (!authorized(request, token)) {
     return new Response('Unauthorized\n', { status: 401, headers: { 'www-authenticate': 'Bearer realm="metrics"' } });
   }
-  await collect(ctx).catch((error) => ctx.log.warn({ err: error }, 'metrics collection incomplete'));
+  await collect(ctx);
   return new Response(await registry.metrics(), { headers: { 'content-type': registry.contentType } });
 }

@@ -69,3 +69,46 @@ export const providerQuoteErrorRatio = perProviderGauge(
   'switchyard_provider_quote_error_ratio',
   'Share of quote calls that failed over the last hour, "no route" answers not counted',
 );
+
+/** The readiness probe's verdict, computed at scrape: 1 when Postgres and Redis both answer in time. */
+export const readyGauge = new Gauge({
+  name: 'switchyard_ready',
+  help: "1 when this process's readiness probe would answer 200 (Postgres and Redis answer within DEPENDENCY_TIMEOUT_MS)",
+  registers: [registry],
+});
+export const dependencyUp = new Gauge({
+  name: 'switchyard_dependency_up',
+  help: 'Whether each dependency answered the readiness check within DEPENDENCY_TIMEOUT_MS',
+  labelNames: ['dependency'] as const,
+  registers: [registry],
+});
+export const queueWorkers = new Gauge({
+  name: 'switchyard_queue_workers',
+  help: 'BullMQ workers connected to each queue, across every worker process',
+  labelNames: ['queue'] as const,
+  registers: [registry],
+});
+/** `task`, not `job`: Prometheus gives every scraped series the target's own `job` label. */
+export const maintenanceLastSuccess = new Gauge({
+  name: 'switchyard_maintenance_last_success_timestamp_seconds',
+  help: 'When each scheduled maintenance job last completed (Unix seconds; 0 when it never has)',
+  labelNames: ['task'] as const,
+  registers: [registry],
+});
+export const maintenanceInterval = new Gauge({
+  name: 'switchyard_maintenance_interval_seconds',
+  help: 'How often each scheduled maintenance job is configured to run',
+  labelNames: ['task'] as const,
+  registers: [registry],
+});
+export const webhookEndpoints = new Gauge({
+  name: 'switchyard_webhook_endpoints',
+  help: 'Webhook endpoints: enabled, failing (enabled, with every attempt failing since failing_since), disabled',
+  labelNames: ['state'] as const,
+  registers: [registry],
+});
+export const webhookFailingSeconds = new Gauge({
+  name: 'switchyard_webhook_failing_seconds',
+  help: 'How long the longest-failing enabled webhook endpoint has failed every attempt (0 when none is failing)',
+  registers: [registry],
+});
