@@ -107,6 +107,8 @@ const SETTINGS = {
     priceRefreshIntervalMs: from('PRICE_REFRESH_INTERVAL_MS', positiveInt.default(10 * 60_000)),
     pruneIntervalMs: from('PRUNE_INTERVAL_MS', positiveInt.default(3600_000)),
     queueSampleIntervalMs: from('QUEUE_SAMPLE_INTERVAL_MS', positiveInt.default(60_000)),
+    /** Folds swap deltas and rolls settled hours of locks and provider calls into the dashboard's rollups. */
+    rollupIntervalMs: from('ROLLUP_INTERVAL_MS', positiveInt.default(60_000)),
     sweepGraceMs: from('SWEEP_GRACE_MS', z.coerce.number().int().min(0).default(60_000)),
     staleAfterMs: from('STALE_AFTER_MS', positiveInt.default(6 * 3600_000)),
     refundWatchMs: from(
@@ -128,6 +130,8 @@ const SETTINGS = {
     rateLimitHitsDays: from('RATE_LIMIT_HITS_RETENTION_DAYS', positiveInt.default(35)),
     queueDepthSamplesDays: from('QUEUE_DEPTH_SAMPLES_RETENTION_DAYS', positiveInt.default(7)),
     webhookDeliveriesDays: from('WEBHOOK_DELIVERIES_RETENTION_DAYS', positiveInt.default(30)),
+    /** Locks never executed; their counts live on in the rollups. Executed locks stay with their swaps. */
+    unexecutedLocksDays: from('UNEXECUTED_LOCKS_RETENTION_DAYS', positiveInt.default(30)),
   },
   webhooks: {
     /** Development and tests only: lets endpoints point at loopback and private addresses, over plain http too. */

@@ -151,6 +151,7 @@ describe('operations.overview', () => {
       'prune',
       'sample-queues',
       'prune-webhook-deliveries',
+      'rollup',
     ]);
     expect(byJob['maintenance.sweep']).toMatchObject({ intervalMs: 30_000, overdue: false, lastOutcome: 'ok' });
     expect(byJob['maintenance.sweep']?.ageMs).toBeGreaterThanOrEqual(10_000);

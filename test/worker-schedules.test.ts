@@ -16,6 +16,7 @@ const INTERVALS = {
   PRICE_REFRESH_INTERVAL_MS: '1500',
   PRUNE_INTERVAL_MS: '1000',
   QUEUE_SAMPLE_INTERVAL_MS: '1000',
+  ROLLUP_INTERVAL_MS: '1000',
 };
 const WAIT = { timeoutMs: 30_000, intervalMs: 200 };
 const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
@@ -248,6 +249,7 @@ function envOf(job: MaintenanceJobName): keyof typeof INTERVALS {
     'maintenance.prune': 'PRUNE_INTERVAL_MS',
     'maintenance.sample-queues': 'QUEUE_SAMPLE_INTERVAL_MS',
     'maintenance.prune-webhook-deliveries': 'PRUNE_INTERVAL_MS',
+    'maintenance.rollup': 'ROLLUP_INTERVAL_MS',
   };
   return names[job];
 }

@@ -62,6 +62,8 @@ export interface ServerPaging {
   page: number;
   pageSize: number;
   total: number;
+  /** More rows than `total` match: shown as "10,000+". */
+  totalCapped?: boolean;
   onPageChange: (page: number) => void;
   /** Names the rows in the pager line: `['transaction', 'transactions']`. */
   noun: [one: string, many: string];
@@ -186,7 +188,10 @@ function Pager({
   return (
     <div className={styles.pager}>
       <span>
-        {server.total.toLocaleString('en-US')} {server.total === 1 ? one : many} · page {server.page} of {lastPage}
+        {server.total.toLocaleString('en-US')}
+        {server.totalCapped ? '+' : ''} {server.total === 1 && !server.totalCapped ? one : many} · page {server.page} of{' '}
+        {lastPage}
+        {server.totalCapped ? '+' : ''}
       </span>
       <div className={styles.pagerButtons}>
         <Button disabled={server.page <= 1} onClick={() => table.previousPage()}>

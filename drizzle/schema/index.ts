@@ -1,5 +1,6 @@
 export * from './auth';
 export * from './catalog';
 export * from './maintenance';
+export * from './rollups';
 export * from './swaps';
 export * from './webhooks';

@@ -67,6 +67,8 @@ export const locks = pgTable(
     index('locks_created_idx').on(t.createdAt),
     index('locks_provider_created_idx').on(t.provider, t.createdAt),
     index('locks_executing_idx').on(t.claimedAt).where(sql`${t.state} = 'executing'`),
+    // Locks never executed, oldest first: what retention deletes, without walking past the executed ones.
+    index('locks_unexecuted_created_idx').on(t.createdAt).where(sql`${t.state} = 'locked'`),
   ],
 );
 
@@ -95,6 +97,9 @@ export const transactions = pgTable(
     dstChain: text('dst_chain').notNull(),
     srcAsset: jsonb('src_asset').$type<AssetSnapshot>().notNull(),
     dstAsset: jsonb('dst_asset').$type<AssetSnapshot>().notNull(),
+    /** The snapshots' catalog ids, indexed: symbol and chain searches resolve through the catalog to these. */
+    srcAssetId: integer('src_asset_id').generatedAlwaysAs(sql`(src_asset->>'id')::integer`),
+    dstAssetId: integer('dst_asset_id').generatedAlwaysAs(sql`(dst_asset->>'id')::integer`),
     srcAmount: text('src_amount').notNull(),
     dstAmount: text('dst_amount').notNull(),
     srcAmountBase: numeric('src_amount_base', { precision: 78, scale: 0 }).notNull(),
@@ -147,7 +152,16 @@ export const transactions = pgTable(
     index('transactions_recipient_created_idx').on(t.recipientWalletKey, t.createdAt, t.id),
     index('transactions_referral_created_idx').on(t.referralCode, t.createdAt, t.id),
     index('transactions_created_idx').on(t.createdAt, t.id),
-    index('transactions_status_created_idx').on(t.status, t.createdAt),
+    index('transactions_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('transactions_provider_created_idx').on(t.provider, t.createdAt, t.id),
+    index('transactions_src_asset_created_idx').on(t.srcAssetId, t.createdAt, t.id),
+    index('transactions_dst_asset_created_idx').on(t.dstAssetId, t.createdAt, t.id),
+    index('transactions_referral_owner_created_idx')
+      .on(t.referralOwnerId, t.createdAt, t.id)
+      .where(sql`${t.referralOwnerId} is not null`),
+    // The dashboard's "largest first" sort, read in either direction.
+    index('transactions_amount_created_idx').on(t.amountUsd.desc().nullsLast(), t.createdAt.desc(), t.id.desc()),
+    index('transactions_stale_idx').on(t.createdAt).where(sql`${t.status} = 'PENDING' and ${t.stale}`),
     index('transactions_due_poll_idx').on(t.nextPollAt).where(sql`${t.status} = 'PENDING'`),
     // Swaps still waiting for their deposit, by when the provider stops taking it: what the expiry sweep reads.
     index('transactions_awaiting_deposit_idx')

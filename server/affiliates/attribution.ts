@@ -1,24 +1,86 @@
 import { desc } from 'drizzle-orm';
 import type { Viewer } from '../auth/roles';
 import type { AppContext } from '../context';
+import { bucketStarts, type Span, windowParts } from '../rollups/window';
 import type { AffiliateStatsInput } from '../schemas/affiliates';
-import { rangeWindow, toDate } from '../schemas/ranges';
+import { RANGE_WINDOWS, toDate } from '../schemas/ranges';
 import { presentTransactionSummary } from '../transactions/search';
 import { affiliateScope } from './codes';
 
 const finishedRate = (succeeded: number, finished: number) => (finished > 0 ? succeeded / finished : null);
 
-/** Attribution for the codes in scope over a range: totals, a series, each code, and the latest swaps. */
-export async function affiliateOverview(ctx: AppContext, viewer: Viewer, input: AffiliateStatsInput) {
-  const { ownerId } = affiliateScope(viewer, input.ownerId);
-  const { since, until, bucket } = rangeWindow(input.range);
-  const step = `1 ${bucket}`;
-  const inScope = ownerId === null ? ctx.sql`true` : ctx.sql`rc.owner_id = ${ownerId}`;
+interface CodeSums {
+  code: string;
+  bucket: string;
+  swaps: string;
+  succeeded: string;
+  finished: string;
+  volumeUsd: string;
+  feesUsd: string;
+}
+
+const iso = (d: Date) => d.toISOString();
+
+/** `column` within any of the spans. */
+function within(ctx: AppContext, column: string, spans: Span[]) {
+  const conditions = spans.map(
+    (s) =>
+      ctx.sql`(${ctx.sql(column)} >= ${iso(s.from)}::timestamptz and ${ctx.sql(column)} < ${iso(s.to)}::timestamptz)`,
+  );
+  return conditions.length ? conditions.reduce((a, b) => ctx.sql`${a} or ${b}`) : ctx.sql`false`;
+}
+
+/**
+ * Credited swaps per (bucket, code as given, owner) over the window: the rollups for whole hours
+ * and days (plus the deltas not folded yet), raw rows before the first whole hour.
+ */
+function creditedSums(ctx: AppContext, ownerId: string | null, bucket: 'hour' | 'day', since: Date, now: Date) {
+  const parts = windowParts(since, now, 'all', bucket === 'day');
+  const owned = ownerId === null ? ctx.sql`referral_owner_id is not null` : ctx.sql`referral_owner_id = ${ownerId}`;
+  const sources = [
+    ctx.sql`
+      select date_trunc(${bucket}, created_at, 'UTC'), referral_code, referral_owner_id,
+             count(*), count(*) filter (where status = 'SUCCESS'), count(*) filter (where status <> 'PENDING'),
+             coalesce(sum(amount_usd) filter (where status = 'SUCCESS'), 0),
+             coalesce(sum(fee_usd) filter (where status = 'SUCCESS'), 0)
+      from transactions
+      where (${within(ctx, 'created_at', parts.raw)}) and ${owned}
+      group by 1, 2, 3`,
+    ctx.sql`
+      select date_trunc(${bucket}, hour, 'UTC'), referral_code, referral_owner_id, swaps, succeeded, finished,
+             volume_usd, fees_usd
+      from affiliate_hourly where (${within(ctx, 'hour', parts.hours)}) and ${owned}`,
+    ctx.sql`
+      select day, referral_code, referral_owner_id, swaps, succeeded, finished, volume_usd, fees_usd
+      from affiliate_daily where (${within(ctx, 'day', parts.days ? [parts.days] : [])}) and ${owned}`,
+    ctx.sql`
+      select date_trunc(${bucket}, hour, 'UTC'), referral_code, referral_owner_id, swaps,
+             case when status = 'SUCCESS' then swaps else 0 end, case when status <> 'PENDING' then swaps else 0 end,
+             volume_usd, fees_usd
+      from swap_rollup_deltas
+      where hour >= ${parts.rolledFrom ? iso(parts.rolledFrom) : 'infinity'}::timestamptz
+        and referral_code is not null and ${owned}`,
+  ].reduce((a, b) => ctx.sql`${a} union all ${b}`);
   // A swap counts for a code only when it was credited at lock or execute, to the code's owner then: a
   // code registered after strangers used it inherits none of their swaps. Swaps keep the code as given.
-  const attributed = ctx.sql`t.referral_owner_id = rc.owner_id and lower(t.referral_code) = lower(rc.code)`;
+  return ctx.sql<CodeSums[]>`
+    select rc.code, s.bucket::text as bucket, sum(s.swaps)::text as swaps, sum(s.succeeded)::text as succeeded,
+           sum(s.finished)::text as finished, sum(s.volume_usd)::text as "volumeUsd", sum(s.fees_usd)::text as "feesUsd"
+    from (${sources}) as s (bucket, referral_code, referral_owner_id, swaps, succeeded, finished, volume_usd, fees_usd)
+    join referral_codes rc on s.referral_owner_id = rc.owner_id and lower(s.referral_code) = lower(rc.code)
+    group by rc.code, s.bucket`;
+}
 
-  const [codes, series, recentIds] = await Promise.all([
+/** Attribution for the codes in scope over a range: totals, a series, each code, and the latest swaps. */
+export async function affiliateOverview(ctx: AppContext, viewer: Viewer, input: AffiliateStatsInput, now = new Date()) {
+  const { ownerId } = affiliateScope(viewer, input.ownerId);
+  const { hours, bucket } = RANGE_WINDOWS[input.range];
+  const since = new Date(now.getTime() - hours * 3600_000);
+  const inScope = ownerId === null ? ctx.sql`true` : ctx.sql`rc.owner_id = ${ownerId}`;
+  const credited =
+    ownerId === null ? ctx.sql`t.referral_owner_id is not null` : ctx.sql`t.referral_owner_id = ${ownerId}`;
+
+  const [codes, sums, recentIds] = await Promise.all([
     ctx.sql<
       {
         code: string;
@@ -27,46 +89,17 @@ export async function affiliateOverview(ctx: AppContext, viewer: Viewer, input: 
         createdAt: string;
         ownerId: string;
         ownerEmail: string | null;
-        swaps: number;
-        succeeded: number;
-        finished: number;
-        volumeUsd: string;
-        feesUsd: string;
       }[]
     >`
-      select rc.code, rc.label, rc.active, rc.created_at as "createdAt", rc.owner_id as "ownerId",
-             u.email as "ownerEmail",
-             count(t.id)::int as swaps,
-             count(t.id) filter (where t.status = 'SUCCESS')::int as succeeded,
-             count(t.id) filter (where t.status <> 'PENDING')::int as finished,
-             coalesce(sum(t.amount_usd) filter (where t.status = 'SUCCESS'), 0)::text as "volumeUsd",
-             coalesce(sum(t.fee_usd) filter (where t.status = 'SUCCESS'), 0)::text as "feesUsd"
-      from referral_codes rc
-      left join auth_user u on u.id = rc.owner_id
-      left join transactions t on ${attributed} and t.created_at >= ${since}
+      select rc.code, rc.label, rc.active, rc.created_at as "createdAt", rc.owner_id as "ownerId", u.email as "ownerEmail"
+      from referral_codes rc left join auth_user u on u.id = rc.owner_id
       where ${inScope}
-      group by rc.code, u.email
       order by rc.created_at desc, rc.code`,
-    ctx.sql<{ bucket: string; swaps: number; volumeUsd: string; feesUsd: string }[]>`
-      with buckets as (
-        select generate_series(date_trunc(${bucket}, ${since}::timestamptz, 'UTC'),
-                               date_trunc(${bucket}, ${until}::timestamptz, 'UTC'), ${step}::interval) as bucket
-      ),
-      attributed as (
-        select date_trunc(${bucket}, t.created_at, 'UTC') as bucket, count(*)::int as swaps,
-               coalesce(sum(t.amount_usd) filter (where t.status = 'SUCCESS'), 0) as volume,
-               coalesce(sum(t.fee_usd) filter (where t.status = 'SUCCESS'), 0) as fees
-        from transactions t join referral_codes rc on ${attributed}
-        where t.created_at >= ${since} and ${inScope}
-        group by 1
-      )
-      select b.bucket, coalesce(a.swaps, 0) as swaps,
-             coalesce(a.volume, 0)::text as "volumeUsd", coalesce(a.fees, 0)::text as "feesUsd"
-      from buckets b left join attributed a on a.bucket = b.bucket
-      order by b.bucket`,
+    creditedSums(ctx, ownerId, bucket, since, now),
     ctx.sql<{ id: string }[]>`
-      select t.id from transactions t join referral_codes rc on ${attributed}
-      where ${inScope}
+      select t.id from transactions t
+      join referral_codes rc on t.referral_owner_id = rc.owner_id and lower(t.referral_code) = lower(rc.code)
+      where ${credited} and ${inScope}
       order by t.created_at desc, t.id desc
       limit 20`,
   ]);
@@ -82,16 +115,26 @@ export async function affiliateOverview(ctx: AppContext, viewer: Viewer, input: 
       })
     : [];
 
-  const totals = codes.reduce(
-    (sum, c) => ({
-      swaps: sum.swaps + c.swaps,
-      succeeded: sum.succeeded + c.succeeded,
-      finished: sum.finished + c.finished,
-      volumeUsd: sum.volumeUsd + Number(c.volumeUsd),
-      feesUsd: sum.feesUsd + Number(c.feesUsd),
-    }),
-    { swaps: 0, succeeded: 0, finished: 0, volumeUsd: 0, feesUsd: 0 },
-  );
+  const empty = () => ({ swaps: 0, succeeded: 0, finished: 0, volumeUsd: 0, feesUsd: 0 });
+  const add = (into: ReturnType<typeof empty>, s: CodeSums) => {
+    into.swaps += Number(s.swaps);
+    into.succeeded += Number(s.succeeded);
+    into.finished += Number(s.finished);
+    into.volumeUsd += Number(s.volumeUsd);
+    into.feesUsd += Number(s.feesUsd);
+  };
+  const byCode = new Map(codes.map((c) => [c.code, empty()]));
+  const series = new Map(bucketStarts(since, now, bucket).map((b) => [b.getTime(), { bucket: b, ...empty() }]));
+  for (const s of sums) {
+    const code = byCode.get(s.code);
+    if (code) add(code, s);
+    const point = series.get(toDate(s.bucket).getTime());
+    if (point) add(point, s);
+  }
+  const totals = empty();
+  for (const c of byCode.values()) {
+    for (const key of ['swaps', 'succeeded', 'finished', 'volumeUsd', 'feesUsd'] as const) totals[key] += c[key];
+  }
 
   return {
     ownerId,
@@ -104,23 +147,26 @@ export async function affiliateOverview(ctx: AppContext, viewer: Viewer, input: 
       feesUsd: totals.feesUsd,
       successRate: finishedRate(totals.succeeded, totals.finished),
     },
-    codes: codes.map((c) => ({
-      code: c.code,
-      label: c.label,
-      active: c.active,
-      createdAt: toDate(c.createdAt),
-      ownerId: c.ownerId,
-      ownerEmail: c.ownerEmail,
-      swaps: c.swaps,
-      volumeUsd: Number(c.volumeUsd),
-      feesUsd: Number(c.feesUsd),
-      successRate: finishedRate(c.succeeded, c.finished),
-    })),
-    series: series.map((s) => ({
-      bucket: toDate(s.bucket),
-      swaps: s.swaps,
-      volumeUsd: Number(s.volumeUsd),
-      feesUsd: Number(s.feesUsd),
+    codes: codes.map((c) => {
+      const sum = byCode.get(c.code) ?? empty();
+      return {
+        code: c.code,
+        label: c.label,
+        active: c.active,
+        createdAt: toDate(c.createdAt),
+        ownerId: c.ownerId,
+        ownerEmail: c.ownerEmail,
+        swaps: sum.swaps,
+        volumeUsd: sum.volumeUsd,
+        feesUsd: sum.feesUsd,
+        successRate: finishedRate(sum.succeeded, sum.finished),
+      };
+    }),
+    series: [...series.values()].map(({ bucket: b, swaps, volumeUsd, feesUsd }) => ({
+      bucket: b,
+      swaps,
+      volumeUsd,
+      feesUsd,
     })),
     recent: recent.map(presentTransactionSummary),
   };

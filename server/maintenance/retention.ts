@@ -1,5 +1,6 @@
 import type postgres from 'postgres';
 import type { AppContext } from '../context';
+import { rolledUntil } from '../rollups/watermarks';
 
 const PRUNE_BATCH = 5000;
 const MAX_BATCHES_PER_RUN = 100;
@@ -9,7 +10,13 @@ export interface PruneReport {
   rateLimitHits: number;
   queueDepthSamples: number;
   idempotencyKeys: number;
+  unexecutedLocks: number;
+  hourlyRollups: number;
 }
+
+/** Hourly rollups are read for at most the partial days at the ends of a 30-day range; whole days come from daily ones. */
+export const HOURLY_ROLLUP_DAYS = 35;
+const HOURLY_ROLLUPS = ['swap_hourly', 'affiliate_hourly', 'lock_activity_hourly', 'provider_call_hourly'] as const;
 
 /**
  * Deletes dashboard samples past their retention and Idempotency-Key records past their TTL (a retry
@@ -27,7 +34,32 @@ export async function pruneSamples(ctx: AppContext): Promise<PruneReport> {
       olderThan(ctx, 'sampled_at', queueDepthSamplesDays),
     ),
     idempotencyKeys: await deleteInBatches(ctx, 'idempotency_keys', ctx.sql`expires_at < now()`),
+    unexecutedLocks: await pruneUnexecutedLocks(ctx),
+    hourlyRollups: await pruneHourlyRollups(ctx),
   };
+}
+
+/**
+ * Locks never executed, past their retention and already counted in the lock rollups (a lock not
+ * rolled up yet is kept, whatever its age). Executed locks belong to their swaps and stay.
+ */
+async function pruneUnexecutedLocks(ctx: AppContext): Promise<number> {
+  const rolled = await rolledUntil(ctx, 'locks');
+  if (!rolled) return 0;
+  return deleteInBatches(
+    ctx,
+    'locks',
+    ctx.sql`state = 'locked' and ${olderThan(ctx, 'created_at', ctx.config.retention.unexecutedLocksDays)}
+      and created_at < ${rolled.toISOString()}::timestamptz`,
+  );
+}
+
+async function pruneHourlyRollups(ctx: AppContext): Promise<number> {
+  let deleted = 0;
+  for (const table of HOURLY_ROLLUPS) {
+    deleted += await deleteInBatches(ctx, table, olderThan(ctx, 'hour', HOURLY_ROLLUP_DAYS));
+  }
+  return deleted;
 }
 
 export const olderThan = (ctx: AppContext, column: string, days: number) =>
@@ -41,6 +73,8 @@ export async function deleteInBatches(
     | 'rate_limit_hits'
     | 'queue_depth_samples'
     | 'idempotency_keys'
+    | 'locks'
+    | (typeof HOURLY_ROLLUPS)[number]
     | 'webhook_deliveries'
     | 'webhook_messages',
   condition: postgres.PendingQuery<postgres.Row[]>,

@@ -1,6 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { maintenanceRuns, transactions } from '../../drizzle/schema';
 import type { AppContext } from '../context';
+import { HOUR_MS, windowParts } from '../rollups/window';
 import { JOBS, QUEUES, SCHEDULE_IDS, SCHEDULES } from '../tracking/jobs';
 import { sharedQueue } from '../tracking/queues';
 import { presentTransactionSummary } from '../transactions/search';
@@ -84,33 +85,56 @@ async function scheduledJobs(ctx: AppContext) {
 
 /**
  * Swaps created in the last 24 hours (volume is what settled successfully), and what is pending now:
- * in flight (a deposit was sent or seen) apart from awaiting its deposit; stale ones are in flight and late.
+ * in flight (a deposit was sent or seen) apart from awaiting its deposit; stale ones are in flight and
+ * late. The day comes from the hourly rollup (and its deltas not folded yet) after its first whole
+ * hour, raw rows before it; the pending figures from the counters and two partial indexes.
  */
-async function kpis24h(ctx: AppContext) {
+async function kpis24h(ctx: AppContext, now: Date) {
+  const parts = windowParts(new Date(now.getTime() - 24 * HOUR_MS), now, 'all', false);
+  const rolledFrom = parts.rolledFrom?.toISOString() ?? 'infinity';
+  const raw = parts.raw.map(
+    (s) =>
+      ctx.sql`(created_at >= ${s.from.toISOString()}::timestamptz and created_at < ${s.to.toISOString()}::timestamptz)`,
+  );
   const [[row], [open]] = await Promise.all([
-    ctx.sql<{ swaps: number; succeeded: number; failed: number; refunded: number; volumeUsd: string }[]>`
-      select count(*)::int as swaps,
-             count(*) filter (where status = 'SUCCESS')::int as succeeded,
-             count(*) filter (where status = 'FAILED')::int as failed,
-             count(*) filter (where status = 'REFUND')::int as refunded,
-             coalesce(sum(amount_usd) filter (where status = 'SUCCESS'), 0)::text as "volumeUsd"
-      from transactions
-      where created_at >= now() - interval '24 hours'`,
-    ctx.sql<{ pending: number; awaitingDeposit: number; stale: number }[]>`
-      select (select count(*) from transactions where status = 'PENDING')::int as pending,
+    ctx.sql<{ swaps: string; succeeded: string; failed: string; refunded: string; volumeUsd: string }[]>`
+      select coalesce(sum(swaps), 0)::text as swaps,
+             coalesce(sum(swaps) filter (where status = 'SUCCESS'), 0)::text as succeeded,
+             coalesce(sum(swaps) filter (where status = 'FAILED'), 0)::text as failed,
+             coalesce(sum(swaps) filter (where status = 'REFUND'), 0)::text as refunded,
+             coalesce(sum(volume_usd), 0)::text as "volumeUsd"
+      from (
+        select status, count(*) as swaps, coalesce(sum(amount_usd) filter (where status = 'SUCCESS'), 0) as volume_usd
+        from transactions where ${raw.length ? raw.reduce((a, b) => ctx.sql`${a} or ${b}`) : ctx.sql`false`}
+        group by status
+        union all
+        select status, swaps, volume_usd from swap_hourly where hour >= ${rolledFrom}::timestamptz
+        union all
+        select status, swaps, volume_usd from swap_rollup_deltas where hour >= ${rolledFrom}::timestamptz
+      ) day`,
+    ctx.sql<{ pending: string; awaitingDeposit: number; stale: number }[]>`
+      select (select coalesce(sum(swaps), 0) from (
+                select swaps from swap_counts where status = 'PENDING'
+                union all select swaps from swap_rollup_deltas where status = 'PENDING') p)::text as pending,
              (select count(*) from transactions
                where status = 'PENDING' and hash = '' and inbound_hash = '')::int as "awaitingDeposit",
              (select count(*) from transactions where status = 'PENDING' and stale)::int as stale`,
   ]);
-  const r = row ?? { swaps: 0, succeeded: 0, failed: 0, refunded: 0, volumeUsd: '0' };
-  const now = open ?? { pending: 0, awaitingDeposit: 0, stale: 0 };
+  const r = {
+    swaps: Number(row?.swaps ?? 0),
+    succeeded: Number(row?.succeeded ?? 0),
+    failed: Number(row?.failed ?? 0),
+    refunded: Number(row?.refunded ?? 0),
+  };
+  const pending = Number(open?.pending ?? 0);
+  const awaitingDeposit = open?.awaitingDeposit ?? 0;
   const finished = r.succeeded + r.failed + r.refunded;
   return {
     ...r,
-    inFlight: now.pending - now.awaitingDeposit,
-    awaitingDeposit: now.awaitingDeposit,
-    stale: now.stale,
-    volumeUsd: Number(r.volumeUsd),
+    inFlight: pending - awaitingDeposit,
+    awaitingDeposit,
+    stale: open?.stale ?? 0,
+    volumeUsd: Number(row?.volumeUsd ?? 0),
     successRate: finished > 0 ? r.succeeded / finished : null,
   };
 }
@@ -125,12 +149,12 @@ async function staleTransactions(ctx: AppContext) {
   return rows.map(presentTransactionSummary);
 }
 
-export async function operationsOverview(ctx: AppContext) {
+export async function operationsOverview(ctx: AppContext, now = new Date()) {
   const [providers, queues, jobs, kpis, stale] = await Promise.all([
     providerHealth(ctx),
     queueDepths(ctx),
     scheduledJobs(ctx),
-    kpis24h(ctx),
+    kpis24h(ctx, now),
     staleTransactions(ctx),
   ]);
   return { providers, queues, jobs, kpis, stale };

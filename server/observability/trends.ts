@@ -1,5 +1,9 @@
-import { queueDepthSamples } from '../../drizzle/schema';
+import { type HistogramCounts, queueDepthSamples } from '../../drizzle/schema';
 import type { AppContext } from '../context';
+import { addCounts, percentile, QUOTE_LATENCY_MS } from '../rollups/histogram';
+import { providerCallRows } from '../rollups/provider-calls';
+import { rolledUntil } from '../rollups/watermarks';
+import { bucketKey, bucketStarts, HOUR_MS, windowParts } from '../rollups/window';
 import { type Range, rangeWindow, toDate } from '../schemas/ranges';
 import { QUEUES } from '../tracking/jobs';
 import { sharedQueue } from '../tracking/queues';
@@ -33,38 +37,57 @@ export async function sampleQueueDepths(ctx: AppContext) {
 
 type Bucketed<T> = { bucket: Date } & T;
 
+interface ProviderCell {
+  bucket: string;
+  provider: string;
+  calls: string;
+  errors: string;
+  latency: HistogramCounts;
+}
+
+/**
+ * Quote calls per (bucket, provider) over whole hours from `since`'s: settled hours from the rollups
+ * (whole days from the daily one), the rest from the raw calls.
+ */
+async function providerCells(ctx: AppContext, since: Date, now: Date, bucket: 'hour' | 'day') {
+  const fromHour = new Date(Math.floor(since.getTime() / HOUR_MS) * HOUR_MS);
+  const parts = windowParts(fromHour, now, await rolledUntil(ctx, 'provider_calls'), bucket === 'day');
+  const sources = [
+    ...parts.raw.map((s) => providerCallRows(ctx, bucket, s.from, s.to)),
+    ...parts.hours.map(
+      (s) => ctx.sql`
+        select date_trunc(${bucket}, hour, 'UTC') as bucket, provider, quote_calls as calls, quote_errors as errors,
+               quote_latency_ms as latency
+        from provider_call_hourly
+        where hour >= ${s.from.toISOString()}::timestamptz and hour < ${s.to.toISOString()}::timestamptz`,
+    ),
+    ...(parts.days
+      ? [
+          ctx.sql`
+            select day as bucket, provider, quote_calls as calls, quote_errors as errors, quote_latency_ms as latency
+            from provider_call_daily
+            where day >= ${parts.days.from.toISOString()}::timestamptz and day < ${parts.days.to.toISOString()}::timestamptz`,
+        ]
+      : []),
+  ];
+  return (await Promise.all(sources)).flat() as unknown as ProviderCell[];
+}
+
 /**
  * Provider quote latency (p50, p95) and error rate, and the peak queue depth, per bucket of the
  * range; every bucket is present, with nulls where nothing was recorded.
  */
-export async function operationsTrends(ctx: AppContext, { range }: { range: Range }) {
-  const { since, until, bucket } = rangeWindow(range);
+export async function operationsTrends(ctx: AppContext, { range }: { range: Range }, now = new Date()) {
+  const { since, until, bucket } = rangeWindow(range, now);
   const step = `1 ${bucket}`;
-  const buckets = ctx.sql`
-    select generate_series(date_trunc(${bucket}, ${since}::timestamptz, 'UTC'),
-                           date_trunc(${bucket}, ${until}::timestamptz, 'UTC'), ${step}::interval) as bucket`;
-  const [providerRows, queueRows] = await Promise.all([
-    ctx.sql<
-      { bucket: string; provider: string; calls: number; errors: number; p50: number | null; p95: number | null }[]
-    >`
-      with buckets as (${buckets}),
-      providers as (select distinct provider from provider_calls where stage = 'quote' and created_at >= ${since}),
-      calls as (
-        select date_trunc(${bucket}, created_at, 'UTC') as bucket, provider,
-               count(*)::int as calls,
-               count(*) filter (where outcome not in ('ok', 'no_route'))::int as errors,
-               percentile_cont(0.5) within group (order by latency_ms) as p50,
-               percentile_cont(0.95) within group (order by latency_ms) as p95
-        from provider_calls
-        where stage = 'quote' and created_at >= ${since}
-        group by 1, 2
-      )
-      select b.bucket, p.provider, coalesce(c.calls, 0) as calls, coalesce(c.errors, 0) as errors, c.p50, c.p95
-      from buckets b cross join providers p
-      left join calls c on c.bucket = b.bucket and c.provider = p.provider
-      order by p.provider, b.bucket`,
+  const starts = bucketStarts(new Date(since), now, bucket);
+  const [cells, queueRows] = await Promise.all([
+    providerCells(ctx, new Date(since), now, bucket),
     ctx.sql<{ bucket: string; queue: string; waiting: number | null; active: number | null; delayed: number | null }[]>`
-      with buckets as (${buckets}),
+      with buckets as (
+        select generate_series(date_trunc(${bucket}, ${since}::timestamptz, 'UTC'),
+                               date_trunc(${bucket}, ${until}::timestamptz, 'UTC'), ${step}::interval) as bucket
+      ),
       samples as (
         select date_trunc(${bucket}, sampled_at, 'UTC') as bucket, queue,
                max(waiting) as waiting, max(active) as active, max(delayed) as delayed
@@ -78,6 +101,32 @@ export async function operationsTrends(ctx: AppContext, { range }: { range: Rang
       order by q.queue, b.bucket`,
   ]);
 
+  const byProvider = new Map<string, Map<number, { calls: number; errors: number; latency: Map<number, number> }>>();
+  for (const c of cells) {
+    const points = byProvider.get(c.provider) ?? new Map();
+    const key = bucketKey(c.bucket);
+    const point = points.get(key) ?? { calls: 0, errors: 0, latency: new Map() };
+    point.calls += Number(c.calls);
+    point.errors += Number(c.errors);
+    addCounts(point.latency, c.latency);
+    points.set(key, point);
+    byProvider.set(c.provider, points);
+  }
+  const roundMs = (v: number | null) => (v === null ? null : Math.round(v));
+  const providerRows = [...byProvider.keys()].sort().flatMap((provider) =>
+    starts.map((b) => {
+      const point = byProvider.get(provider)?.get(b.getTime());
+      return {
+        bucket: b.toISOString(),
+        provider,
+        calls: point?.calls ?? 0,
+        errors: point?.errors ?? 0,
+        p50: point ? roundMs(percentile(QUOTE_LATENCY_MS, point.latency, 0.5)) : null,
+        p95: point ? roundMs(percentile(QUOTE_LATENCY_MS, point.latency, 0.95)) : null,
+      };
+    }),
+  );
+
   const providers = new Map<
     string,
     Bucketed<{ calls: number; errorRate: number | null; p50Ms: number | null; p95Ms: number | null }>[]
@@ -88,8 +137,8 @@ export async function operationsTrends(ctx: AppContext, { range }: { range: Rang
       bucket: toDate(r.bucket),
       calls: r.calls,
       errorRate: r.calls > 0 ? r.errors / r.calls : null,
-      p50Ms: r.p50 === null ? null : Math.round(r.p50),
-      p95Ms: r.p95 === null ? null : Math.round(r.p95),
+      p50Ms: r.p50,
+      p95Ms: r.p95,
     });
     providers.set(r.provider, points);
   }

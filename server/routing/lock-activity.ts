@@ -1,7 +1,11 @@
 import { desc } from 'drizzle-orm';
-import { locks } from '../../drizzle/schema';
+import { type HistogramCounts, locks } from '../../drizzle/schema';
 import type { AppContext } from '../context';
-import { type Range, rangeWindow, toDate } from '../schemas/ranges';
+import { addCounts, percentile, SECONDS_TO_EXECUTE } from '../rollups/histogram';
+import { lockActivityRows } from '../rollups/locks';
+import { rolledUntil } from '../rollups/watermarks';
+import { bucketKey, bucketStarts, windowParts } from '../rollups/window';
+import { RANGE_WINDOWS, type Range } from '../schemas/ranges';
 
 type LockRow = typeof locks.$inferSelect;
 
@@ -15,47 +19,83 @@ export function lockOutcome(lock: Pick<LockRow, 'state' | 'expiresAt'>, now = ne
 
 const ratio = (part: number, whole: number) => (whole > 0 ? part / whole : null);
 
+interface Cell {
+  bucket: string;
+  provider: string;
+  created: string | number;
+  executed: string | number;
+  expired: string | number;
+  ttx: HistogramCounts;
+}
+
+/**
+ * Locks per bucket of creation, by provider: settled hours from the rollups (whole days from the
+ * daily one), the rest (the hour in progress and the ones not rolled yet) from the raw rows, read
+ * through `created_at`.
+ */
+async function activityCells(ctx: AppContext, range: Range, now: Date) {
+  const { hours, bucket } = RANGE_WINDOWS[range];
+  const since = new Date(now.getTime() - hours * 3600_000);
+  const parts = windowParts(since, now, await rolledUntil(ctx, 'locks'), bucket === 'day');
+  const sources = [
+    ...parts.raw.map((s) => lockActivityRows(ctx, bucket, s.from, s.to, now)),
+    ...parts.hours.map(
+      (s) => ctx.sql`
+        select date_trunc(${bucket}, hour, 'UTC') as bucket, provider, created, executed, expired,
+               seconds_to_execute as ttx
+        from lock_activity_hourly
+        where hour >= ${s.from.toISOString()}::timestamptz and hour < ${s.to.toISOString()}::timestamptz`,
+    ),
+    ...(parts.days
+      ? [
+          ctx.sql`
+            select day as bucket, provider, created, executed, expired, seconds_to_execute as ttx
+            from lock_activity_daily
+            where day >= ${parts.days.from.toISOString()}::timestamptz and day < ${parts.days.to.toISOString()}::timestamptz`,
+        ]
+      : []),
+  ];
+  const cells = (await Promise.all(sources)).flat() as unknown as Cell[];
+  return { since, bucket, cells };
+}
+
 /** Locks created / executed / expired per bucket, conversion and time to execute by provider, the latest locks. */
-export async function lockActivity(ctx: AppContext, { range }: { range: Range }) {
-  const { since, until, bucket } = rangeWindow(range);
-  const step = `1 ${bucket}`;
-  const [series, byProvider, recent] = await Promise.all([
-    ctx.sql<{ bucket: string; created: number; executed: number; expired: number }[]>`
-      with buckets as (
-        select generate_series(date_trunc(${bucket}, ${since}::timestamptz, 'UTC'),
-                               date_trunc(${bucket}, ${until}::timestamptz, 'UTC'), ${step}::interval) as bucket
-      ),
-      created as (
-        select date_trunc(${bucket}, created_at, 'UTC') as bucket, count(*)::int as n
-        from locks where created_at >= ${since} group by 1
-      ),
-      executed as (
-        select date_trunc(${bucket}, used_at, 'UTC') as bucket, count(*)::int as n
-        from locks where state = 'used' and used_at >= ${since} group by 1
-      ),
-      expired as (
-        select date_trunc(${bucket}, expires_at, 'UTC') as bucket, count(*)::int as n
-        from locks where state = 'locked' and expires_at >= ${since} and expires_at <= now() group by 1
-      )
-      select b.bucket, coalesce(c.n, 0) as created, coalesce(x.n, 0) as executed, coalesce(e.n, 0) as expired
-      from buckets b
-      left join created c on c.bucket = b.bucket
-      left join executed x on x.bucket = b.bucket
-      left join expired e on e.bucket = b.bucket
-      order by b.bucket`,
-    ctx.sql<{ provider: string; created: number; executed: number; expired: number; medianSeconds: number | null }[]>`
-      select provider,
-             count(*)::int as created,
-             count(*) filter (where state = 'used')::int as executed,
-             count(*) filter (where state = 'locked' and expires_at <= now())::int as expired,
-             percentile_cont(0.5) within group (order by extract(epoch from used_at - created_at)::float8)
-               filter (where state = 'used' and used_at is not null) as "medianSeconds"
-      from locks
-      where created_at >= ${since}
-      group by provider
-      order by created desc, provider`,
+export async function lockActivity(ctx: AppContext, { range }: { range: Range }, now = new Date()) {
+  const [{ since, bucket, cells }, recent] = await Promise.all([
+    activityCells(ctx, range, now),
     ctx.db.select().from(locks).orderBy(desc(locks.createdAt), desc(locks.id)).limit(20),
   ]);
+  const series = new Map(
+    bucketStarts(since, now, bucket).map((b) => [b.getTime(), { bucket: b, created: 0, executed: 0, expired: 0 }]),
+  );
+  const providers = new Map<
+    string,
+    { provider: string; created: number; executed: number; expired: number; ttx: Map<number, number> }
+  >();
+  for (const c of cells) {
+    const [created, executed, expired] = [Number(c.created), Number(c.executed), Number(c.expired)];
+    const point = series.get(bucketKey(c.bucket));
+    if (point) {
+      point.created += created;
+      point.executed += executed;
+      point.expired += expired;
+    }
+    const p = providers.get(c.provider) ?? {
+      provider: c.provider,
+      created: 0,
+      executed: 0,
+      expired: 0,
+      ttx: new Map(),
+    };
+    p.created += created;
+    p.executed += executed;
+    p.expired += expired;
+    addCounts(p.ttx, c.ttx);
+    providers.set(c.provider, p);
+  }
+  const byProvider = [...providers.values()].sort(
+    (a, b) => b.created - a.created || a.provider.localeCompare(b.provider),
+  );
   const totals = byProvider.reduce(
     (sum, p) => ({
       created: sum.created + p.created,
@@ -64,16 +104,10 @@ export async function lockActivity(ctx: AppContext, { range }: { range: Range })
     }),
     { created: 0, executed: 0, expired: 0 },
   );
-  const now = new Date();
   return {
     range,
     bucket,
-    series: series.map((s) => ({
-      bucket: toDate(s.bucket),
-      created: s.created,
-      executed: s.executed,
-      expired: s.expired,
-    })),
+    series: [...series.values()],
     totals: { ...totals, conversion: ratio(totals.executed, totals.created) },
     byProvider: byProvider.map((p) => ({
       provider: p.provider,
@@ -81,7 +115,7 @@ export async function lockActivity(ctx: AppContext, { range }: { range: Range })
       executed: p.executed,
       expired: p.expired,
       conversion: ratio(p.executed, p.created),
-      medianSecondsToExecute: p.medianSeconds === null ? null : Number(p.medianSeconds),
+      medianSecondsToExecute: percentile(SECONDS_TO_EXECUTE, p.ttx, 0.5),
     })),
     recent: recent.map((l) => ({
       id: l.id,

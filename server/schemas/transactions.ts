@@ -78,6 +78,9 @@ export interface HistoryFilter {
   cursor?: string;
 }
 
+/** The support search counts matches up to this many; its pages reach no further (narrow the search instead). */
+export const SEARCH_MATCHES_CAP = 10_000;
+
 /** The support search over every transaction. */
 export const TRANSACTION_SORT_FIELDS = ['createdAt', 'amountUsd', 'status', 'provider'] as const;
 export type TransactionSortField = (typeof TRANSACTION_SORT_FIELDS)[number];
@@ -103,6 +106,10 @@ export const transactionSearchInput = z
   .refine((input) => !input.from || !input.to || input.from <= input.to, {
     path: ['to'],
     message: 'must not be before from',
+  })
+  .refine((input) => (input.page - 1) * input.perPage < SEARCH_MATCHES_CAP, {
+    path: ['page'],
+    message: `only the first ${SEARCH_MATCHES_CAP.toLocaleString('en-US')} matches are paged; narrow the search`,
   });
 export type TransactionSearchInput = z.output<typeof transactionSearchInput>;
 

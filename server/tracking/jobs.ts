@@ -24,6 +24,7 @@ export const JOBS = {
   'maintenance.prune': { queue: 'maintenance', schema: emptyJob, attempts: 2 },
   'maintenance.sample-queues': { queue: 'maintenance', schema: emptyJob, attempts: 1 },
   'maintenance.prune-webhook-deliveries': { queue: 'maintenance', schema: emptyJob, attempts: 2 },
+  'maintenance.rollup': { queue: 'maintenance', schema: emptyJob, attempts: 2 },
   'webhooks.fan-out': { queue: 'webhooks', schema: webhookFanOutJob, attempts: 5 },
   'webhooks.deliver': { queue: 'webhooks', schema: webhookDeliveryJob, attempts: WEBHOOK_DELIVERY_ATTEMPTS },
 } as const satisfies Record<string, { queue: QueueName; schema: z.ZodType; attempts: number }>;
@@ -51,6 +52,7 @@ export const SCHEDULES = {
     job: 'maintenance.prune-webhook-deliveries',
     everyMs: (c: Config) => c.worker.pruneIntervalMs,
   },
+  rollup: { job: 'maintenance.rollup', everyMs: (c: Config) => c.worker.rollupIntervalMs },
 } as const satisfies Record<string, { job: MaintenanceJobName; everyMs: (config: Config) => number }>;
 
 export type ScheduleId = keyof typeof SCHEDULES;

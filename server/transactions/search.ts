@@ -2,9 +2,10 @@ import { and, asc, count, desc, eq, gte, inArray, like, lte, or, type SQL, sql }
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { transactions } from '../../drizzle/schema';
 import { walletLookupKeys } from '../catalog/addresses';
+import { assetIdsOnChain } from '../catalog/asset-ids';
 import type { AppContext } from '../context';
 import type { Paginated } from '../schemas/common';
-import type { TransactionSearchInput } from '../schemas/transactions';
+import { SEARCH_MATCHES_CAP, type TransactionSearchInput } from '../schemas/transactions';
 import { hashKey } from './keys';
 
 type TransactionRow = typeof transactions.$inferSelect;
@@ -36,14 +37,21 @@ export function identifiedBy(term: string, { hashPrefix = false } = {}): SQL {
   ) as SQL;
 }
 
-function searchWhere(input: TransactionSearchInput): SQL | undefined {
+async function searchWhere(ctx: AppContext, input: TransactionSearchInput): Promise<SQL | undefined> {
   const where: SQL[] = [];
   const term = input.query?.trim();
   if (term) where.push(identifiedBy(term, { hashPrefix: true }));
   if (input.statuses?.length) where.push(inArray(transactions.status, input.statuses));
   if (input.provider) where.push(eq(transactions.provider, input.provider.toUpperCase()));
-  if (input.chain)
-    where.push(or(eq(transactions.srcChain, input.chain), eq(transactions.dstChain, input.chain)) as SQL);
+  if (input.chain) {
+    // Through the catalog's assets of the chain, so each side is an index of its own.
+    const ids = await assetIdsOnChain(ctx, input.chain);
+    where.push(
+      ids.length
+        ? (or(inArray(transactions.srcAssetId, ids), inArray(transactions.dstAssetId, ids)) as SQL)
+        : sql`false`,
+    );
+  }
   if (input.from) where.push(gte(transactions.createdAt, input.from));
   if (input.to) where.push(lte(transactions.createdAt, input.to));
   if (input.referralCode) where.push(eq(transactions.referralCode, input.referralCode));
@@ -58,11 +66,17 @@ const SORT_COLUMNS = {
   provider: transactions.provider,
 } as const;
 
+/** Every sort reads an index in one direction or the other: (column, created_at, id). */
 function orderBy({ field, direction }: TransactionSearchInput['sort']): SQL[] {
-  const column = SORT_COLUMNS[field];
-  const primary = direction === 'asc' ? sql`${column} asc nulls last` : sql`${column} desc nulls last`;
-  const tieBreak = direction === 'asc' ? asc(transactions.id) : desc(transactions.id);
-  return field === 'createdAt' ? [primary, tieBreak] : [primary, desc(transactions.createdAt), tieBreak];
+  const order = direction === 'asc' ? asc : desc;
+  const tail = [order(transactions.createdAt), order(transactions.id)];
+  if (field === 'createdAt') return tail;
+  // amount_usd is nullable; its index keeps nulls last going down, so first going up.
+  const primary =
+    field === 'amountUsd'
+      ? sql`${transactions.amountUsd} ${sql.raw(direction === 'asc' ? 'asc nulls first' : 'desc nulls last')}`
+      : order(SORT_COLUMNS[field]);
+  return [primary, ...tail];
 }
 
 export function presentTransactionSummary(tx: TransactionRow) {
@@ -89,25 +103,47 @@ export function presentTransactionSummary(tx: TransactionRow) {
 }
 export type TransactionSummary = ReturnType<typeof presentTransactionSummary>;
 
-/** The support search: one box for ids, hashes and wallets, plus filters, sorted and paginated in Postgres. */
+/** The dashboard counts matches up to here and shows "10,000+" beyond; pages reach no further. */
+export const SEARCH_TOTAL_CAP = SEARCH_MATCHES_CAP;
+
+export interface TransactionSearchPage extends Paginated<TransactionSummary> {
+  /** `total` is the cap: more transactions match. */
+  totalCapped: boolean;
+  hasMore: boolean;
+}
+
+/**
+ * The support search: one box for ids, hashes and wallets, plus filters, sorted and paginated in
+ * Postgres. The count stops at the cap, so a broad search reads at most that many index entries.
+ */
 export async function searchTransactions(
   ctx: AppContext,
   input: TransactionSearchInput,
-): Promise<Paginated<TransactionSummary>> {
-  const where = searchWhere(input);
-  const [rows, [total]] = await Promise.all([
+): Promise<TransactionSearchPage> {
+  const where = await searchWhere(ctx, input);
+  const [rows, [counted]] = await Promise.all([
     ctx.db
       .select()
       .from(transactions)
       .where(where)
       .orderBy(...orderBy(input.sort))
-      .limit(input.perPage)
+      .limit(input.perPage + 1)
       .offset((input.page - 1) * input.perPage),
-    ctx.db.select({ value: count() }).from(transactions).where(where),
+    ctx.db.select({ value: count() }).from(
+      ctx.db
+        .select({ one: sql`1` })
+        .from(transactions)
+        .where(where)
+        .limit(SEARCH_TOTAL_CAP + 1)
+        .as('capped'),
+    ),
   ]);
+  const matched = counted?.value ?? 0;
   return {
-    items: rows.map(presentTransactionSummary),
-    total: total?.value ?? 0,
+    items: rows.slice(0, input.perPage).map(presentTransactionSummary),
+    total: Math.min(matched, SEARCH_TOTAL_CAP),
+    totalCapped: matched > SEARCH_TOTAL_CAP,
+    hasMore: rows.length > input.perPage,
     page: input.page,
     perPage: input.perPage,
   };

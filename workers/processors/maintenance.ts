@@ -6,6 +6,7 @@ import { pruneSamples } from '../../server/maintenance/retention';
 import { recordedRun } from '../../server/maintenance/runs';
 import { sampleQueueDepths } from '../../server/observability/trends';
 import { rollupRateLimitHits } from '../../server/ratelimit/hits';
+import { rollupActivity } from '../../server/rollups/run';
 import { JOBS, type JobName, type MaintenanceJobName } from '../../server/tracking/jobs';
 import type { TrackingScheduler } from '../../server/tracking/queues';
 import { sweep } from '../../server/tracking/sweep';
@@ -22,6 +23,7 @@ export function maintenanceTasks(ctx: AppContext, scheduler: TrackingScheduler, 
     'maintenance.prune': () => pruneSamples(ctx),
     'maintenance.sample-queues': () => sampleQueueDepths(ctx),
     'maintenance.prune-webhook-deliveries': () => pruneWebhookDeliveries(ctx),
+    'maintenance.rollup': () => rollupActivity(ctx),
   };
 }
 

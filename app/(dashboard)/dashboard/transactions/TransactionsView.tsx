@@ -100,9 +100,11 @@ export function TransactionsView({ chains }: { chains: ChainOption[] }) {
       />
       <Panel title="Results">
         <QueryState query={result} loading="Loading transactions…" boxed={false}>
-          {({ items, total }) => (
+          {({ items, total, totalCapped }) => (
             <DataTable
-              caption={`Transactions, page ${page} of ${Math.max(1, Math.ceil(total / PER_PAGE))}, ${total} in total`}
+              caption={`Transactions, page ${page} of ${Math.max(1, Math.ceil(total / PER_PAGE))}${totalCapped ? '+' : ''}, ${
+                totalCapped ? `more than ${total.toLocaleString('en-US')}` : total
+              } in total`}
               columns={columns}
               data={items}
               getRowId={(row) => row.id}
@@ -119,6 +121,7 @@ export function TransactionsView({ chains }: { chains: ChainOption[] }) {
                 page,
                 pageSize: PER_PAGE,
                 total,
+                totalCapped,
                 onPageChange: (next) => navigate({ page: next > 1 ? String(next) : null }),
                 noun: ['transaction', 'transactions'],
               }}

@@ -1,0 +1,56 @@
+import type { HistogramCounts } from '../../drizzle/schema';
+
+/**
+ * Fixed buckets for durations, so rollups of any hours add up bucket by bucket and a percentile of
+ * a month is read from a few hundred counts. Each bucket stands for its lower bound: values on a
+ * bound (whole seconds to a minute, whole milliseconds to 200 ms) give exactly what
+ * `percentile_cont` gives; above those, the answer is within one bucket's width.
+ */
+export interface HistogramScale {
+  /** Ascending lower bounds, the first 0. Bucket `i` (1-based, as `width_bucket` numbers it) starts at `bounds[i - 1]`. */
+  bounds: number[];
+}
+
+const steps = (from: number, to: number, step: number) =>
+  Array.from({ length: Math.ceil((to - from) / step) }, (_, i) => from + i * step);
+
+export const SECONDS_TO_EXECUTE: HistogramScale = {
+  bounds: [...steps(0, 60, 1), ...steps(60, 120, 5), ...steps(120, 600, 30), ...steps(600, 3600, 300), 3600, 7200],
+};
+
+export const QUOTE_LATENCY_MS: HistogramScale = {
+  bounds: [
+    ...steps(0, 200, 1),
+    ...steps(200, 1000, 5),
+    ...steps(1000, 3000, 10),
+    ...steps(3000, 10_000, 100),
+    ...steps(10_000, 60_001, 1000),
+  ],
+};
+
+/** Adds `more` into `into`. */
+export function addCounts(into: Map<number, number>, more: HistogramCounts | null | undefined): Map<number, number> {
+  for (const [bucket, n] of Object.entries(more ?? {})) {
+    into.set(Number(bucket), (into.get(Number(bucket)) ?? 0) + Number(n));
+  }
+  return into;
+}
+
+/** The `p` percentile (0–1) the way `percentile_cont` interpolates, each value taken as its bucket's lower bound. */
+export function percentile(scale: HistogramScale, counts: Map<number, number>, p: number): number | null {
+  const buckets = [...counts].filter(([, n]) => n > 0).sort(([a], [b]) => a - b);
+  const total = buckets.reduce((sum, [, n]) => sum + n, 0);
+  if (total === 0) return null;
+  const position = p * (total - 1);
+  const valueAt = (rank: number) => {
+    let seen = 0;
+    for (const [bucket, n] of buckets) {
+      seen += n;
+      if (rank < seen) return scale.bounds[Math.max(0, bucket - 1)] ?? 0;
+    }
+    return scale.bounds[(buckets.at(-1)?.[0] ?? 1) - 1] ?? 0;
+  };
+  const low = valueAt(Math.floor(position));
+  const high = valueAt(Math.ceil(position));
+  return low + (high - low) * (position - Math.floor(position));
+}
