@@ -1,6 +1,9 @@
+import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleAuthRequestFor } from '../server/auth/handler';
+import { BodyCappedMessage, capRequestBody } from '../server/http/capped-body';
+import { listen } from '../server/lifecycle';
 import { handleTrpcRequest } from '../server/trpc/handler';
 import { startTestApp, type TestApp } from './support/app';
 import { type BuiltWeb, ensureWebBuild, startBuiltWeb } from './support/built-web';
@@ -226,5 +229,42 @@ describe('the built web process', () => {
     });
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body).error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'body' });
+  });
+});
+
+describe("the web process's gate on node:http", () => {
+  // The same gate as server/http/web-server.ts, in front of a reader that takes whatever body it is handed.
+  async function gatedServer() {
+    const handedOn: number[] = [];
+    const server = createServer({ IncomingMessage: BodyCappedMessage }, (req, res) => {
+      if (capRequestBody(req, res, MAX)) return;
+      let bytes = 0;
+      req.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+      });
+      req.on('end', () => {
+        handedOn.push(bytes);
+        if (!res.headersSent) res.end();
+      });
+    });
+    const port = await listen(server, 0, '127.0.0.1');
+    return { baseUrl: `http://127.0.0.1:${port}`, handedOn, close: () => server.close(() => {}) };
+  }
+  const chunkedPost = (size: number) =>
+    `${postHead(SIGN_IN, 'Transfer-Encoding: chunked')}${size.toString(16)}\r\n${' '.repeat(size)}\r\n0\r\n\r\n`;
+
+  it('never hands on a body cut at the cap, even when its end arrives with the bytes past it', async () => {
+    const gated = await gatedServer();
+    try {
+      const cut = await sendUntilAnswered(gated.baseUrl, chunkedPost(MAX + 100), { chunked: false, bodyBytes: 0 });
+      expect(cut.status).toBe(413);
+      expect(gated.handedOn).toEqual([]);
+
+      const whole = await sendUntilAnswered(gated.baseUrl, chunkedPost(MAX), { chunked: false, bodyBytes: 0 });
+      expect(whole.status).toBe(200);
+      expect(gated.handedOn).toEqual([MAX]);
+    } finally {
+      gated.close();
+    }
   });
 });

@@ -86,19 +86,20 @@ export class BodyCappedMessage extends IncomingMessage {
   private bodyBytes = 0;
   private maxBodyBytes = Number.POSITIVE_INFINITY;
   private onOverCap: (() => void) | undefined;
+  private cut = false;
 
   limitBody(maxBytes: number, onOverCap: () => void): void {
     this.maxBodyBytes = maxBytes;
     this.onOverCap = onOverCap;
   }
 
+  // Past the cap its end is held back too: a body cut there never reads as a whole one.
   override push(chunk: any, encoding?: BufferEncoding): boolean {
-    if (chunk === null) return super.push(chunk, encoding);
-    this.bodyBytes += chunk.length;
+    if (this.cut) return false;
+    if (chunk !== null) this.bodyBytes += chunk.length;
     if (this.bodyBytes <= this.maxBodyBytes) return super.push(chunk, encoding);
-    const overCap = this.onOverCap;
-    this.onOverCap = undefined;
-    overCap?.();
+    this.cut = true;
+    this.onOverCap?.();
     return false;
   }
 }
