@@ -5,8 +5,9 @@ import { type Simulators, simulatorEnv } from '../server/providers/simulators';
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 export const BENCH_DATABASE = 'switchyard_bench';
 export const REDIS_PREFIX = 'bench';
+export const WEBHOOKS_PREFIX = 'bench-webhooks';
 /** Every Redis prefix a run writes under; all of them are cleared before and after. */
-export const REDIS_PREFIXES = [REDIS_PREFIX, 'bench-track', 'bench-mem'] as const;
+export const REDIS_PREFIXES = [REDIS_PREFIX, 'bench-track', 'bench-mem', WEBHOOKS_PREFIX] as const;
 export const RATE_LIMIT_OFF = '1000000000';
 
 export interface BenchSettings {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the six measurements of shared/design/performance.md, each against a baseline
+ * `npm run bench`: the six measurements of shared/design/performance.md and webhook isolation, each against a baseline
  * measured in the same run, on loopback only, bounded in time, stopping by itself. Prints a table
  * and writes bench/results/latest.json. Exits non-zero only on a correctness violation.
  *
@@ -18,6 +18,7 @@ import { rateLimitSection } from './ratelimit';
 import { Report } from './report';
 import { type Bench, startBench } from './setup';
 import { trackingSection } from './tracking';
+import { webhooksSection } from './webhooks';
 
 const SECTIONS: [string, (b: Bench) => Promise<void>][] = [
   ['http', httpSection],
@@ -26,6 +27,7 @@ const SECTIONS: [string, (b: Bench) => Promise<void>][] = [
   ['execute', executeSection],
   ['tracking', trackingSection],
   ['history', historySection],
+  ['webhooks', webhooksSection],
 ];
 
 const settings = benchSettings(process.env);

@@ -6,7 +6,13 @@ import { type AppContext, createAppContext } from '../server/context';
 import { listen } from '../server/lifecycle';
 import { sharedQueue } from '../server/tracking/queues';
 import { deliverMessage } from '../server/webhooks/deliver';
-import { createEndpointGate, MAX_PAUSE_MS } from '../server/webhooks/gate';
+import {
+  type Admission,
+  answeringPromptly,
+  createEndpointGate,
+  MAX_PAUSE_MS,
+  PARK_SAFETY_MS,
+} from '../server/webhooks/gate';
 import { startWorkerRuntime, type WorkerRuntime } from '../workers/runtime';
 import { startTestApp, type TestApp } from './support/app';
 import { type Caller, callerFor, outcomeOf, signedInUser } from './support/dashboard';
@@ -114,55 +120,94 @@ describe('one endpoint cannot hold up another', () => {
 describe('the endpoint gate (real Redis, injected clock)', () => {
   const settings = { endpointConcurrency: 2, backoffMs: 1_000, attemptTimeoutMs: 10_000, unprovenSlots: 2 };
   let clock = 1_000_000;
+  let gateCount = 0;
   const gate = () =>
-    createEndpointGate(t.app.redis, `${t.app.config.redisPrefix}:gate-${clock}`, settings, {
+    createEndpointGate(t.app.redis, `${t.app.config.redisPrefix}:gate${++gateCount}`, settings, {
       now: () => clock,
       random: () => 0,
     });
+  const admitted = (admission: Admission) => {
+    if (!admission.admitted) throw new Error(`not admitted: ${admission.why}`);
+    return admission.lease;
+  };
 
   it('pauses an endpoint after each failure, twice as long each time, and lets it go when the pause ends', async () => {
     const g = gate();
-    const first = await g.admit('whe_a');
-    if (!first.admitted) throw new Error('not admitted');
-    expect(first.lease.proven).toBe(false);
-    expect(await g.admit('whe_a')).toMatchObject({ admitted: false, why: 'busy' });
-    await g.settle(first.lease, 'failed');
-    expect(await g.admit('whe_a')).toEqual({ admitted: false, why: 'paused', retryAt: clock + 1_000 });
+    const first = admitted(await g.admit('whe_a', { jobId: 'j1' }));
+    expect(first.proven).toBe(false);
+    expect(await g.admit('whe_a', { jobId: 'j2' })).toMatchObject({ admitted: false, why: 'busy' });
+    expect(await g.settle(first, 'failed')).toEqual([]);
+    expect(await g.admit('whe_a', { jobId: 'j2' })).toEqual({ admitted: false, why: 'paused', retryAt: clock + 1_000 });
 
     clock += 1_000;
-    const second = await g.admit('whe_a');
-    if (!second.admitted) throw new Error('not admitted after the pause');
-    await g.settle(second.lease, 'failed');
+    await g.settle(admitted(await g.admit('whe_a', { jobId: 'j2' })), 'failed');
     clock += 1_999;
-    expect(await g.admit('whe_a')).toMatchObject({ admitted: false, why: 'paused', retryAt: clock + 1 });
-    expect(await g.admit('whe_a', { ignorePause: true })).toMatchObject({ admitted: true });
+    expect(await g.admit('whe_a', { jobId: 'j3' })).toMatchObject({
+      admitted: false,
+      why: 'paused',
+      retryAt: clock + 1,
+    });
+    expect(await g.admit('whe_a', { jobId: 'j4', ignorePause: true })).toMatchObject({ admitted: true });
   });
 
   it('never pauses longer than MAX_PAUSE_MS, and a prompt answer ends the pause and allows more in flight', async () => {
     const g = gate();
-    for (let i = 0; i < 20; i++) {
-      const admission = await g.admit('whe_b', { ignorePause: true });
-      if (!admission.admitted) throw new Error('not admitted');
-      await g.settle(admission.lease, 'failed');
+    for (let i = 0; i < 20; i++)
+      await g.settle(admitted(await g.admit('whe_b', { jobId: `j${i}`, ignorePause: true })), 'failed');
+    expect(await g.admit('whe_b', { jobId: 'later' })).toEqual({
+      admitted: false,
+      why: 'paused',
+      retryAt: clock + MAX_PAUSE_MS,
+    });
+    const probe = admitted(await g.admit('whe_b', { jobId: 'probe', ignorePause: true }));
+    // The prompt answer ends the pause: the job parked during it is handed back, and two may go now.
+    expect(await g.settle(probe, 'prompt')).toEqual(['later']);
+    const both = [
+      admitted(await g.admit('whe_b', { jobId: 'later' })),
+      admitted(await g.admit('whe_b', { jobId: 'x' })),
+    ];
+    expect(both.map((lease) => lease.proven)).toEqual([true, true]);
+    expect(await g.admit('whe_b', { jobId: 'y' })).toMatchObject({ admitted: false, why: 'busy' });
+  });
+
+  it('hands parked jobs back in the order they came, as places free up', async () => {
+    const g = gate();
+    const lease = admitted(await g.admit('whe_d', { jobId: 'first' }));
+    for (const jobId of ['second', 'third', 'fourth']) {
+      clock += 1;
+      const refused = await g.admit('whe_d', { jobId });
+      expect(refused).toMatchObject({ admitted: false, why: 'busy' });
+      if (!refused.admitted) expect(refused.retryAt).toBeLessThanOrEqual(clock + PARK_SAFETY_MS);
     }
-    expect(await g.admit('whe_b')).toEqual({ admitted: false, why: 'paused', retryAt: clock + MAX_PAUSE_MS });
-    const probe = await g.admit('whe_b', { ignorePause: true });
-    if (!probe.admitted) throw new Error('not admitted');
-    await g.settle(probe.lease, 'prompt');
-    const both = [await g.admit('whe_b'), await g.admit('whe_b')];
-    expect(both.map((a) => a.admitted && a.lease.proven)).toEqual([true, true]);
-    expect(await g.admit('whe_b')).toMatchObject({ admitted: false, why: 'busy' });
+    // A prompt answer: the endpoint may have two in flight, so two parked jobs go.
+    expect(await g.settle(lease, 'prompt')).toEqual(['second', 'third']);
+    const second = admitted(await g.admit('whe_d', { jobId: 'second' }));
+    admitted(await g.admit('whe_d', { jobId: 'third' }));
+    expect(await g.settle(second, 'prompt')).toEqual(['fourth']);
+  });
+
+  it('counts an endpoint as answering promptly after a prompt 2xx, and no longer once it fails or answers slowly', async () => {
+    const prefix = `${t.app.config.redisPrefix}:standing`;
+    const g = createEndpointGate(t.app.redis, prefix, settings, { now: () => clock });
+    const standing = () => answeringPromptly(t.app.redis, prefix, ['whe_p', 'whe_q', 'whe_new'], clock);
+    await g.settle(admitted(await g.admit('whe_p', { jobId: 'p1' })), 'prompt');
+    await g.settle(admitted(await g.admit('whe_q', { jobId: 'q1' })), 'prompt');
+    expect(await standing()).toEqual(new Set(['whe_p', 'whe_q']));
+    await g.settle(admitted(await g.admit('whe_p', { jobId: 'p2' })), 'failed');
+    await g.settle(admitted(await g.admit('whe_q', { jobId: 'q2' })), 'slow');
+    expect(await standing()).toEqual(new Set());
   });
 
   it('gives endpoints that have not answered promptly at most their share of this process’s slots', async () => {
     const g = gate();
-    const proven = await g.admit('whe_c');
-    if (!proven.admitted) throw new Error('not admitted');
-    await g.settle(proven.lease, 'prompt');
-    expect((await g.admit('whe_new1')).admitted).toBe(true);
-    expect((await g.admit('whe_new2')).admitted).toBe(true);
-    expect(await g.admit('whe_new3')).toMatchObject({ admitted: false, why: 'unproven-slots-taken' });
-    expect(await g.admit('whe_c')).toMatchObject({ admitted: true, lease: { proven: true } });
+    await g.settle(admitted(await g.admit('whe_c', { jobId: 'c1' })), 'prompt');
+    const one = admitted(await g.admit('whe_new1', { jobId: 'n1' }));
+    admitted(await g.admit('whe_new2', { jobId: 'n2' }));
+    expect(await g.admit('whe_new3', { jobId: 'n3' })).toMatchObject({ admitted: false, why: 'unproven-slots-taken' });
+    expect(await g.admit('whe_c', { jobId: 'c2' })).toMatchObject({ admitted: true, lease: { proven: true } });
+    // The slot one unproven attempt frees goes to the job that waited for it.
+    expect(await g.settle(one, 'failed')).toEqual(['n3']);
+    expect((await g.admit('whe_new3', { jobId: 'n3' })).admitted).toBe(true);
   });
 });
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
@@ -97,6 +98,63 @@ test('an admin adds a webhook endpoint, sees its failed delivery, redelivers, ro
     await row.getByRole('button', { name: 'Delete' }).click();
     await expect(row).toHaveCount(0);
   } finally {
+    receiver.stop();
+  }
+});
+
+test('an admin demoted to affiliate: their all-swaps endpoint shows as disabled on the Webhooks page, saying why', async ({
+  browser,
+}, testInfo) => {
+  const receiver = await startReceiver();
+  const run = randomBytes(3).toString('hex');
+  const former = {
+    email: `hooks-admin-${run}@e2e.switchyard.test`,
+    password: 'hooks-admin-password',
+    name: 'Hook Admin',
+  };
+  const admin = await browser.newContext();
+  const page = await admin.newPage();
+  page.on('dialog', (dialog) => dialog.accept());
+  try {
+    await signInAs(page, E2E_ADMIN);
+    await page.goto('/dashboard/users');
+    await expect(page.getByRole('cell', { name: E2E_ADMIN.email })).toBeVisible();
+    await page.getByLabel('Name').fill(former.name);
+    await page.getByLabel('Email').fill(former.email);
+    await page.getByLabel('Initial password').fill(former.password);
+    await page.getByLabel('Role', { exact: true }).selectOption('admin');
+    await page.getByRole('button', { name: 'Add user' }).click();
+    await expect(page.getByText(`Added ${former.email} as admin`)).toBeVisible();
+
+    const theirs = await browser.newContext();
+    const theirPage = await theirs.newPage();
+    await signInAs(theirPage, former);
+    await theirPage.goto('/dashboard/webhooks');
+    await theirPage.getByLabel('URL').fill(receiver.url);
+    await theirPage.getByLabel('Description (optional)').fill('Every swap');
+    await theirPage.getByRole('button', { name: 'Add endpoint' }).click();
+    await expect(theirPage.getByTestId('webhook-secret')).toBeVisible();
+    await theirs.close();
+
+    await page.getByLabel(`Role of ${former.email}`).selectOption('affiliate');
+    await expect(page.getByText(`${former.email} is now affiliate`)).toBeVisible();
+
+    await page.goto('/dashboard/webhooks');
+    const row = page.getByRole('region', { name: 'Endpoints' }).getByRole('row', { name: new RegExp(receiver.url) });
+    await expect(row).toContainText('Disabled');
+    await expect(row).toContainText(
+      `Its owner, ${former.email}, is no longer an admin, and only admins may receive every swap. Nothing is sent to it.`,
+    );
+    await expect(row.getByRole('button', { name: 'Enable' })).toHaveCount(0);
+    await expectAccessible(page);
+    await shot(page, testInfo, 'webhooks-owner-demoted');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, testInfo, 'webhooks-owner-demoted-390');
+
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await expect(row).toHaveCount(0);
+  } finally {
+    await admin.close();
     receiver.stop();
   }
 });

@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Queue } from 'bullmq';
 import { eq } from 'drizzle-orm';
 import { webhookMessages } from '../../drizzle/schema';
 import { keep } from '../bounded-map';
@@ -27,14 +29,46 @@ export const gateFor = (ctx: AppContext): EndpointGate =>
     unprovenSlots: Math.max(1, Math.floor(ctx.config.webhooks.concurrency / 2)),
   });
 
+const WAKE_TRIES = 4;
+const WAKE_RETRY_MS = 25;
+
+/**
+ * Parked jobs whose turn has come go from delayed to waiting. One parked a moment ago may still be on
+ * its way to delayed (its worker has not moved it yet): it is tried again shortly.
+ */
+async function wake(queue: Queue, jobIds: string[]) {
+  for (const jobId of jobIds) {
+    for (let tries = 0; tries < WAKE_TRIES; tries++) {
+      const job = await queue.getJob(jobId);
+      const state = await job?.getState();
+      if (state === 'delayed') {
+        await job?.promote().catch(() => {});
+        break;
+      }
+      if (state !== 'active') break;
+      await sleep(WAKE_RETRY_MS);
+    }
+  }
+}
+
 /**
  * One worker process's delivery jobs, each attempted only when its endpoint's gate admits it (see
- * gate.ts); otherwise the job is told when to come back. A redelivery asked for from the dashboard
- * is not held by the endpoint's pause: it is how someone who fixed their receiver checks it.
+ * gate.ts); otherwise the job is parked and told when to come back at the latest. A redelivery asked
+ * for from the dashboard is not held by the endpoint's pause: it is how someone who fixed their
+ * receiver checks it.
  */
 export function createDispatcher(ctx: AppContext, gate: EndpointGate = gateFor(ctx)) {
   const endpointOf = new Map<string, string>();
-  return async function dispatch(job: {
+  /** What a fan-out in this process just queued: their first turn needs no query either. */
+  const remember = (queued: { id: string; endpointId: string }[]) => {
+    for (const { id, endpointId } of queued) keep(endpointOf, id, endpointId, KNOWN_MESSAGES);
+  };
+  const handBack = (jobIds: string[]) => {
+    if (!jobIds.length || !ctx.webhookQueue) return;
+    wake(ctx.webhookQueue, jobIds).catch((error) => ctx.log.warn({ err: error }, 'parked webhook jobs not woken'));
+  };
+  async function dispatch(job: {
+    jobId: string;
     messageId: string;
     lastAttempt: boolean;
     redelivery: boolean;
@@ -49,7 +83,7 @@ export function createDispatcher(ctx: AppContext, gate: EndpointGate = gateFor(c
       if (!row) return { outcome: { delivered: false, skipped: 'message or endpoint deleted' } };
       endpointId = keep(endpointOf, job.messageId, row.endpointId, KNOWN_MESSAGES);
     }
-    const admission = await gate.admit(endpointId, { ignorePause: job.redelivery });
+    const admission = await gate.admit(endpointId, { jobId: job.jobId, ignorePause: job.redelivery });
     if (!admission.admitted) return { deferUntil: Math.round(admission.retryAt) };
     let verdict: AttemptVerdict = 'none';
     try {
@@ -58,7 +92,8 @@ export function createDispatcher(ctx: AppContext, gate: EndpointGate = gateFor(c
       if (outcome.skipped || outcome.delivered) endpointOf.delete(job.messageId);
       return { outcome };
     } finally {
-      await gate.settle(admission.lease, verdict);
+      handBack(await gate.settle(admission.lease, verdict));
     }
-  };
+  }
+  return { dispatch, remember };
 }

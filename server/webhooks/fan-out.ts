@@ -9,17 +9,26 @@ import { transactionById } from '../transactions/lookup';
 import { presentTransaction } from '../transactions/present';
 import { isFinal } from '../transactions/transitions';
 import { ownerMayReceive } from './access';
+import { answeringPromptly } from './gate';
 import type { WebhookEventType } from './schemas';
 
 const deliverJob = JOBS['webhooks.deliver'];
+
+/** Behind every job of priority 0 (fan-outs, redeliveries, endpoints that answer promptly): BullMQ takes prioritized jobs only when none of those wait. */
+const UNPROVEN_PRIORITY = 10;
 
 /**
  * Every attempt of one message carries its id as `webhook-id`. One job per message at a time: the
  * first is keyed by the message id (a second enqueue of it is a no-op), and while any job of the
  * message is waiting, delayed or running, BullMQ's deduplication on the message id ignores another.
- * Resolves to whether this call queued a job.
+ * A message to an endpoint that has not answered promptly (new, slow, failing or paused) waits
+ * behind everyone else's. Resolves to whether this call queued a job.
  */
-export async function enqueueDelivery(ctx: AppContext, messageId: string, { redelivery = false } = {}) {
+export async function enqueueDelivery(
+  ctx: AppContext,
+  messageId: string,
+  { redelivery = false, answersPromptly = true } = {},
+) {
   if (!ctx.webhookQueue) throw new Error('no webhook queue in this process');
   const jobId = redelivery ? `${messageId}-r${randomBytes(6).toString('base64url')}` : messageId;
   const retries = redelivery
@@ -31,6 +40,7 @@ export async function enqueueDelivery(ctx: AppContext, messageId: string, { rede
   const job = await ctx.webhookQueue.add('webhooks.deliver', deliverJob.schema.parse({ messageId }), {
     jobId,
     deduplication: { id: messageId },
+    ...(answersPromptly ? {} : { priority: UNPROVEN_PRIORITY }),
     ...retries,
   });
   return job.id === jobId;
@@ -46,11 +56,12 @@ export const webhookEventType = (created: boolean, status: Parameters<typeof isF
  * One message per matching endpoint whose owner may still receive it: `all`-scope endpoints of
  * admins, and the referral owner's own. A state
  * already sent to an endpoint under the same event type is not sent again, so a retried fan-out or
- * a change nobody can see (a poll that learnt nothing new) costs nothing.
+ * a change nobody can see (a poll that learnt nothing new) costs nothing. Answers the messages queued
+ * and their endpoints.
  */
 export async function fanOutChange(ctx: AppContext, job: JobData<'webhooks.fan-out'>) {
   const tx = await transactionById(ctx, job.transactionId);
-  if (!tx) return { messages: 0 };
+  if (!tx) return { messages: 0, queued: [] };
   const ownerMatch = tx.referralOwnerId
     ? and(eq(webhookEndpoints.scope, 'affiliate'), eq(webhookEndpoints.ownerId, tx.referralOwnerId))
     : undefined;
@@ -61,7 +72,7 @@ export async function fanOutChange(ctx: AppContext, job: JobData<'webhooks.fan-o
     .where(
       and(eq(webhookEndpoints.enabled, true), or(eq(webhookEndpoints.scope, 'all'), ownerMatch), ownerMayReceive()),
     );
-  if (!endpoints.length) return { messages: 0 };
+  if (!endpoints.length) return { messages: 0, queued: [] };
 
   const type = webhookEventType(job.created, tx.status);
   const data = presentTransaction(tx, await getCatalog(ctx));
@@ -83,7 +94,7 @@ export async function fanOutChange(ctx: AppContext, job: JobData<'webhooks.fan-o
     .onConflictDoNothing();
   // Also the messages a failed earlier run of this job stored but never enqueued.
   const unsent = await ctx.db
-    .select({ id: webhookMessages.id })
+    .select({ id: webhookMessages.id, endpointId: webhookMessages.endpointId })
     .from(webhookMessages)
     .where(
       and(
@@ -94,6 +105,13 @@ export async function fanOutChange(ctx: AppContext, job: JobData<'webhooks.fan-o
         eq(webhookMessages.attempts, 0),
       ),
     );
-  for (const { id } of unsent) await enqueueDelivery(ctx, id);
-  return { messages: unsent.length };
+  const prompt = await answeringPromptly(
+    ctx.redis,
+    ctx.config.redisPrefix,
+    unsent.map((m) => m.endpointId),
+  );
+  await Promise.all(
+    unsent.map(({ id, endpointId }) => enqueueDelivery(ctx, id, { answersPromptly: prompt.has(endpointId) })),
+  );
+  return { messages: unsent.length, queued: unsent };
 }

@@ -12,8 +12,10 @@ import type { Redis } from 'ioredis';
  *
  * And per process: attempts to endpoints that have not answered promptly take at most
  * `unprovenSlots` of this worker's slots, so the rest are always free for endpoints that answer.
- * A job that may not go now is told when to try again; the worker moves it back to delayed, which
- * neither holds a slot nor counts as an attempt.
+ *
+ * A job that may not go now is parked: the worker moves it back to delayed (no slot held, no attempt
+ * counted), and the attempt that frees its place hands its id back to be woken. Its delay is only a
+ * safety net, for a wake that was lost.
  */
 export interface GateSettings {
   endpointConcurrency: number;
@@ -24,11 +26,14 @@ export interface GateSettings {
 
 export const PROMPT_ANSWER_MS = 2_000;
 export const MAX_PAUSE_MS = 10 * 60_000;
+/** A parked job comes back by itself after this at most (sooner if the attempt ahead of it ends by its bound). */
+export const PARK_SAFETY_MS = 5_000;
 /** Beyond the attempt's bound: the attempt's log is written under the lease too. */
 const LEASE_MARGIN_MS = 5_000;
 /** An endpoint nobody attempted for a day starts again as unknown. */
 const STATE_TTL_MS = 24 * 3600_000;
-const SHORTEST_WAIT_MS = 50;
+/** Jobs this process parked for want of an unproven slot, woken first come first served. */
+const LOCAL_WAITERS = 10_000;
 
 /** How an attempt went, for the endpoint's standing: `none` when nothing was sent (the message was gone, say). */
 export type AttemptVerdict = 'prompt' | 'slow' | 'failed' | 'none';
@@ -45,51 +50,72 @@ export type Admission =
 
 const ADMIT = `
 local now = tonumber(ARGV[1])
+local function park()
+  redis.call('ZADD', KEYS[3], 'NX', now, ARGV[8])
+  redis.call('PEXPIRE', KEYS[3], ARGV[7])
+end
 local state = redis.call('HMGET', KEYS[1], 'pausedUntil', 'proven')
 local pausedUntil = tonumber(state[1] or '0')
-if ARGV[6] == '0' and pausedUntil > now then return {'paused', pausedUntil} end
+if ARGV[6] == '0' and pausedUntil > now then
+  park()
+  return {'paused', pausedUntil}
+end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 local proven = state[2] == '1'
 local cap = 1
 if proven then cap = tonumber(ARGV[4]) end
 if redis.call('ZCARD', KEYS[2]) >= cap then
+  park()
   local oldest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
   return {'busy', tonumber(oldest[2])}
 end
 if not proven and ARGV[5] == '0' then return {'unproven', 0} end
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[7])
+redis.call('ZREM', KEYS[3], ARGV[8])
 if proven then return {'admitted', 1} end
 return {'admitted', 0}
 `;
 
+/** Ends a lease, moves the endpoint's standing on, and pops as many parked jobs as there are places free now. */
 const SETTLE = `
+local now = tonumber(ARGV[3])
 redis.call('ZREM', KEYS[2], ARGV[1])
 local verdict = ARGV[2]
-if verdict == 'none' then return 0 end
-local now = tonumber(ARGV[3])
 if verdict == 'failed' then
   local failures = redis.call('HINCRBY', KEYS[1], 'failures', 1)
   local pause = math.min(tonumber(ARGV[4]) * 2 ^ math.min(failures - 1, 30), tonumber(ARGV[5]))
   redis.call('HSET', KEYS[1], 'pausedUntil', now + pause, 'proven', '0')
   redis.call('PEXPIRE', KEYS[1], ARGV[6])
-  return pause
+  return {}
 end
-local proven = '0'
-if verdict == 'prompt' then proven = '1' end
-redis.call('HSET', KEYS[1], 'failures', 0, 'pausedUntil', 0, 'proven', proven)
-redis.call('PEXPIRE', KEYS[1], ARGV[6])
-return 0
+if verdict ~= 'none' then
+  local proven = '0'
+  if verdict == 'prompt' then proven = '1' end
+  redis.call('HSET', KEYS[1], 'failures', 0, 'pausedUntil', 0, 'proven', proven)
+  redis.call('PEXPIRE', KEYS[1], ARGV[6])
+end
+local state = redis.call('HMGET', KEYS[1], 'pausedUntil', 'proven')
+if tonumber(state[1] or '0') > now then return {} end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+local cap = 1
+if state[2] == '1' then cap = tonumber(ARGV[7]) end
+local free = cap - redis.call('ZCARD', KEYS[2])
+if free < 1 then return {} end
+local popped = redis.call('ZPOPMIN', KEYS[3], free)
+local ids = {}
+for i = 1, #popped, 2 do ids[#ids + 1] = popped[i] end
+return ids
 `;
 
 type Admit = (...args: (string | number)[]) => Promise<[string, number]>;
-type Settle = (...args: (string | number)[]) => Promise<number>;
+type Settle = (...args: (string | number)[]) => Promise<string[]>;
 
 function commands(redis: Redis): { admit: Admit; settle: Settle } {
   const named = redis as unknown as Record<string, Admit & Settle>;
   if (!('switchyardWebhookAdmit' in named)) {
-    redis.defineCommand('switchyardWebhookAdmit', { numberOfKeys: 2, lua: ADMIT });
-    redis.defineCommand('switchyardWebhookSettle', { numberOfKeys: 2, lua: SETTLE });
+    redis.defineCommand('switchyardWebhookAdmit', { numberOfKeys: 3, lua: ADMIT });
+    redis.defineCommand('switchyardWebhookSettle', { numberOfKeys: 3, lua: SETTLE });
   }
   return {
     admit: (named.switchyardWebhookAdmit as Admit).bind(redis),
@@ -98,9 +124,33 @@ function commands(redis: Redis): { admit: Admit; settle: Settle } {
 }
 
 export interface EndpointGate {
-  admit(endpointId: string, options?: { ignorePause?: boolean }): Promise<Admission>;
-  settle(lease: Lease, verdict: AttemptVerdict): Promise<void>;
+  /** `jobId` is what a refused job is parked as, to be handed back by `settle` when its turn comes. */
+  admit(endpointId: string, options: { jobId: string; ignorePause?: boolean }): Promise<Admission>;
+  /** Ends the attempt; answers the ids of parked jobs that may go now. */
+  settle(lease: Lease, verdict: AttemptVerdict): Promise<string[]>;
 }
+
+/**
+ * Which of these endpoints have answered promptly and are not paused, read in one round trip: their
+ * new messages go ahead of everyone else's (see enqueueDelivery).
+ */
+export async function answeringPromptly(redis: Redis, redisPrefix: string, endpointIds: string[], now = Date.now()) {
+  const pipeline = redis.pipeline();
+  for (const id of endpointIds) pipeline.hmget(stateKey(redisPrefix, id), 'proven', 'pausedUntil');
+  const answers = (await pipeline.exec()) ?? [];
+  return new Set(
+    endpointIds.filter((_, i) => {
+      const [error, fields] = answers[i] ?? [];
+      const [proven, pausedUntil] = (fields ?? []) as (string | null)[];
+      return !error && proven === '1' && Number(pausedUntil ?? 0) <= now;
+    }),
+  );
+}
+
+// Hash-tagged by endpoint, so an endpoint's three keys sit in one Redis Cluster slot.
+const endpointKey = (redisPrefix: string, endpointId: string, key: 'state' | 'leases' | 'parked') =>
+  `${redisPrefix}:webhooks:{${endpointId}}:${key}`;
+const stateKey = (redisPrefix: string, endpointId: string) => endpointKey(redisPrefix, endpointId, 'state');
 
 export function createEndpointGate(
   redis: Redis,
@@ -109,20 +159,16 @@ export function createEndpointGate(
   { now = Date.now, random = Math.random }: { now?: () => number; random?: () => number } = {},
 ): EndpointGate {
   const run = commands(redis);
-  // Hash-tagged by endpoint, so both keys sit in one Redis Cluster slot.
-  const keys = (endpointId: string) => [
-    `${redisPrefix}:webhooks:{${endpointId}}:state`,
-    `${redisPrefix}:webhooks:{${endpointId}}:leases`,
-  ];
+  const keys = (endpointId: string) =>
+    (['state', 'leases', 'parked'] as const).map((key) => endpointKey(redisPrefix, endpointId, key));
   const leaseMs = settings.attemptTimeoutMs + LEASE_MARGIN_MS;
   /** This process's attempts (and reservations) to unproven endpoints: when each began. */
   const unproven = new Map<string, number>();
-  /** Busy means try again after about as long as the oldest attempt has already taken, within its bound. */
-  const waitFor = (elapsed: number, longest: number) =>
-    Math.min(Math.max(elapsed, SHORTEST_WAIT_MS), Math.max(longest, SHORTEST_WAIT_MS)) * (1 + random());
+  const waiting = new Set<string>();
+  const jitter = (ms: number) => ms * (1 + random() / 4);
 
   return {
-    async admit(endpointId, { ignorePause = false } = {}) {
+    async admit(endpointId, { jobId, ignorePause = false }) {
       const at = now();
       const token = randomBytes(9).toString('base64url');
       const oldestUnproven = Math.min(at, ...unproven.values());
@@ -139,6 +185,7 @@ export function createEndpointGate(
           reserved ? 1 : 0,
           ignorePause ? 1 : 0,
           STATE_TTL_MS,
+          jobId,
         );
       } catch (error) {
         unproven.delete(token);
@@ -152,22 +199,19 @@ export function createEndpointGate(
       }
       unproven.delete(token);
       if (verdict === 'paused') {
-        const left = value - at;
-        return { admitted: false, why: 'paused', retryAt: value + random() * Math.max(100, left / 4) };
+        return { admitted: false, why: 'paused', retryAt: value + random() * Math.max(100, (value - at) / 4) };
       }
       if (verdict === 'busy') {
-        const elapsed = at - (value - leaseMs);
-        return { admitted: false, why: 'busy', retryAt: at + waitFor(elapsed, value - at) };
+        return { admitted: false, why: 'busy', retryAt: at + jitter(Math.min(value - at, PARK_SAFETY_MS)) };
       }
-      return {
-        admitted: false,
-        why: 'unproven-slots-taken',
-        retryAt: at + waitFor(at - oldestUnproven, settings.attemptTimeoutMs),
-      };
+      if (waiting.size < LOCAL_WAITERS) waiting.add(jobId);
+      const freedBy = oldestUnproven + leaseMs - at;
+      return { admitted: false, why: 'unproven-slots-taken', retryAt: at + jitter(Math.min(freedBy, PARK_SAFETY_MS)) };
     },
+
     async settle(lease, verdict) {
-      unproven.delete(lease.token);
-      await run.settle(
+      const heldUnprovenSlot = unproven.delete(lease.token);
+      const woken = await run.settle(
         ...keys(lease.endpointId),
         lease.token,
         verdict,
@@ -175,7 +219,16 @@ export function createEndpointGate(
         settings.backoffMs,
         MAX_PAUSE_MS,
         STATE_TTL_MS,
+        settings.endpointConcurrency,
       );
+      if (heldUnprovenSlot) {
+        const [next] = waiting;
+        if (next) {
+          waiting.delete(next);
+          woken.push(next);
+        }
+      }
+      return woken;
     },
   };
 }

@@ -10,12 +10,17 @@ import { fanOutChange, isRedeliveryJob } from '../../server/webhooks/fan-out';
  * BullMQ retries it with backoff.
  */
 export function webhooksProcessor(ctx: AppContext) {
-  const dispatch = createDispatcher(ctx);
+  const { dispatch, remember } = createDispatcher(ctx);
   return async (job: Job, token?: string) => {
-    if (job.name === 'webhooks.fan-out') return fanOutChange(ctx, JOBS['webhooks.fan-out'].schema.parse(job.data));
+    if (job.name === 'webhooks.fan-out') {
+      const { messages, queued } = await fanOutChange(ctx, JOBS['webhooks.fan-out'].schema.parse(job.data));
+      remember(queued);
+      return { messages };
+    }
     if (job.name !== 'webhooks.deliver') throw new UnrecoverableError(`unknown webhooks job ${job.name}`);
     const { messageId } = JOBS['webhooks.deliver'].schema.parse(job.data);
     const result = await dispatch({
+      jobId: String(job.id),
       messageId,
       lastAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
       redelivery: isRedeliveryJob(job.id, messageId),
