@@ -13,6 +13,10 @@ export interface Row {
   /** value ÷ baseline */
   ratio?: number;
   note?: string;
+  /** The bound this figure must stay within (at most, or at least with `targetAtLeast`), and whether it did. */
+  target?: number;
+  targetAtLeast?: boolean;
+  met?: boolean;
 }
 
 const round = (v: number) => (Math.abs(v) >= 100 ? Math.round(v) : Math.round(v * 100) / 100);
@@ -24,7 +28,7 @@ export class Report {
   readonly failures: { section: string; error: string }[] = [];
   readonly details: Record<string, unknown> = {};
 
-  add(row: Omit<Row, 'ratio'> & { ratio?: number }): void {
+  add(row: Omit<Row, 'ratio' | 'met'> & { ratio?: number }): void {
     const ratio =
       row.ratio ?? (row.baseline !== undefined && row.baseline !== 0 ? row.value / row.baseline : undefined);
     const full: Row = {
@@ -32,6 +36,7 @@ export class Report {
       value: round(row.value),
       ratio: ratio === undefined ? undefined : round(ratio * 1000) / 1000,
     };
+    if (row.target !== undefined) full.met = row.targetAtLeast ? row.value >= row.target : row.value <= row.target;
     if (row.baseline !== undefined) full.baseline = round(row.baseline);
     this.rows.push(full);
     console.log(`  ${format(full).join('  ')}`);
@@ -54,7 +59,7 @@ export class Report {
   }
 
   print(): void {
-    const header = ['name', 'value', 'unit', 'baseline', 'ratio'];
+    const header = ['name', 'value', 'unit', 'baseline', 'ratio', 'target'];
     const lines = [header, ...this.rows.map(format)];
     const widths = header.map((_, i) => Math.max(...lines.map((l) => (l[i] as string).length)));
     const line = (cells: string[]) =>
@@ -86,5 +91,7 @@ export class Report {
 function format(row: Row): string[] {
   const baseline =
     row.baseline === undefined ? '' : `${row.baseline}${row.baselineName ? ` (${row.baselineName})` : ''}`;
-  return [row.name, String(row.value), row.unit, baseline, row.ratio === undefined ? '' : row.ratio.toFixed(3)];
+  const target =
+    row.target === undefined ? '' : `${row.targetAtLeast ? '≥' : '≤'} ${row.target} ${row.met ? 'met' : 'MISSED'}`;
+  return [row.name, String(row.value), row.unit, baseline, row.ratio === undefined ? '' : row.ratio.toFixed(3), target];
 }

@@ -3,7 +3,8 @@
  * measured in the same run, on loopback only, bounded in time, stopping by itself. Prints a table
  * and writes bench/results/latest.json. Exits non-zero only on a correctness violation.
  *
- * BENCH_SCALE (default 1; 0.2 for a smoke run) scales every duration and loop count.
+ * BENCH_SCALE (default 1; 0.2 for a smoke run) scales every duration and loop count. The `scale`
+ * section (a year of data, see bench/scale.ts) adds its own budget, BENCH_SCALE_BUDGET_S.
  * BENCH_DATABASE_URL / BENCH_REDIS_URL point at the servers (database `switchyard_bench` is
  * recreated each run and dropped at the end unless BENCH_KEEP_DB=1). BENCH_ONLY=http,quote,…
  * runs a subset.
@@ -16,6 +17,7 @@ import { httpSection } from './http';
 import { quoteSection } from './quote';
 import { rateLimitSection } from './ratelimit';
 import { Report } from './report';
+import { scaleSection } from './scale';
 import { type Bench, startBench } from './setup';
 import { trackingSection } from './tracking';
 import { webhooksSection } from './webhooks';
@@ -30,6 +32,7 @@ const SECTIONS: [string, (b: Bench) => Promise<void>][] = [
   ['webhooks', webhooksSection],
 ];
 
+  ['scale', scaleSection],
 const settings = benchSettings(process.env);
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const report = new Report();
@@ -73,10 +76,10 @@ function finish(reason: string): Promise<never> {
   return finishing;
 }
 
-const watchdog = setTimeout(
-  () => void finish(`time budget of ${settings.budgetMs / 1000} s exceeded`),
-  settings.budgetMs,
-);
+const budgetMs =
+  (!only || only.some((name) => name !== 'scale') ? settings.budgetMs : 0) +
+  (!only || only.includes('scale') ? Number(process.env.BENCH_SCALE_BUDGET_S ?? 3 * 3600) * 1000 : 0);
+const watchdog = setTimeout(() => void finish(`time budget of ${budgetMs / 1000} s exceeded`), budgetMs);
 watchdog.unref();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void finish(`stopped by ${signal}`));
 

@@ -10,3 +10,10 @@ export async function rollupActivity(ctx: Pick<AppContext, 'sql' | 'config'>, no
   const providerCalls = await rollupProviderCalls(ctx, now);
   return { foldedDeltas: swaps.folded, lockHours: locks.hours, providerCallHours: providerCalls.hours };
 }
+
+/** Rolls up everything there is, however far behind: after a load that wrote years of rows at once. */
+export async function rollUpEverything(ctx: Pick<AppContext, 'sql' | 'config'>, now = new Date()) {
+  while ((await foldSwapDeltas(ctx)).folded > 0);
+  while ((await rollupLockActivity(ctx, now)).hours > 0);
+  while ((await rollupProviderCalls(ctx, now)).hours > 0);
+}

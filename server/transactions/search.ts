@@ -55,7 +55,9 @@ async function searchWhere(ctx: AppContext, input: TransactionSearchInput): Prom
   if (input.from) where.push(gte(transactions.createdAt, input.from));
   if (input.to) where.push(lte(transactions.createdAt, input.to));
   if (input.referralCode) where.push(eq(transactions.referralCode, input.referralCode));
-  if (input.stale !== undefined) where.push(eq(transactions.stale, input.stale));
+  // Only pending swaps are ever stale (a final status clears the flag): the stale ones have an index of their own.
+  if (input.stale === true) where.push(sql`(${transactions.status} = 'PENDING' and ${transactions.stale})`);
+  if (input.stale === false) where.push(sql`not ${transactions.stale}`);
   return where.length ? and(...where) : undefined;
 }
 

@@ -1,0 +1,187 @@
+/**
+ * The scale section's datasets: one database per size, made by the demo's generator
+ * (drizzle/seed/swap-dataset.ts) as a bulk load: the plain indexes dropped and rebuilt after, triggers
+ * off (the swaps are recorded for the rollups in one pass instead), then the rollups caught up and the
+ * tables vacuumed and analyzed as autovacuum would leave them. Kept between runs with BENCH_SCALE_KEEP=1.
+ */
+import { performance } from 'node:perf_hooks';
+import postgres from 'postgres';
+import { ensureDatabase, migrateDatabase } from '../drizzle/migrate';
+import { seedCatalog } from '../drizzle/seed/seed';
+import { generateSwapDataset } from '../drizzle/seed/swap-dataset';
+import { parseConfig } from '../server/config';
+import { createDb } from '../server/db';
+import { rollUpEverything } from '../server/rollups/run';
+import { recordExistingSwaps } from '../server/rollups/swaps';
+import type { BenchSettings } from './config';
+
+export const SCALE_TAG = 'scale';
+const BIG_TABLES = ['transactions', 'locks', 'transaction_events'];
+
+export interface ScaleDataset {
+  swaps: number;
+  url: string;
+  /** Seconds per phase of the load that made it (the one kept, when reused). */
+  phases: Record<string, number>;
+  loadSeconds: number;
+  madeAt: Date;
+  reused: boolean;
+}
+
+export const scaleDatabaseUrl = (settings: BenchSettings, swaps: number) => {
+  const url = new URL(settings.databaseUrl);
+  url.pathname = `/switchyard_bench_scale_${swaps}`;
+  return url.toString();
+};
+
+const admin = (url: string) => {
+  const u = new URL(url);
+  u.pathname = '/postgres';
+  return postgres(u.toString(), { max: 1, onnotice: () => {} });
+};
+
+async function keptDataset(url: string, swaps: number): Promise<Omit<ScaleDataset, 'url' | 'reused'> | undefined> {
+  const root = admin(url);
+  try {
+    const [exists] = await root`select 1 from pg_database where datname = ${new URL(url).pathname.slice(1)}`;
+    if (!exists) return undefined;
+  } finally {
+    await root.end();
+  }
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await sql<{ swaps: string; made_at: string; load_seconds: number; phases: Record<string, number> }[]>`
+      select swaps::text, made_at::text, load_seconds, phases from bench_scale_dataset`.catch(() => []);
+    if (!row || Number(row.swaps) !== swaps) return undefined;
+    return { swaps, madeAt: new Date(row.made_at), loadSeconds: row.load_seconds, phases: row.phases };
+  } finally {
+    await sql.end();
+  }
+}
+
+async function bulkLoad(url: string, swaps: number, log: (line: string) => void) {
+  const phases: Record<string, number> = {};
+  const timed = async <T>(phase: string, work: () => Promise<T>) => {
+    const t0 = performance.now();
+    const result = await work();
+    phases[phase] = Math.round((performance.now() - t0) / 100) / 10;
+    log(`    ${phase}: ${phases[phase]} s`);
+    return result;
+  };
+  await timed('create, migrate, seed catalog', async () => {
+    await ensureDatabase(url, { reset: true });
+    await migrateDatabase(url);
+    const handle = createDb({ url, poolMax: 1, connectTimeoutMs: 5000 });
+    await seedCatalog(handle.db).finally(() => handle.close());
+  });
+  // One session: triggers (and FK checks) off, no commit wait, memory for sorts and index builds.
+  const sql = postgres(url, {
+    max: 1,
+    onnotice: () => {},
+    idle_timeout: 0,
+    connection: {
+      session_replication_role: 'replica',
+      synchronous_commit: 'off',
+      work_mem: '256MB',
+      maintenance_work_mem: '1GB',
+    },
+  });
+  try {
+    const indexes = await sql<{ name: string; def: string }[]>`
+      select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as def
+      from pg_index i join pg_class t on t.oid = i.indrelid
+      where t.relname = any(${sql.array(BIG_TABLES)})
+        and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)`;
+    for (const index of indexes) await sql.unsafe(`drop index ${index.name}`);
+    const now = new Date();
+    await timed('generate rows', () =>
+      generateSwapDataset(sql, {
+        swaps,
+        days: 365,
+        now,
+        tag: SCALE_TAG,
+        chunk: 200_000,
+        onProgress: (made) => {
+          if (made % 1_000_000 === 0 || made === swaps) log(`    ${made.toLocaleString('en-US')} swaps`);
+        },
+      }),
+    );
+    await timed('build indexes', async () => {
+      for (const index of indexes) await sql.unsafe(index.def);
+    });
+    await timed('rollups', async () => {
+      await recordExistingSwaps(sql);
+      await rollUpEverything({ sql, config: parseConfig({ DATABASE_URL: url }) }, now);
+    });
+    await timed('vacuum analyze', async () => {
+      for (const table of [...BIG_TABLES, 'provider_calls']) await sql.unsafe(`vacuum (analyze) ${table}`);
+    });
+    const loadSeconds = Object.values(phases).reduce((a, b) => a + b, 0);
+    await sql`create table bench_scale_dataset (swaps bigint, made_at timestamptz, load_seconds float8, phases jsonb)`;
+    await sql`insert into bench_scale_dataset values (${swaps}, ${now.toISOString()}, ${loadSeconds}, ${sql.json(phases)})`;
+    return { swaps, madeAt: now, loadSeconds, phases };
+  } finally {
+    await sql.end();
+  }
+}
+
+/** The dataset of `swaps` swaps: the kept one when BENCH_SCALE_KEEP=1 left it, else made now. */
+export async function scaleDataset(
+  settings: BenchSettings,
+  swaps: number,
+  keep: boolean,
+  log: (line: string) => void = console.log,
+): Promise<ScaleDataset> {
+  const url = scaleDatabaseUrl(settings, swaps);
+  const kept = keep ? await keptDataset(url, swaps) : undefined;
+  if (kept) {
+    // Time has moved since the load: roll the hours that settled meanwhile, as the worker would have.
+    const sql = postgres(url, { max: 1, onnotice: () => {} });
+    await rollUpEverything({ sql, config: parseConfig({ DATABASE_URL: url }) }).finally(() => sql.end());
+    log(`    reusing the kept dataset of ${swaps.toLocaleString('en-US')} swaps made ${kept.madeAt.toISOString()}`);
+    return { ...kept, url, reused: true };
+  }
+  log(`    loading ${swaps.toLocaleString('en-US')} swaps`);
+  return { ...(await bulkLoad(url, swaps, log)), url, reused: false };
+}
+
+export async function dropScaleDataset(settings: BenchSettings, swaps: number) {
+  const url = scaleDatabaseUrl(settings, swaps);
+  const root = admin(url);
+  await root
+    .unsafe(`drop database if exists "${new URL(url).pathname.slice(1)}" with (force)`)
+    .finally(() => root.end());
+}
+
+export interface DiskUse {
+  table: string;
+  rowBytes: number;
+  indexBytes: number;
+}
+
+/** Heap (with TOAST) and index bytes of the swap tables and the rollups. */
+export async function diskUse(url: string): Promise<DiskUse[]> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const rows = await sql<{ table: string; rows: string; indexes: string }[]>`
+      select c.relname as table, pg_table_size(c.oid)::text as rows, pg_indexes_size(c.oid)::text as indexes
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'public' and c.relkind = 'r'
+        and c.relname = any(${sql.array([
+          ...BIG_TABLES,
+          'swap_rollup_deltas',
+          'swap_counts',
+          'referral_swap_counts',
+          'swap_hourly',
+          'affiliate_hourly',
+          'affiliate_daily',
+          'lock_activity_hourly',
+          'lock_activity_daily',
+          'provider_call_hourly',
+          'provider_call_daily',
+        ])})`;
+    return rows.map((r) => ({ table: r.table, rowBytes: Number(r.rows), indexBytes: Number(r.indexes) }));
+  } finally {
+    await sql.end();
+  }
+}

@@ -1,0 +1,319 @@
+import { spawn } from 'node:child_process';
+import { drizzle } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as schema from '../drizzle/schema';
+import { affiliateId, referralCodeOf } from '../drizzle/seed/swap-dataset';
+import type { AppContext } from '../server/context';
+import { createApiServer } from '../server/http/node-adapter';
+import { listen } from '../server/lifecycle';
+import { SEARCH_MATCHES_CAP } from '../server/schemas/transactions';
+import { startTestApp, type TestApp } from './support/app';
+import { type Caller, callerFor, outcomeOf, signedInUser } from './support/dashboard';
+import { childEnv, exitWithin } from './support/processes';
+
+/**
+ * A database seeded the way a newcomer's is (`npm run db:demo`), a little over the dashboard's count
+ * cap. On it: what the demo seed leaves, the capped total, and the plan of every statement the
+ * dashboard and the public reads run, which must never read a whole swap table.
+ */
+
+const SWAPS = SEARCH_MATCHES_CAP + 50;
+const BIG_TABLES = new Set(['transactions', 'locks', 'transaction_events']);
+
+let t: TestApp;
+let admin: Caller;
+
+function runDemo(extra: string[] = []): Promise<{ code: number | string | undefined; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'drizzle/seed/demo.ts', ...extra], {
+    env: childEnv(t.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => {
+    output += d;
+  });
+  child.stderr?.on('data', (d) => {
+    output += d;
+  });
+  return exitWithin(child, 240_000).then((code) => ({ code, output }));
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await callerFor(t.app, (await signedInUser(t.app, 'admin')).headers);
+}, 60_000);
+afterAll(() => t?.stop());
+
+describe('the demo dataset (npm run db:demo)', () => {
+  it('fills an empty database with a year of swaps, their locks and timelines, rolled up for the dashboard', async () => {
+    const { code, output } = await runDemo(['--swaps', String(SWAPS)]);
+    expect(code, output).toBe(0);
+    const [counts] = await t.app.sql<
+      {
+        swaps: number;
+        locks: number;
+        executed: number;
+        events: number;
+        days: number;
+        deltas: number;
+        counted: string;
+      }[]
+    >`
+      select (select count(*)::int from transactions) as swaps,
+             (select count(*)::int from locks) as locks,
+             (select count(*)::int from locks where state = 'used') as executed,
+             (select count(*)::int from transaction_events) as events,
+             (select (extract(epoch from max(created_at) - min(created_at)) / 86400)::int from transactions) as days,
+             (select count(*)::int from swap_rollup_deltas) as deltas,
+             (select sum(swaps)::text from swap_counts) as counted`;
+    expect(counts).toMatchObject({
+      swaps: SWAPS,
+      locks: 2 * SWAPS,
+      executed: SWAPS,
+      deltas: 0,
+      counted: String(SWAPS),
+    });
+    expect(counts?.events).toBeGreaterThan(2 * SWAPS);
+    expect(counts?.days).toBeGreaterThanOrEqual(360);
+    const mix = await t.app.sql<{ status: string; n: number }[]>`
+      select status, count(*)::int as n from transactions group by status`;
+    expect(mix.map((m) => m.status).sort()).toEqual(['FAILED', 'PENDING', 'REFUND', 'SUCCESS']);
+    const [wallets] = await t.app.sql<{ distinct: number; hottest: number; credited: number; providers: number }[]>`
+      select count(distinct wallet_key)::int as distinct, max(n)::int as hottest,
+             (select count(*)::int from transactions where referral_owner_id is not null) as credited,
+             (select count(distinct provider)::int from transactions) as providers
+      from (select wallet_key, count(*) as n from transactions group by 1) w`;
+    expect(wallets?.providers).toBe(4);
+    expect(wallets?.distinct).toBeGreaterThan(SWAPS / 20);
+    expect(wallets?.hottest).toBeGreaterThan(SWAPS / 500);
+    expect(wallets?.credited).toBeGreaterThan(SWAPS / 10);
+  }, 300_000);
+
+  it('shows the dashboard as an operator sees it: charts with data in every range', async () => {
+    for (const range of ['24h', '7d', '30d'] as const) {
+      const locks = await admin.locks.activity({ range });
+      expect(locks.totals.created, range).toBeGreaterThan(0);
+      expect(locks.series.filter((p) => p.created > 0).length, range).toBeGreaterThan(range === '24h' ? 5 : 5);
+      const affiliates = await admin.affiliates.overview({ range: '30d' });
+      expect(affiliates.totals.swaps).toBeGreaterThan(0);
+      const trends = await admin.operations.trends({ range });
+      expect(trends.providers.length, range).toBe(4);
+      expect((await admin.rateLimits.activity({ range })).total, range).toBeGreaterThan(0);
+    }
+    const mine = await admin.affiliates.overview({ range: '30d', ownerId: affiliateId(1) });
+    expect(mine.codes.map((c) => c.code)).toContain(referralCodeOf(1));
+    expect((await admin.operations.overview()).kpis.swaps).toBeGreaterThan(0);
+  });
+
+  it('refuses a database that already has swaps', async () => {
+    const { code, output } = await runDemo(['--swaps', '10']);
+    expect(code).toBe(1);
+    expect(output).toMatch(/already has swaps/);
+    const [row] = await t.app.sql<{ n: number }[]>`select count(*)::int as n from transactions`;
+    expect(row?.n).toBe(SWAPS);
+  }, 300_000);
+});
+
+describe('the support search total', () => {
+  it('counts to the cap and says more match, with a next page', async () => {
+    const page = await admin.transactions.search({ perPage: 25 });
+    expect(page).toMatchObject({ total: SEARCH_MATCHES_CAP, totalCapped: true, hasMore: true });
+    expect(page.items).toHaveLength(25);
+  });
+
+  it('is exact under the cap, and the last page says so', async () => {
+    const [row] = await t.app.sql<{ n: number }[]>`select count(*)::int as n from transactions where status = 'REFUND'`;
+    const n = row?.n ?? 0;
+    expect(n).toBeGreaterThan(25);
+    const first = await admin.transactions.search({ statuses: ['REFUND'], perPage: 25 });
+    expect(first).toMatchObject({ total: n, totalCapped: false, hasMore: true });
+    const last = await admin.transactions.search({ statuses: ['REFUND'], perPage: 25, page: Math.ceil(n / 25) });
+    expect(last.hasMore).toBe(false);
+    expect(last.items).toHaveLength(n - 25 * (Math.ceil(n / 25) - 1));
+  });
+
+  it('pages reach the cap and no further', async () => {
+    const lastPage = SEARCH_MATCHES_CAP / 25;
+    expect((await admin.transactions.search({ perPage: 25, page: lastPage })).items).toHaveLength(25);
+    expect(await outcomeOf(admin.transactions.search({ perPage: 25, page: lastPage + 1 }))).toBe('BAD_REQUEST');
+  });
+});
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
+  Plans?: PlanNode[];
+}
+
+/**
+ * Whole-table reads of a swap table in a plan: a sequential scan, or a scan of a full index with no
+ * bound and no limit above it (a partial index holds only the rows its predicate names).
+ */
+function wholeTableReads(node: PlanNode, partial: Set<string>, underLimit = false): string[] {
+  const found: string[] = [];
+  const relation = node['Relation Name'];
+  if (relation && BIG_TABLES.has(relation)) {
+    if (node['Node Type'] === 'Seq Scan') found.push(`Seq Scan on ${relation}`);
+    const index = node['Index Name'] ?? '';
+    if (/^Index (Only )?Scan$/.test(node['Node Type']) && !node['Index Cond'] && !underLimit && !partial.has(index)) {
+      found.push(`${node['Node Type']} using ${index} with no bound`);
+    }
+  }
+  for (const child of node.Plans ?? []) {
+    found.push(...wholeTableReads(child, partial, underLimit || node['Node Type'] === 'Limit'));
+  }
+  return found;
+}
+
+describe('query plans', () => {
+  let traced: postgres.Sql;
+  let app: AppContext;
+  let plans: { query: string; plan: PlanNode }[] = [];
+  let baseUrl: string;
+  let close: () => Promise<void>;
+  let partial: Set<string>;
+
+  beforeAll(async () => {
+    await t.app.sql`analyze`;
+    const partialIndexes = await t.app.sql<{ name: string }[]>`
+      select indexname as name from pg_indexes where schemaname = 'public' and indexdef like '% WHERE %'`;
+    partial = new Set(partialIndexes.map((i) => i.name));
+    // Every statement's plan comes back as a notice (auto_explain); with sequential scans priced out, a
+    // statement that has no index path at all still shows one.
+    traced = postgres(t.env.DATABASE_URL as string, {
+      max: 4,
+      onnotice: (notice) => {
+        const text = String(notice.message ?? '');
+        const json = text.slice(text.indexOf('{'));
+        if (!text.includes('plan:')) return;
+        const parsed = JSON.parse(json) as { 'Query Text': string; Plan: PlanNode };
+        plans.push({ query: parsed['Query Text'], plan: parsed.Plan });
+      },
+      connection: {
+        session_preload_libraries: 'auto_explain',
+        'auto_explain.log_min_duration': '0',
+        'auto_explain.log_level': 'notice',
+        'auto_explain.log_format': 'json',
+        enable_seqscan: 'off',
+      } as Record<string, string>,
+    });
+    app = { ...t.app, sql: traced, db: drizzle(traced, { schema }) };
+    const server = createApiServer(app);
+    baseUrl = `http://127.0.0.1:${await listen(server, 0, '127.0.0.1')}`;
+    close = async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await traced.end();
+    };
+  });
+  afterAll(() => close?.());
+
+  const sample = async () => {
+    const [row] = await t.app.sql<{ id: string; lock_id: string; hash: string; wallet: string }[]>`
+      select id, lock_id, hash, wallet_address as wallet from transactions where hash <> '' order by id limit 1 offset 500`;
+    if (!row) throw new Error('no swap to sample');
+    return row;
+  };
+
+  async function expectBounded(label: string, run: () => Promise<unknown>) {
+    plans = [];
+    await run();
+    const swapPlans = plans.filter((p) => /transactions|locks|transaction_events/.test(p.query));
+    expect(swapPlans.length, `${label}: no statement on the swap tables was seen`).toBeGreaterThan(0);
+    for (const p of swapPlans) {
+      expect(wholeTableReads(p.plan, partial), `${label}: ${p.query.replace(/\s+/g, ' ').slice(0, 400)}`).toEqual([]);
+    }
+  }
+
+  it('every dashboard query reads through an index, bounded', async () => {
+    const s = await sample();
+    const caller = await callerFor(app, (await signedInUser(t.app, 'admin')).headers);
+    const calls: [string, () => Promise<unknown>][] = [
+      ...(['24h', '7d', '30d'] as const).flatMap((range): [string, () => Promise<unknown>][] => [
+        [`locks.activity ${range}`, () => caller.locks.activity({ range })],
+        [`affiliates.overview ${range}`, () => caller.affiliates.overview({ range })],
+        [
+          `affiliates.overview ${range}, one affiliate`,
+          () => caller.affiliates.overview({ range, ownerId: affiliateId(2) }),
+        ],
+      ]),
+      ['operations.overview', () => caller.operations.overview()],
+      ['transactions.search', () => caller.transactions.search({ perPage: 25 })],
+      ['transactions.search by hash', () => caller.transactions.search({ query: s.hash })],
+      ['transactions.search by hash prefix', () => caller.transactions.search({ query: s.hash.slice(0, 12) })],
+      ['transactions.search by id', () => caller.transactions.search({ query: s.id })],
+      ['transactions.search by lock id', () => caller.transactions.search({ query: s.lock_id })],
+      ['transactions.search by wallet', () => caller.transactions.search({ query: s.wallet })],
+      ['transactions.search by status', () => caller.transactions.search({ statuses: ['FAILED'] })],
+      ['transactions.search by provider', () => caller.transactions.search({ provider: 'chainflip' })],
+      ['transactions.search by chain', () => caller.transactions.search({ chain: 'solana' })],
+      ['transactions.search by referral code', () => caller.transactions.search({ referralCode: referralCodeOf(3) })],
+      ['transactions.search stale', () => caller.transactions.search({ stale: true })],
+      ['transactions.search by date', () => caller.transactions.search({ from: new Date(Date.now() - 86_400_000) })],
+      ...(['amountUsd', 'status', 'provider', 'createdAt'] as const).flatMap((field) =>
+        (['asc', 'desc'] as const).map((direction): [string, () => Promise<unknown>] => [
+          `transactions.search sorted by ${field} ${direction}`,
+          () => caller.transactions.search({ sort: { field, direction } }),
+        ]),
+      ),
+      ['transactions.detail', () => caller.transactions.detail({ id: s.id })],
+    ];
+    for (const [label, run] of calls) await expectBounded(label, run);
+  });
+
+  it('every public read reads through an index, bounded', async () => {
+    const s = await sample();
+    const history = (q: string) => `/api/v1/transaction/history?${q}`;
+    const paths = [
+      history(''),
+      history('statuses=REFUND'),
+      history('statuses=SUCCESS,FAILED'),
+      history('finalizedOnly=true'),
+      history(`referralCode=${referralCodeOf(1)}`),
+      history(`referralCode=${referralCodeOf(1)}&statuses=FAILED&query=ETH`),
+      history(`transactionId=${s.id}`),
+      history(`addresses=${s.wallet}`),
+      history(`addresses=${s.wallet}&query=relay&statuses=SUCCESS`),
+      history(`query=${s.hash}`),
+      history(`query=${s.id}`),
+      history(`query=${s.wallet}`),
+      history('query=USDC'),
+      history('query=thorchain'),
+      history(`query=${referralCodeOf(2)}`),
+      history('query=ETH&finalizedOnly=true&page=3'),
+      history('page=400&perPage=25'),
+      '/api/transaction/history?search=0xab',
+      `/api/transaction/history?search=${s.hash}`,
+      `/api/v1/transaction/status?transactionId=${s.id}`,
+      `/api/v1/transaction/status?hash=${s.hash}`,
+      `/api/v1/transaction/events?transactionId=${s.id}`,
+    ];
+    for (const path of paths) {
+      await expectBounded(path, async () => {
+        const res = await fetch(`${baseUrl}${path}`);
+        expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200);
+      });
+    }
+    const first = await (await fetch(`${baseUrl}${history('perPage=5')}`)).json();
+    await expectBounded('history by cursor', async () => {
+      const res = await fetch(`${baseUrl}${history(`perPage=5&cursor=${first.pagination.nextCursor}`)}`);
+      expect(res.status).toBe(200);
+    });
+  });
+
+  it('the check itself sees a whole-table read', async () => {
+    plans = [];
+    await traced`select count(*) from transactions`;
+    await traced`select id from transactions where wallet_address like '%abc%' limit 5`;
+    await traced`select id from transactions order by created_at desc limit 5`;
+    const [count, unindexed, page] = plans;
+    expect(wholeTableReads(count?.plan as PlanNode, partial)).toEqual([
+      expect.stringMatching(/^(Seq Scan on transactions|Index (Only )?Scan using \w+ with no bound)$/),
+    ]);
+    expect(wholeTableReads(unindexed?.plan as PlanNode, partial)).toEqual(['Seq Scan on transactions']);
+    expect(wholeTableReads(page?.plan as PlanNode, partial)).toEqual([]);
+  });
+});
