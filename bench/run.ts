@@ -30,9 +30,9 @@ const SECTIONS: [string, (b: Bench) => Promise<void>][] = [
   ['tracking', trackingSection],
   ['history', historySection],
   ['webhooks', webhooksSection],
+  ['scale', scaleSection],
 ];
 
-  ['scale', scaleSection],
 const settings = benchSettings(process.env);
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const report = new Report();
