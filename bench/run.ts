@@ -19,6 +19,7 @@ import { rateLimitSection } from './ratelimit';
 import { Report } from './report';
 import { scaleSection } from './scale';
 import { type Bench, startBench } from './setup';
+import { tracingSection } from './tracing';
 import { trackingSection } from './tracking';
 import { webhooksSection } from './webhooks';
 
@@ -29,6 +30,7 @@ const SECTIONS: [string, (b: Bench) => Promise<void>][] = [
   ['execute', executeSection],
   ['tracking', trackingSection],
   ['history', historySection],
+  ['tracing', tracingSection],
   ['webhooks', webhooksSection],
   ['scale', scaleSection],
 ];

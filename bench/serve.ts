@@ -1,7 +1,8 @@
 /**
  * A server under test, in a process of its own (started by the bench over IPC):
  * - `lean`: the app's lean server (`createApiServer`) twice on one context, once as configured and
- *   once with the rate limiter removed (`{ ...app, rateLimiter: undefined }`);
+ *   once with the rate limiter removed (`{ ...app, rateLimiter: undefined }`); traced when the
+ *   environment sets OTEL_EXPORTER_OTLP_ENDPOINT;
  * - `bare`: the bare node:http + postgres.js baseline.
  * Configured from the environment the bench gives it; answers `{ ready, ports }` when listening.
  */
@@ -11,6 +12,7 @@ import { parseConfig } from '../server/config';
 import { createAppContext } from '../server/context';
 import { createApiServer } from '../server/http/node-adapter';
 import { listen } from '../server/lifecycle';
+import { startTracing } from '../server/tracing/start';
 import { createBareServer } from './bare-server';
 
 const HOST = '127.0.0.1';
@@ -19,13 +21,19 @@ const servers: Server[] = [];
 let closeResources: () => Promise<void> = async () => {};
 
 async function startLean() {
-  const app = createAppContext(parseConfig({ ...process.env }));
+  const config = parseConfig({ ...process.env });
+  // As the lean server's entry point does: nothing at all unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
+  const tracing = await startTracing(config, 'api');
+  const app = createAppContext(config);
   const deadline = Date.now() + 3000;
   while (app.redis.status !== 'ready' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   const limited = createApiServer(app);
   const unlimited = createApiServer({ ...app, rateLimiter: undefined });
   servers.push(limited, unlimited);
-  closeResources = () => app.close();
+  closeResources = async () => {
+    await app.close();
+    await tracing?.shutdown();
+  };
   return { port: await listen(limited, 0, HOST), noLimitPort: await listen(unlimited, 0, HOST) };
 }
 

@@ -22,6 +22,10 @@ await build({
   packages: 'external',
   platform: 'node',
   format: 'esm',
+  // A dynamic import stays one: tracing's SDK (server/tracing/sdk.ts) is loaded only when it is turned on,
+  // where a single bundle would import its packages at every start.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   target: 'node20',
   sourcemap: 'linked',
   logLevel: 'warning',

@@ -72,7 +72,14 @@ const SETTINGS = {
   affiliateSignupEnabled: from('AFFILIATE_SIGNUP_ENABLED', bool.default(true)),
   metricsToken: from('METRICS_TOKEN', z.string().min(16, 'must be at least 16 characters').optional()),
   /** OpenTelemetry traces go to this OTLP/HTTP collector (`<endpoint>/v1/traces`); unset: tracing is off. */
-  tracing: { endpoint: from('OTEL_EXPORTER_OTLP_ENDPOINT', z.url().optional()) },
+  tracing: {
+    endpoint: from(
+      'OTEL_EXPORTER_OTLP_ENDPOINT',
+      z.preprocess((value) => (value === '' ? undefined : value), z.url().optional()),
+    ),
+    /** Share of new traces kept (`parentbased_traceidratio`'s argument); a caller's sampled `traceparent` is always kept. */
+    sampleRatio: from('OTEL_TRACES_SAMPLER_ARG', z.coerce.number().min(0).max(1).default(1)),
+  },
   rateLimits: {
     windowSeconds: from('RATE_LIMIT_WINDOW_SECONDS', positiveInt.default(60)),
     perClient: {

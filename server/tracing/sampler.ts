@@ -1,5 +1,5 @@
 import type { Attributes, Context, Link, SpanKind } from '@opentelemetry/api';
-import { ParentBasedSampler, type Sampler, SamplingDecision } from '@opentelemetry/sdk-trace';
+import { ParentBasedSampler, type Sampler, SamplingDecision, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace';
 
 /**
  * BullMQ's worker loop traces its own housekeeping: an idle fetch every few seconds and the stalled
@@ -9,15 +9,24 @@ import { ParentBasedSampler, type Sampler, SamplingDecision } from '@opentelemet
 const HOUSEKEEPING = /^(getNextJob|startStalledCheckTimer|moveStalledJobsToWait) /;
 
 class RootSampler implements Sampler {
-  shouldSample(_context: Context, _traceId: string, spanName: string, _kind: SpanKind, _a: Attributes, _l: Link[]) {
-    return {
-      decision: HOUSEKEEPING.test(spanName) ? SamplingDecision.NOT_RECORD : SamplingDecision.RECORD_AND_SAMPLED,
-    };
+  private readonly ratio: TraceIdRatioBasedSampler;
+
+  constructor(ratio: number) {
+    this.ratio = new TraceIdRatioBasedSampler(ratio);
   }
+
+  shouldSample(context: Context, traceId: string, spanName: string, _kind: SpanKind, _a: Attributes, _l: Link[]) {
+    if (HOUSEKEEPING.test(spanName)) return { decision: SamplingDecision.NOT_RECORD };
+    return this.ratio.shouldSample(context, traceId);
+  }
+
   toString() {
-    return 'SwitchyardRootSampler';
+    return `SwitchyardRootSampler{${this.ratio}}`;
   }
 }
 
-/** Every trace, less BullMQ's housekeeping roots; a span with a parent follows its parent's decision. */
-export const withoutBullmqHousekeeping = () => new ParentBasedSampler({ root: new RootSampler() });
+/**
+ * `parentbased_traceidratio` less BullMQ's housekeeping roots: a new trace is kept at `ratio`, a span
+ * with a parent follows its parent's decision (a caller's sampled `traceparent`, a job's enqueuer).
+ */
+export const withoutBullmqHousekeeping = (ratio: number) => new ParentBasedSampler({ root: new RootSampler(ratio) });

@@ -50,11 +50,14 @@ const tracesUrl = (endpoint: string) => new URL('v1/traces', endpoint.endsWith('
  * operation only), BullMQ through its own telemetry option (a job's runs continue the trace that
  * enqueued it), and postgres.js through `traceQueries` (it has no instrumentation of its own).
  */
-export async function startSdk(endpoint: string, process: TracedProcess): Promise<Tracing> {
+export async function startSdk(
+  { endpoint, sampleRatio }: { endpoint: string; sampleRatio: number },
+  service: TracedProcess,
+): Promise<Tracing> {
   const upstreams = new Map<string, string>();
   const sdk = new NodeSDK({
-    serviceName: `switchyard-${process}`,
-    sampler: withoutBullmqHousekeeping(),
+    serviceName: `switchyard-${service}`,
+    sampler: withoutBullmqHousekeeping(sampleRatio),
     spanProcessors: [
       new QueryStringScrubber(),
       new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: tracesUrl(endpoint) }) }),
@@ -64,7 +67,7 @@ export async function startSdk(endpoint: string, process: TracedProcess): Promis
     logRecordProcessors: [],
     instrumentations: [
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request) => process === 'worker' || UNTRACED_PATHS.test(request.url ?? ''),
+        ignoreIncomingRequestHook: (request) => service === 'worker' || UNTRACED_PATHS.test(request.url ?? ''),
         requireParentforOutgoingSpans: true,
         requestHook: (span, request) => {
           if (!('getHeader' in request)) return;

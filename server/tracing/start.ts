@@ -11,8 +11,8 @@ export interface Tracing {
  * Starts OpenTelemetry tracing in this process when OTEL_EXPORTER_OTLP_ENDPOINT is set. Off, it loads
  * nothing and registers nothing: no SDK, no instrumentation, no context manager.
  */
-export async function startTracing(config: Config, process: TracedProcess): Promise<Tracing | undefined> {
+export async function startTracing(config: Config, service: TracedProcess): Promise<Tracing | undefined> {
   if (!config.tracing.endpoint) return undefined;
   const { startSdk } = await import('./sdk');
-  return startSdk(config.tracing.endpoint, process);
+  return startSdk({ endpoint: config.tracing.endpoint, sampleRatio: config.tracing.sampleRatio }, service);
 }

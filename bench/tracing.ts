@@ -1,0 +1,143 @@
+/**
+ * Tracing's cost on the status path. Off (no OTEL_EXPORTER_OTLP_ENDPOINT, as by default) the product
+ * loads no OpenTelemetry code at all, so the lean server's status ratio to the bare server must be
+ * what the http section reads; on, every request is a server span (and a pending swap's read a SQL
+ * span) exported to an OTLP/HTTP sink on loopback, or with 1% of new traces kept. Interleaved rounds:
+ * bare, lean off, lean on, for settled swaps (answered from memory) and pending ones (read each time).
+ */
+import { createServer, type Server } from 'node:http';
+import { listen } from '../server/lifecycle';
+import { childEnv } from './config';
+import { insertSyntheticTransactions } from './fixtures';
+import { type Aggregate, httpRequest, interleaved, unexpected } from './load';
+import { startChild } from './procs';
+import type { Bench } from './setup';
+
+const SECTION = 'tracing';
+const SEEDED = 5_000;
+const SAMPLE_HASHES = 1000;
+/** The share of new traces the sampled server keeps (OTEL_TRACES_SAMPLER_ARG). */
+const SAMPLED = 0.01;
+
+/** A collector that takes every export and keeps nothing but a count. */
+async function startSink() {
+  let exports = 0;
+  let bytes = 0;
+  const server: Server = createServer((req, res) => {
+    req.on('data', (chunk: Buffer) => {
+      bytes += chunk.byteLength;
+    });
+    req.on('end', () => {
+      exports++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  const port = await listen(server, 0, '127.0.0.1');
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    received: () => ({ exports, bytes }),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function seed(b: Bench) {
+  const hashes: Record<'settled' | 'pending', string[]> = { settled: [], pending: [] };
+  for (const [kind, tag, status] of [
+    ['settled', 'trset', 'SUCCESS'],
+    ['pending', 'trpend', 'PENDING'],
+  ] as const) {
+    await insertSyntheticTransactions(b.sql, {
+      tag,
+      count: SEEDED,
+      status,
+      assets: b.assets,
+      wallet: `'0x' || lpad(to_hex(i + 900000), 40, '0')`,
+      createdAt: `now() - i * interval '1 minute'`,
+      hash: `md5('${tag}-a' || i) || md5('${tag}-b' || i)`,
+    });
+    hashes[kind] = (
+      await b.sql<{ hash: string }[]>`select hash from transactions
+        where id like ${`tx_${tag}%`} order by md5(id) limit ${SAMPLE_HASHES}`
+    ).map((r) => r.hash);
+  }
+  await b.sql`analyze transactions`;
+  return hashes;
+}
+
+export async function tracingSection(b: Bench): Promise<void> {
+  const hashes = await seed(b);
+  const sink = await startSink();
+  const off = await b.api();
+  const on = await startChild('api-traced', new URL('./serve.ts', import.meta.url).pathname, ['lean'], {
+    env: childEnv({ ...b.env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint }),
+  });
+  const sampled = await startChild('api-sampled', new URL('./serve.ts', import.meta.url).pathname, ['lean'], {
+    env: childEnv({ ...b.env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_TRACES_SAMPLER_ARG: String(SAMPLED) }),
+  });
+  const bare = await startChild('bare', new URL('./serve.ts', import.meta.url).pathname, ['bare'], {
+    env: childEnv(b.env),
+  });
+  try {
+    const statusPath = (h: string) => `/api/v1/transaction/status?hash=${h}`;
+    const onPort = on.info.port as number;
+    const targets = [
+      { label: 'bare', port: bare.info.port as number, paths: hashes.settled.map((h) => `/status?hash=${h}`) },
+      { label: 'off', port: off.port, paths: hashes.settled.map(statusPath) },
+      { label: 'on', port: onPort, paths: hashes.settled.map(statusPath) },
+      { label: 'on-sampled', port: sampled.info.port as number, paths: hashes.settled.map(statusPath) },
+      { label: 'off-pending', port: off.port, paths: hashes.pending.map(statusPath) },
+      { label: 'on-pending', port: onPort, paths: hashes.pending.map(statusPath) },
+    ];
+    const spec = (t: (typeof targets)[number], durationMs: number, warmupMs: number) => ({
+      label: t.label,
+      port: t.port,
+      requests: t.paths.map((p) => httpRequest('GET', t.port, p)),
+      connections: b.settings.connections,
+      durationMs,
+      warmupMs,
+      maxRequests: 5_000_000,
+    });
+    await interleaved(
+      b.load,
+      targets.map((t) => spec(t, b.ms(1.5), 0)),
+      1,
+      () => {},
+    );
+    const r = await interleaved(
+      b.load,
+      targets.map((t) => spec(t, b.ms(3), b.ms(0.5, 250))),
+      5,
+    );
+    b.report.details.tracing = { ...r, sink: sink.received() };
+    for (const agg of Object.values(r)) {
+      const odd = unexpected(agg, [200]);
+      if (odd) b.report.note(`unexpected answers — ${odd}`);
+    }
+    if (sink.received().exports === 0) b.report.note('tracing: the traced server exported nothing');
+    const add = (name: string, agg: Aggregate, base: Aggregate, baselineName: string) =>
+      b.report.add({ section: SECTION, name, value: agg.rps, unit: 'req/s', baseline: base.rps, baselineName });
+    const [rBare, rOff, rOn, rSampled, rOffPending, rOnPending] = [
+      'bare',
+      'off',
+      'on',
+      'on-sampled',
+      'off-pending',
+      'on-pending',
+    ].map((label) => r[label] as Aggregate) as [Aggregate, Aggregate, Aggregate, Aggregate, Aggregate, Aggregate];
+    add('status, settled: lean server, tracing off ÷ bare', rOff, rBare, 'bare');
+    add('status, settled: lean server, tracing on ÷ tracing off', rOn, rOff, 'tracing off');
+    add(
+      `status, settled: lean server, tracing on, ${SAMPLED * 100}% of traces kept ÷ tracing off`,
+      rSampled,
+      rOff,
+      'tracing off',
+    );
+    add('status, pending: lean server, tracing off ÷ bare', rOffPending, rBare, 'bare');
+    add('status, pending: lean server, tracing on ÷ tracing off', rOnPending, rOffPending, 'tracing off');
+  } finally {
+    await on.stop();
+    await sampled.stop();
+    await bare.stop();
+    await sink.close();
+  }
+}
