@@ -5,6 +5,7 @@ import { parseConfig } from '../server/config';
 import { activeTracing } from '../server/tracing/active';
 import { startTracing } from '../server/tracing/start';
 import { startTestApp, type TestApp, testEnv } from './support/app';
+import { ensureWebBuild, startBuiltWeb } from './support/built-web';
 import { ETH_TO_BTC, WALLETS } from './support/fixtures';
 import { waitForStatus } from './support/flows';
 import { type ReceivedSpan, startOtlpReceiver } from './support/otlp-receiver';
@@ -182,6 +183,50 @@ describe('a swap traced across the web and worker processes', () => {
       expect(spanIds.has(line.span_id)).toBe(true);
     }
   });
+});
+
+describe('the same swap through the built Next web process', () => {
+  it('continues the traceparent from the web process through the job to each poll', async () => {
+    // This swap's polls must be this worker's: the lean server's (and its worker) are done.
+    await Promise.all([stop(api), stop(worker)]);
+    ensureWebBuild();
+    const traced = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint };
+    const web = await startBuiltWeb(t, traced);
+    const nextWorker = spawnEntry('workers/main.ts', { ...t.env, ...traced, WORKER_HEALTH_PORT: '0' });
+    const traceId = hex(16);
+    const callerSpanId = hex(8);
+    let transactionId: string;
+    try {
+      t.sims.RELAY.configure({ outcome: 'success', settleAfterPolls: 3 });
+      const locked = await t.post('/api/v1/quote/lock', { ...ETH_TO_BTC, provider: 'RELAY' });
+      expect(locked.status, JSON.stringify(locked.body)).toBe(200);
+      const executed = await fetch(`${web.baseUrl}/api/v1/quote/execute`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', traceparent: `00-${traceId}-${callerSpanId}-01` },
+        body: JSON.stringify({ lockId: locked.body.data.lockId }),
+      });
+      const body = await executed.json();
+      expect(executed.status, JSON.stringify(body)).toBe(200);
+      transactionId = body.data.transaction.id;
+      await waitForStatus(t, transactionId, (tx) => tx.status === 'SUCCESS', { timeoutMs: 30_000 });
+    } finally {
+      await Promise.all([web.stop(), stop(nextWorker)]);
+    }
+    const trace = receiver.spans.filter((s) => s.traceId === traceId);
+    // Next adds server spans of its own under the HTTP server span that continues the caller's.
+    const server = trace.find((s) => s.kind === SPAN_KIND.SERVER && s.parentSpanId === callerSpanId);
+    expect(server?.service, JSON.stringify(trace.map((s) => [s.service, s.kind, s.name]))).toBe('switchyard-web');
+    const ids = new Set(trace.map((s) => s.spanId));
+    expect(trace.filter((s) => s.parentSpanId !== callerSpanId && !ids.has(s.parentSpanId ?? ''))).toEqual([]);
+    expect(
+      trace.some((s) => s.service === 'switchyard-web' && s.attributes['switchyard.transaction_id'] === transactionId),
+    ).toBe(true);
+    const enqueued = trace.find((s) => s.kind === SPAN_KIND.PRODUCER && s.name.startsWith('add tracking'));
+    expect(enqueued?.service).toBe('switchyard-web');
+    const polls = trace.filter((s) => s.name === 'process tracking');
+    expect(polls.length).toBeGreaterThanOrEqual(3);
+    expect(polls.every((p) => p.parentSpanId === enqueued?.spanId && p.service === 'switchyard-worker')).toBe(true);
+  }, 240_000);
 });
 
 describe('tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
