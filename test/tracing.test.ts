@@ -12,10 +12,10 @@ import { type ReceivedSpan, startOtlpReceiver } from './support/otlp-receiver';
 import { exitWithin, freePort, httpOk, spawnEntry, waitUntil } from './support/processes';
 
 /**
- * One swap followed end to end as one trace: the execute request on the lean API server (Next serves
- * the same handlers through its own HTTP server, traced the same way), the tracking job it enqueues,
- * the worker's polls, each provider call and SQL statement, all sent over OTLP/HTTP to a collector
- * on loopback by the real processes.
+ * One swap followed end to end as one trace: the execute request, the tracking job it enqueues, the
+ * worker's polls, each provider call and SQL statement, all sent over OTLP/HTTP to a collector on
+ * loopback by the real processes: the lean API server and a worker, then the built Next web process
+ * and a worker.
  */
 const FAST_TRACKING = {
   TRACKING_TIME_SCALE: '0.01',

@@ -1,5 +1,12 @@
 import type { Telemetry } from 'bullmq';
 
+export type TracedProcess = 'web' | 'api' | 'worker';
+
+export interface Tracing {
+  /** Exports the spans still buffered and stops; the last step of a process's stop. */
+  shutdown(): Promise<void>;
+}
+
 /** What the rest of the code may ask of tracing once it runs in this process. */
 export interface ActiveTracing {
   /** BullMQ's `telemetry` option: every queue and worker of the process passes it. */

@@ -6,10 +6,9 @@ import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor, type Span, type SpanProcessor } from '@opentelemetry/sdk-trace';
 import { BullMQOtel } from 'bullmq-otel';
-import { setActiveTracing } from './active';
+import { setActiveTracing, type TracedProcess, type Tracing } from './active';
 import { traceQueries } from './postgres';
 import { withoutBullmqHousekeeping } from './sampler';
-import type { TracedProcess, Tracing } from './start';
 
 const TRACER = 'switchyard';
 const PROVIDER_ATTRIBUTE = 'switchyard.provider';

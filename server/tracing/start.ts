@@ -1,11 +1,5 @@
 import type { Config } from '../config';
-
-export type TracedProcess = 'web' | 'api' | 'worker';
-
-export interface Tracing {
-  /** Exports the spans still buffered and stops; the last step of a process's stop. */
-  shutdown(): Promise<void>;
-}
+import type { TracedProcess, Tracing } from './active';
 
 /**
  * Starts OpenTelemetry tracing in this process when OTEL_EXPORTER_OTLP_ENDPOINT is set. Off, it loads
