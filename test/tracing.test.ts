@@ -151,7 +151,10 @@ describe('a swap traced across the web and worker processes', () => {
     const pollsWithProviderCall = polls.filter((poll) =>
       trace.some(
         (s) =>
-          s.kind === SPAN_KIND.CLIENT && s.attributes['switchyard.provider'] === 'RELAY' && ancestors(s).includes(poll),
+          s.kind === SPAN_KIND.CLIENT &&
+          s.attributes['switchyard.provider'] === 'RELAY' &&
+          s.attributes['switchyard.transaction_id'] === transactionId &&
+          ancestors(s).includes(poll),
       ),
     );
     expect(pollsWithProviderCall.length).toBeGreaterThanOrEqual(3);

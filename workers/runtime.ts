@@ -25,15 +25,14 @@ export interface WorkerRuntime {
   close(): Promise<void>;
 }
 
-/** With tracing on, the span of a job about one swap (a poll, a webhook fan-out) names its transaction. */
+/** With tracing on, the spans of a job about one swap (a poll, a webhook fan-out) name its transaction, down to its SQL. */
 function withTransactionAttribute<P extends (job: Job, token?: string) => Promise<unknown>>(processor: P): P {
   const tracing = activeTracing();
   if (!tracing) return processor;
   return (async (job: Job, token?: string) => {
-    if (typeof job.data?.transactionId === 'string') {
-      tracing.annotate({ 'switchyard.transaction_id': job.data.transactionId });
-    }
-    return processor(job, token);
+    const transactionId = job.data?.transactionId;
+    if (typeof transactionId !== 'string') return processor(job, token);
+    return tracing.withAttributes({ 'switchyard.transaction_id': transactionId }, () => processor(job, token));
   }) as P;
 }
 

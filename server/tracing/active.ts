@@ -15,6 +15,8 @@ export interface ActiveTracing {
   logFields(): { trace_id: string; span_id: string } | undefined;
   /** Adds attributes (a transaction id, a provider) to the span active now. */
   annotate(attributes: Record<string, string>): void;
+  /** Runs `work` with `attributes` on the span active now and on every span started inside it. */
+  withAttributes<T>(attributes: Record<string, string>, work: () => T): T;
   /** Calls to this origin (`host[:port]`) are a provider's: their spans carry `switchyard.provider`. */
   nameUpstream(host: string, provider: string): void;
 }

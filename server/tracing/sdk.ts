@@ -1,5 +1,12 @@
 import { createRequire, syncBuiltinESMExports } from 'node:module';
-import { type Attributes, context, isSpanContextValid, trace } from '@opentelemetry/api';
+import {
+  type Attributes,
+  type Context,
+  context,
+  createContextKey,
+  isSpanContextValid,
+  trace,
+} from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
@@ -41,6 +48,23 @@ class QueryStringScrubber implements SpanProcessor {
   }
 }
 
+const INHERITED_ATTRIBUTES = createContextKey('switchyard.inherited-attributes');
+
+/** Attributes a unit of work (a poll) put on its context are carried by every span it starts: its provider calls, its SQL. */
+class InheritedAttributes implements SpanProcessor {
+  onStart(span: Span, parentContext: Context): void {
+    const attributes = parentContext.getValue(INHERITED_ATTRIBUTES) as Attributes | undefined;
+    if (attributes) span.setAttributes(attributes);
+  }
+  onEnd(): void {}
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
 const tracesUrl = (endpoint: string) => new URL('v1/traces', endpoint.endsWith('/') ? endpoint : `${endpoint}/`).href;
 
 /**
@@ -59,6 +83,7 @@ export async function startSdk(
     sampler: withoutBullmqHousekeeping(sampleRatio),
     spanProcessors: [
       new QueryStringScrubber(),
+      new InheritedAttributes(),
       new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: tracesUrl(endpoint) }) }),
     ],
     // Metrics stay Prometheus (`/api/metrics`) and logs stay pino on stdout: traces only here.
@@ -91,6 +116,12 @@ export async function startSdk(
     },
     annotate(attributes) {
       trace.getSpan(context.active())?.setAttributes(attributes);
+    },
+    withAttributes(attributes, work) {
+      const active = context.active();
+      trace.getSpan(active)?.setAttributes(attributes);
+      const inherited = active.getValue(INHERITED_ATTRIBUTES) as Attributes | undefined;
+      return context.with(active.setValue(INHERITED_ATTRIBUTES, { ...inherited, ...attributes }), work);
     },
     nameUpstream(host, provider) {
       upstreams.set(host, provider);
