@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import { isPortFree, listen } from '../server/lifecycle';
 import { cloneTemplate, databaseUrl, dropDatabase, testDatabaseName } from './support/databases';
 import { ETH_TO_BTC } from './support/fixtures';
+import { randomHex } from './support/flows';
 import {
   exitWithin,
   freePort,
@@ -127,7 +128,14 @@ async function swapThroughRelay(product: Product) {
   expect(locked.status, JSON.stringify(locked.body)).toBe(200);
   const executed = await postJson(`${product.urls.web}/api/v1/quote/execute`, { lockId: locked.body.data.lockId });
   expect(executed.status, JSON.stringify(executed.body)).toBe(200);
-  return executed.body.data.transaction.id as string;
+  const transactionId = executed.body.data.transaction.id as string;
+  // The swapper's wallet sent the deposit: the simulated chain hears of it through track.
+  const tracked = await postJson(`${product.urls.web}/api/v1/transaction/track`, {
+    transactionId,
+    txHash: `0x${randomHex()}`,
+  });
+  expect(tracked.status, JSON.stringify(tracked.body)).toBe(200);
+  return transactionId;
 }
 
 async function relayCalls(product: Product, kind: 'quote' | 'status') {
