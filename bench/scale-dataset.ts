@@ -90,7 +90,7 @@ async function bulkLoad(url: string, swaps: number, log: (line: string) => void)
     const indexes = await sql<{ name: string; def: string }[]>`
       select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as def
       from pg_index i join pg_class t on t.oid = i.indrelid
-      where t.relname = any(${sql.array(BIG_TABLES)})
+      where t.relname::text = any(${`{${BIG_TABLES.join(',')}}`}::text[])
         and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)`;
     for (const index of indexes) await sql.unsafe(`drop index ${index.name}`);
     const now = new Date();
@@ -101,6 +101,7 @@ async function bulkLoad(url: string, swaps: number, log: (line: string) => void)
         now,
         tag: SCALE_TAG,
         chunk: 200_000,
+        slim: true,
         onProgress: (made) => {
           if (made % 1_000_000 === 0 || made === swaps) log(`    ${made.toLocaleString('en-US')} swaps`);
         },
@@ -167,7 +168,7 @@ export async function diskUse(url: string): Promise<DiskUse[]> {
       select c.relname as table, pg_table_size(c.oid)::text as rows, pg_indexes_size(c.oid)::text as indexes
       from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = 'public' and c.relkind = 'r'
-        and c.relname = any(${sql.array([
+        and c.relname::text = any(${`{${[
           ...BIG_TABLES,
           'swap_rollup_deltas',
           'swap_counts',
@@ -179,7 +180,7 @@ export async function diskUse(url: string): Promise<DiskUse[]> {
           'lock_activity_daily',
           'provider_call_hourly',
           'provider_call_daily',
-        ])})`;
+        ].join(',')}}`}::text[])`;
     return rows.map((r) => ({ table: r.table, rowBytes: Number(r.rows), indexBytes: Number(r.indexes) }));
   } finally {
     await sql.end();

@@ -69,7 +69,7 @@ async function samples(sql: ReturnType<typeof createAppContext>['sql'], swaps: n
   const picks = Array.from({ length: 400 }, (_, k) => 1 + Math.floor(((k + 0.5) / 400) * swaps));
   const ids = picks.map((i) => `tx_${SCALE_TAG}${String(i).padStart(22 - SCALE_TAG.length, '0')}`);
   const rows = await sql<{ id: string; hash: string; wallet: string; src_chain: string }[]>`
-    select id, hash, wallet_address as wallet, src_chain from transactions where id = any(${sql.array(ids)})`;
+    select id, hash, wallet_address as wallet, src_chain from transactions where id = any(${`{${ids.join(',')}}`}::text[])`;
   const hot = await sql<{ wallet: string }[]>`
     select wallet_address as wallet from transactions
     where wallet_key = '0x' || substr(md5('w0') || md5('v0'), 1, 40) limit 1`;

@@ -23,6 +23,11 @@ export interface SwapDatasetOptions {
   tag: string;
   /** Rows per statement. */
   chunk?: number;
+  /**
+   * Payloads cut to what the reads use (no image URLs in asset snapshots, short quotes, no execution
+   * answer once settled), so 10M swaps fit a bench machine; the columns and indexes are the same.
+   */
+  slim?: boolean;
   onProgress?: (made: number) => void;
 }
 
@@ -89,6 +94,10 @@ const HOT_WALLETS = 20;
 const HOT_SHARE = 0.01;
 const CREDITED_SHARE = 0.22;
 const UNREGISTERED_SHARE = 0.03;
+
+/** A Postgres array literal, so arrays travel as one text parameter whatever the client knows of array types. */
+const arrayLiteral = (values: (string | number | null)[]) =>
+  `{${values.map((v) => (v === null ? 'NULL' : `"${String(v).replace(/[\\"]/g, (c) => `\\${c}`)}"`)).join(',')}}`;
 
 /** Each entry repeated by its weight: a uniform index into it is a weighted choice. */
 const weighted = <T>(entries: [T, number][]) => entries.flatMap(([value, w]) => Array<T>(w).fill(value));
@@ -185,7 +194,7 @@ async function swapChunk(
   const providers = weighted(PROVIDER_WEIGHTS);
   const tag = o.tag;
   const pad = (room: number) => 22 - tag.length - room;
-  const a = (values: unknown[], type: string) => sql`${sql.array(values as never[])}::${sql.unsafe(type)}`;
+  const a = (values: (string | number | null)[], type: string) => sql`${arrayLiteral(values)}::${sql.unsafe(type)}`;
   const [srcIds, dstIds] = cat.ids as [number[], number[]];
   const [srcChains, dstChains] = cat.chains as [string[], string[]];
   const [srcTypes, dstTypes] = cat.types as [string[], string[]];
@@ -194,6 +203,12 @@ async function swapChunk(
   const [srcImages, dstImages] = cat.images as [string[], string[]];
   const [srcDecimals, dstDecimals] = cat.decimals as [number[], number[]];
   const [srcPrices, dstPrices] = cat.prices as [number[], number[]];
+  const route = o.slim
+    ? sql`jsonb_build_object('routeId', lower(provider))`
+    : sql`jsonb_build_object('provider', provider, 'routeId', lower(provider) || ':' || src_chain || '-' || dst_chain,
+        'src', jsonb_build_object('formatted', src_amount::text, 'usd', round(usd::numeric, 2)::text),
+        'dst', jsonb_build_object('formatted', dst_amount::text, 'usd', round((usd * 0.995)::numeric, 2)::text),
+        'fee', jsonb_build_object('usd', quoted_fee, 'currency', 'USD'), 'estimatedTime', 60 + floor(u3 * 900)::int)`;
   await sql`
     with s as materialized (
       select i,
@@ -225,10 +240,10 @@ async function swapChunk(
              (${a(srcPrices, 'float8[]')})[p] as src_price, (${a(dstPrices, 'float8[]')})[p] as dst_price,
              (${a(srcDecimals, 'int[]')})[p] as src_decimals, (${a(dstDecimals, 'int[]')})[p] as dst_decimals,
              jsonb_build_object('id', (${a(srcIds, 'int[]')})[p], 'symbol', (${a(srcSymbols, 'text[]')})[p],
-               'contract', (${a(srcContracts, 'text[]')})[p], 'image', (${a(srcImages, 'text[]')})[p],
+               'contract', (${a(srcContracts, 'text[]')})[p], 'image', ${o.slim ? sql`''` : sql`(${a(srcImages, 'text[]')})[p]`},
                'chain', (${a(srcChains, 'text[]')})[p], 'decimals', (${a(srcDecimals, 'int[]')})[p]) as src_asset,
              jsonb_build_object('id', (${a(dstIds, 'int[]')})[p], 'symbol', (${a(dstSymbols, 'text[]')})[p],
-               'contract', (${a(dstContracts, 'text[]')})[p], 'image', (${a(dstImages, 'text[]')})[p],
+               'contract', (${a(dstContracts, 'text[]')})[p], 'image', ${o.slim ? sql`''` : sql`(${a(dstImages, 'text[]')})[p]`},
                'chain', (${a(dstChains, 'text[]')})[p], 'decimals', (${a(dstDecimals, 'int[]')})[p]) as dst_asset,
              md5('w' || w) || md5('v' || w) as wallet_hex,
              md5(${tag} || i || 'h') || md5(${tag} || i || 'g') as hash_hex,
@@ -281,11 +296,8 @@ async function swapChunk(
       select lock_id, provider, lower(provider) || ':' || src_chain || '-' || dst_chain, src_chain, src_id, dst_chain, dst_id,
              src_amount::text, floor(src_amount * 10::numeric ^ src_decimals), 100, wallet, recipient, referral_code,
              referral_owner_id,
-             jsonb_build_object('provider', provider, 'routeId', lower(provider) || ':' || src_chain || '-' || dst_chain,
-               'src', jsonb_build_object('formatted', src_amount::text, 'usd', round(usd::numeric, 2)::text),
-               'dst', jsonb_build_object('formatted', dst_amount::text, 'usd', round((usd * 0.995)::numeric, 2)::text),
-               'fee', jsonb_build_object('usd', quoted_fee, 'currency', 'USD'), 'estimatedTime', 60 + floor(u3 * 900)::int),
-             jsonb_build_object('quoteId', md5(lock_id), 'expiry', extract(epoch from at)::bigint + 600),
+             ${route},
+             ${o.slim ? sql`jsonb_build_object('quoteId', lock_id)` : sql`jsonb_build_object('quoteId', md5(lock_id), 'expiry', extract(epoch from at)::bigint + 600)`},
              'used', at + interval '50 seconds', at - interval '1 second', at, tx_id,
              at - (2 + u8 * 40) * interval '1 second', at
       from y
@@ -297,11 +309,8 @@ async function swapChunk(
       select idle_lock_id, provider, lower(provider) || ':' || src_chain || '-' || dst_chain, src_chain, src_id, dst_chain,
              dst_id, src_amount::text, floor(src_amount * 10::numeric ^ src_decimals), 100, wallet, recipient, referral_code,
              referral_owner_id,
-             jsonb_build_object('provider', provider, 'routeId', lower(provider) || ':' || src_chain || '-' || dst_chain,
-               'src', jsonb_build_object('formatted', src_amount::text, 'usd', round(usd::numeric, 2)::text),
-               'dst', jsonb_build_object('formatted', dst_amount::text, 'usd', round((usd * 0.995)::numeric, 2)::text),
-               'fee', jsonb_build_object('usd', quoted_fee, 'currency', 'USD'), 'estimatedTime', 60 + floor(u3 * 900)::int),
-             jsonb_build_object('quoteId', md5(idle_lock_id), 'expiry', extract(epoch from at)::bigint + 600),
+             ${route},
+             ${o.slim ? sql`jsonb_build_object('quoteId', idle_lock_id)` : sql`jsonb_build_object('quoteId', md5(idle_lock_id), 'expiry', extract(epoch from at)::bigint + 600)`},
              'locked', at - u7 * ${stepMs}::float8 * interval '1 millisecond' + interval '60 seconds',
              at - u7 * ${stepMs}::float8 * interval '1 millisecond', at - u7 * ${stepMs}::float8 * interval '1 millisecond'
       from y
@@ -331,14 +340,23 @@ async function swapChunk(
            dst_amount::text, floor(src_amount * 10::numeric ^ src_decimals), floor(dst_amount * 10::numeric ^ dst_decimals),
            round(usd::numeric, 2), wallet, recipient, wallet_key_, recipient_key_, quoted_fee,
            case when status <> 'PENDING' then round(quoted_fee * (0.8 + u2 * 0.4)::numeric, 4) end, referral_code, referral_owner_id,
-           jsonb_build_object('src', jsonb_build_object('formatted', src_amount::text, 'usd', round(usd::numeric, 2)::text),
+           ${
+             o.slim
+               ? sql`jsonb_build_object('estimatedTime', 60 + floor(u3 * 900)::int)`
+               : sql`jsonb_build_object(
+             'src', jsonb_build_object('formatted', src_amount::text, 'usd', round(usd::numeric, 2)::text),
              'dst', jsonb_build_object('formatted', dst_amount::text, 'usd', round((usd * 0.995)::numeric, 2)::text),
              'steps', jsonb_build_array(jsonb_build_object('type', 'swap', 'name', provider)),
-             'fee', jsonb_build_object('usd', quoted_fee, 'currency', 'USD'), 'estimatedTime', 60 + floor(u3 * 900)::int),
-           jsonb_build_object('status', 'submitted', 'requestId', md5(tx_id)),
-           jsonb_build_object('depositAddress', recipient, 'amount', src_amount::text,
-             'expiresAt', to_char(at + interval '1 hour', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')),
-           jsonb_build_object('requestId', md5(tx_id), 'depositAddress', recipient),
+             'fee', jsonb_build_object('usd', quoted_fee, 'currency', 'USD'), 'estimatedTime', 60 + floor(u3 * 900)::int)`
+           },
+           jsonb_build_object('requestId', ${o.slim ? sql`i` : sql`md5(tx_id)`}),
+           ${
+             o.slim
+               ? sql`case when status = 'PENDING' then jsonb_build_object('depositAddress', recipient) end`
+               : sql`jsonb_build_object('depositAddress', recipient, 'amount', src_amount::text,
+             'expiresAt', to_char(at + interval '1 hour', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))`
+           },
+           ${o.slim ? sql`jsonb_build_object('requestId', i)` : sql`jsonb_build_object('requestId', md5(tx_id), 'depositAddress', recipient)`},
            case when status = 'PENDING' then ${now}::timestamptz + u1 * interval '60 seconds' end,
            status = 'PENDING' and age > 21600, at + interval '1 hour', finalized_at, at, coalesce(finalized_at, at)
     from y`;

@@ -9,9 +9,10 @@ import { affiliateScope } from './codes';
 
 const finishedRate = (succeeded: number, finished: number) => (finished > 0 ? succeeded / finished : null);
 
+/** Per code (`bucket` null) or per bucket (`code` null). */
 interface CodeSums {
-  code: string;
-  bucket: string;
+  code: string | null;
+  bucket: string | null;
   swaps: string;
   succeeded: string;
   finished: string;
@@ -68,7 +69,7 @@ function creditedSums(ctx: AppContext, ownerId: string | null, bucket: 'hour' | 
            sum(s.finished)::text as finished, sum(s.volume_usd)::text as "volumeUsd", sum(s.fees_usd)::text as "feesUsd"
     from (${sources}) as s (bucket, referral_code, referral_owner_id, swaps, succeeded, finished, volume_usd, fees_usd)
     join referral_codes rc on s.referral_owner_id = rc.owner_id and lower(s.referral_code) = lower(rc.code)
-    group by rc.code, s.bucket`;
+    group by grouping sets ((rc.code), (s.bucket))`;
 }
 
 /** Attribution for the codes in scope over a range: totals, a series, each code, and the latest swaps. */
@@ -126,9 +127,9 @@ export async function affiliateOverview(ctx: AppContext, viewer: Viewer, input: 
   const byCode = new Map(codes.map((c) => [c.code, empty()]));
   const series = new Map(bucketStarts(since, now, bucket).map((b) => [b.getTime(), { bucket: b, ...empty() }]));
   for (const s of sums) {
-    const code = byCode.get(s.code);
+    const code = s.code === null ? undefined : byCode.get(s.code);
     if (code) add(code, s);
-    const point = series.get(toDate(s.bucket).getTime());
+    const point = s.bucket === null ? undefined : series.get(toDate(s.bucket).getTime());
     if (point) add(point, s);
   }
   const totals = empty();

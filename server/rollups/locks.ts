@@ -30,7 +30,7 @@ export function lockActivityRows(
       select date_trunc(${bucket}, created_at, 'UTC') as bucket, provider,
              case when state = 'used' and used_at is not null
                then width_bucket(greatest(extract(epoch from used_at - created_at), 0)::float8,
-                                 ${ctx.sql.array(SECONDS_TO_EXECUTE.bounds)}::float8[]) end as ttx,
+                                 ${`{${SECONDS_TO_EXECUTE.bounds.join(',')}}`}::float8[]) end as ttx,
              count(*) as created,
              count(*) filter (where state = 'used') as executed,
              count(*) filter (where state = 'locked' and expires_at <= ${now.toISOString()}::timestamptz) as expired

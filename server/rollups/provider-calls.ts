@@ -14,7 +14,7 @@ export function providerCallRows(ctx: Pick<AppContext, 'sql'>, bucket: 'hour' | 
            coalesce(jsonb_object_agg(latency, timed) filter (where latency is not null), '{}'::jsonb) as latency
     from (
       select date_trunc(${bucket}, created_at, 'UTC') as bucket, provider,
-             width_bucket(greatest(latency_ms, 0)::float8, ${ctx.sql.array(QUOTE_LATENCY_MS.bounds)}::float8[]) as latency,
+             width_bucket(greatest(latency_ms, 0)::float8, ${`{${QUOTE_LATENCY_MS.bounds.join(',')}}`}::float8[]) as latency,
              count(*) as calls,
              count(*) filter (where outcome not in ('ok', 'no_route')) as errors,
              count(latency_ms) as timed

@@ -66,6 +66,8 @@ export async function foldSwapDeltas(ctx: Pick<AppContext, 'sql'>): Promise<{ fo
     folded += n;
     if (n < FOLD_BATCH) break;
   }
+  // A backlog (a backfill, a worker that was down) leaves the table bloated; readers scan all of it.
+  if (folded >= FOLD_BATCH) await ctx.sql`vacuum (analyze) swap_rollup_deltas`;
   return { folded };
 }
 

@@ -43,11 +43,12 @@ export function windowParts(since: Date, now: Date, rolledUntil: Date | null | '
   const raw = [...span(start, firstHour), ...span(rolledEnd, end)];
   const rolledFrom = new Date(firstHour);
   const firstDay = ceilTo(firstHour, DAY_MS);
-  const lastDay = floorTo(rolledEnd, DAY_MS);
+  // Rollups that hold everything hold the whole of today too: its daily row is read for it.
+  const lastDay = rolledUntil === 'all' ? ceilTo(end, DAY_MS) : floorTo(rolledEnd, DAY_MS);
   if (!useDays || firstDay >= lastDay) return { raw, hours: span(firstHour, rolledEnd), days: null, rolledFrom };
   return {
     raw,
-    hours: [...span(firstHour, firstDay), ...span(lastDay, rolledEnd)],
+    hours: [...span(firstHour, firstDay), ...span(lastDay, Math.max(lastDay, rolledEnd))],
     days: { from: new Date(firstDay), to: new Date(lastDay) },
     rolledFrom,
   };

@@ -1,14 +1,16 @@
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { type getTableColumns, sql } from 'drizzle-orm';
 import { transactions } from '../../drizzle/schema';
 import { walletLookupKeys } from '../catalog/addresses';
 import { assetIdsBySymbol } from '../catalog/asset-ids';
 import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import { AppError, validationError } from '../errors';
+import { perKey } from '../per-key';
 import { offsetOf, type Paginated } from '../schemas/common';
 import type { HistoryFilter } from '../schemas/transactions';
+import { hashKey } from './keys';
 import { presentHistoryItem } from './present';
-import { identifiedBy } from './search';
+import { STATUS_FIELDS } from './status-fields';
 import { TX_STATUSES, type TxStatus } from './statuses';
 
 /**
@@ -20,12 +22,28 @@ import { TX_STATUSES, type TxStatus } from './statuses';
  *   with the rows (server/rollups/swaps.ts). A term that names several kinds at once is counted as
  *   disjoint parts, so no swap is counted twice.
  * Pages merge index scans, each cut at the page's end: one per status, asset, provider, code or side.
+ * The statements are built as text with numbered parameters: a public read builds several per request.
  */
 
-/** A column by its bare name: the same in `transactions`, the counters and their deltas. */
-const column = (name: string) => sql.raw(`"${name}"`);
-const intArray = (values: number[]) => sql`${`{${values.join(',')}}`}::int[]`;
-const statusArray = (values: readonly TxStatus[]) => sql`${`{${values.join(',')}}`}::transaction_status[]`;
+/** A statement being written: its parameters, numbered in the order they are added. */
+class Statement {
+  readonly params: string[] = [];
+  param(value: string | number): string {
+    this.params.push(String(value));
+    return `$${this.params.length}`;
+  }
+}
+
+/** A Postgres array literal, as one text parameter. */
+const arrayLiteral = (values: readonly (string | number)[]) =>
+  `{${values.map((v) => `"${String(v).replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+
+type Predicate = (s: Statement) => string;
+
+const and = (...parts: (Predicate | undefined)[]): Predicate => {
+  const present = parts.filter((p): p is Predicate => p !== undefined);
+  return (s) => (present.length ? present.map((p) => `(${p(s)})`).join(' and ') : 'true');
+};
 
 /** What a `query` term can name; each kind has an index of its own. */
 interface Term {
@@ -33,8 +51,8 @@ interface Term {
   provider: string;
   /** Catalog assets whose symbol contains the term. */
   assetIds: number[];
-  /** A transaction id, lock id, one of its hashes, or a wallet on either side. */
-  identity: SQL;
+  hashKey: string;
+  walletKeys: string[];
 }
 
 async function resolveTerm(ctx: AppContext, search: string | undefined): Promise<Term | undefined> {
@@ -44,16 +62,45 @@ async function resolveTerm(ctx: AppContext, search: string | undefined): Promise
     text,
     provider: text.toUpperCase(),
     assetIds: await assetIdsBySymbol(ctx, text),
-    identity: identifiedBy(text),
+    hashKey: hashKey(text) ?? text,
+    walletKeys: walletLookupKeys(text),
   };
 }
 
+/** A transaction id, lock id, one of its hashes, or a wallet on either side: a few rows, each through its index. */
+const identity =
+  (term: Term): Predicate =>
+  (s) => {
+    const [text, key, wallets] = [s.param(term.text), s.param(term.hashKey), s.param(arrayLiteral(term.walletKeys))];
+    return `id = ${text} or lock_id = ${text} or hash_key = ${key} or inbound_hash_key = ${key}
+      or outbound_hash_key = ${key} or wallet_key = any(${wallets}::text[]) or recipient_wallet_key = any(${wallets}::text[])`;
+  };
+
 /** Swaps of the term's provider or from or to one of its assets: the part of a term the counters count. */
-const broad = (term: Term) =>
-  sql`(${column('provider')} = ${term.provider} or coalesce(${column('src_asset_id')}, 0) = any(${intArray(term.assetIds)})
-    or coalesce(${column('dst_asset_id')}, 0) = any(${intArray(term.assetIds)}))`;
-const codeIs = (code: string) => sql`coalesce(${column('referral_code')} = ${code}, false)`;
-const termMatches = (term: Term) => sql`(${term.identity} or ${broad(term)} or ${codeIs(term.text)})`;
+const broad =
+  (term: Term): Predicate =>
+  (s) => {
+    const ids = s.param(arrayLiteral(term.assetIds));
+    return `provider = ${s.param(term.provider)} or coalesce(src_asset_id, 0) = any(${ids}::int[])
+      or coalesce(dst_asset_id, 0) = any(${ids}::int[])`;
+  };
+const notBroad =
+  (term: Term): Predicate =>
+  (s) =>
+    `not (${broad(term)(s)})`;
+const codeIs =
+  (code: string): Predicate =>
+  (s) =>
+    `referral_code = ${s.param(code)}`;
+/** Not the code: a swap without one is not it either. */
+const codeIsNot =
+  (code: string): Predicate =>
+  (s) =>
+    `referral_code is distinct from ${s.param(code)}`;
+const termMatches =
+  (term: Term): Predicate =>
+  (s) =>
+    `(${identity(term)(s)}) or (${broad(term)(s)}) or (${codeIs(term.text)(s)})`;
 
 /** The statuses a filter admits; undefined when any. */
 function statusesOf(filter: HistoryFilter): TxStatus[] | undefined {
@@ -61,80 +108,98 @@ function statusesOf(filter: HistoryFilter): TxStatus[] | undefined {
   return filter.finalizedOnly ? (listed ?? [...TX_STATUSES]).filter((s) => s !== 'PENDING') : listed;
 }
 
-const statusIn = (statuses: TxStatus[] | undefined) =>
-  statuses === undefined ? sql`true` : sql`${column('status')} = any(${statusArray(statuses)})`;
+const statusIn = (statuses: TxStatus[] | undefined): Predicate | undefined =>
+  statuses === undefined ? undefined : (s) => `status = any(${s.param(arrayLiteral(statuses))}::transaction_status[])`;
 
 /** Every filter but the wallet one, as one predicate on `transactions`. */
-function historyWhere(filter: HistoryFilter, term: Term | undefined): SQL | undefined {
-  const where: SQL[] = [];
-  const statuses = statusesOf(filter);
-  if (statuses) where.push(statusIn(statuses));
-  if (filter.referralCode) where.push(eq(transactions.referralCode, filter.referralCode));
-  if (filter.transactionId) where.push(eq(transactions.id, filter.transactionId));
-  if (term) where.push(termMatches(term));
-  return where.length ? and(...where) : undefined;
+function historyWhere(filter: HistoryFilter, term: Term | undefined): Predicate {
+  return and(
+    statusIn(statusesOf(filter)),
+    filter.referralCode === undefined ? undefined : codeIs(filter.referralCode),
+    filter.transactionId === undefined ? undefined : (s) => `id = ${s.param(filter.transactionId as string)}`,
+    term && termMatches(term),
+  );
 }
 
 /** Cells of a counter table matching `where`, with the deltas not folded into it yet. */
-const counted = (table: 'swap_counts' | 'referral_swap_counts', where: SQL) =>
-  sql`(select coalesce(sum(swaps), 0) from (
-    select swaps from ${sql.raw(table)} where ${where}
-    union all select swaps from swap_rollup_deltas where ${where}) cells)`;
+const counted =
+  (table: 'swap_counts' | 'referral_swap_counts', where: Predicate): Predicate =>
+  (s) => {
+    const condition = where(s);
+    return `(select coalesce(sum(swaps), 0) from (select swaps from ${table} where ${condition}
+      union all select swaps from swap_rollup_deltas where ${condition}) cells)`;
+  };
 
-const rowCount = (where: SQL) => sql`(select count(*) from ${transactions} where ${where})`;
+const rowCount =
+  (where: Predicate): Predicate =>
+  (s) =>
+    `(select count(*) from transactions where ${where(s)})`;
+
+const plus =
+  (...parts: Predicate[]): Predicate =>
+  (s) =>
+    parts.map((p) => p(s)).join(' + ');
 
 /** The exact size of a history with no wallet and no transaction id, from the counters. */
-function broadTotal(filter: HistoryFilter, term: Term | undefined): SQL {
+function broadTotal(filter: HistoryFilter, term: Term | undefined): Predicate {
   const statuses = statusIn(statusesOf(filter));
   const code = filter.referralCode;
   if (!term) {
-    return code
-      ? counted('referral_swap_counts', and(codeIs(code), statuses) as SQL)
-      : counted('swap_counts', statuses);
+    return code ? counted('referral_swap_counts', and(codeIs(code), statuses)) : counted('swap_counts', and(statuses));
   }
   if (code) {
-    if (code === term.text) return counted('referral_swap_counts', and(codeIs(code), statuses) as SQL);
+    if (code === term.text) return counted('referral_swap_counts', and(codeIs(code), statuses));
     // The code's swaps the term names by provider or asset, plus those it names otherwise.
-    return sql`${counted('referral_swap_counts', and(codeIs(code), statuses, broad(term)) as SQL)}
-      + ${rowCount(sql`${term.identity} and ${codeIs(code)} and ${statuses} and not ${broad(term)}`)}`;
+    return plus(
+      counted('referral_swap_counts', and(codeIs(code), statuses, broad(term))),
+      rowCount(and(identity(term), codeIs(code), statuses, notBroad(term))),
+    );
   }
   // Disjoint parts: by provider or asset; else by the code the term spells; else by identity.
-  return sql`${counted('swap_counts', and(statuses, broad(term)) as SQL)}
-    + ${counted('referral_swap_counts', sql`${codeIs(term.text)} and ${statuses} and not ${broad(term)}`)}
-    + ${rowCount(sql`${term.identity} and ${statuses} and not (${broad(term)} or ${codeIs(term.text)})`)}`;
+  return plus(
+    counted('swap_counts', and(statuses, broad(term))),
+    counted('referral_swap_counts', and(codeIs(term.text), statuses, notBroad(term))),
+    rowCount(and(identity(term), statuses, notBroad(term), codeIsNot(term.text))),
+  );
 }
 
 /**
  * Index-ordered sources whose union is exactly the filtered history, and the filter each must still
- * pass. Without a wallet or a transaction id.
+ * pass. Without a wallet.
  */
-function broadBranches(filter: HistoryFilter, term: Term | undefined): { branches: SQL[]; rest: SQL | undefined } {
+function broadBranches(filter: HistoryFilter, term: Term | undefined): { branches: Predicate[]; rest: Predicate } {
   const statuses = statusesOf(filter);
   if (filter.transactionId) {
-    return { branches: [sql`${column('id')} = ${filter.transactionId}`], rest: historyWhere(filter, term) };
+    return { branches: [(s) => `id = ${s.param(filter.transactionId as string)}`], rest: historyWhere(filter, term) };
   }
   if (filter.referralCode) {
-    return {
-      branches: [sql`${column('referral_code')} = ${filter.referralCode}`],
-      rest: and(statusIn(statuses), term && termMatches(term)),
-    };
+    return { branches: [codeIs(filter.referralCode)], rest: and(statusIn(statuses), term && termMatches(term)) };
   }
   if (term) {
     return {
       branches: [
-        sql`${column('provider')} = ${term.provider}`,
-        ...term.assetIds.flatMap((id) => [
-          sql`${column('src_asset_id')} = ${id}`,
-          sql`${column('dst_asset_id')} = ${id}`,
+        (s) => `provider = ${s.param(term.provider)}`,
+        ...term.assetIds.flatMap((id): Predicate[] => [
+          (s) => `src_asset_id = ${s.param(id)}`,
+          (s) => `dst_asset_id = ${s.param(id)}`,
         ]),
-        sql`${column('referral_code')} = ${term.text}`,
-        term.identity,
+        codeIs(term.text),
+        identity(term),
       ],
-      rest: statusIn(statuses),
+      rest: and(statusIn(statuses)),
     };
   }
-  if (statuses) return { branches: statuses.map((s) => sql`${column('status')} = ${s}`), rest: undefined };
-  return { branches: [sql`true`], rest: undefined };
+  if (statuses) {
+    return {
+      branches: statuses.map(
+        (status): Predicate =>
+          (s) =>
+            `status = ${s.param(status)}`,
+      ),
+      rest: and(),
+    };
+  }
+  return { branches: [() => 'true'], rest: and() };
 }
 
 /** Where a page ends: the exact `created_at` (as Postgres prints it, microseconds kept) and id of its last row. */
@@ -158,10 +223,6 @@ function decodeCursor(cursor: string): Position {
   return { createdAt, id };
 }
 
-/** Rows strictly after `position` in newest-first order. */
-const after = (position: Position) =>
-  sql`(${column('created_at')}, ${column('id')}) < (${position.createdAt}::timestamptz, ${position.id})`;
-
 /**
  * The positions of one page: each branch an index scan in page order, cut at the page's end, then
  * merged without duplicates. A page in the older half is read from the oldest end, so page 200 of
@@ -170,68 +231,117 @@ const after = (position: Position) =>
 async function pagePositions(
   ctx: AppContext,
   filter: HistoryFilter,
-  branches: SQL[],
-  rest: SQL | undefined,
+  branches: Predicate[],
+  rest: Predicate,
   total: number,
 ): Promise<Position[]> {
   const cursor = filter.cursor ? decodeCursor(filter.cursor) : undefined;
   const offset = offsetOf(filter);
   const end = Math.min(offset + filter.perPage, total);
   const fromOldest = !cursor && offset > total / 2;
-  if (offset >= total && !cursor) return [];
+  if ((offset >= total && !cursor) || !branches.length) return [];
   // With a cursor one row more tells whether another page follows.
   const take = cursor ? filter.perPage + 1 : fromOldest ? end - offset : filter.perPage;
   const reach = cursor ? take : fromOldest ? total - offset : end;
-  const direction = sql.raw(fromOldest ? 'asc' : 'desc');
-  const order = sql`order by ${column('created_at')} ${direction}, ${column('id')} ${direction}`;
+  const direction = fromOldest ? 'asc' : 'desc';
+  const order = `order by created_at ${direction}, id ${direction}`;
+  const s = new Statement();
+  const after = cursor
+    ? `and (created_at, id) < (${s.param(cursor.createdAt)}::timestamptz, ${s.param(cursor.id)})`
+    : '';
   const scans = branches.map(
-    (branch) => sql`(select ${column('id')}, ${column('created_at')} from ${transactions}
-      where ${and(branch, rest, cursor && after(cursor))} ${order} limit ${reach})`,
+    (branch) =>
+      `(select id, created_at from transactions where (${branch(s)}) and (${rest(s)}) ${after} ${order} limit ${reach})`,
   );
-  const rows = (await ctx.db.execute(sql`
-    select id, created_at::text as created_text from (${sql.join(scans, sql` union `)}) page
-    ${order} limit ${take} offset ${cursor ? 0 : fromOldest ? total - end : offset}`)) as unknown as {
-    id: string;
-    created_text: string;
-  }[];
+  const skip = cursor ? 0 : fromOldest ? total - end : offset;
+  const rows = await ctx.sql.unsafe<{ id: string; created_text: string }[]>(
+    `select id, created_at::text as created_text from (${scans.join(' union ')}) page ${order} limit ${take} offset ${skip}`,
+    s.params,
+    { prepare: true },
+  );
   const positions = rows.map((r) => ({ id: r.id, createdAt: r.created_text }));
   return fromOldest ? positions.reverse() : positions;
 }
 
-type WalletColumn = typeof transactions.walletKey | typeof transactions.recipientWalletKey;
+async function scalar(ctx: AppContext, total: Predicate): Promise<number> {
+  const s = new Statement();
+  const [row] = await ctx.sql.unsafe<{ n: string }[]>(`select (${total(s)})::bigint::text as n`, s.params, {
+    prepare: true,
+  });
+  return Number(row?.n ?? 0);
+}
 
 /** "Sender or recipient" as an OR defeats both wallet indexes, so each side is its own index-only scan. */
-async function walletTotal(ctx: AppContext, keys: string[], where: SQL | undefined) {
-  const side = (c: WalletColumn) =>
-    sql`(select ${column('id')} from ${transactions} where ${and(inArray(c, keys), where)})`;
-  const [row] = (await ctx.db.execute(
-    sql`select count(*)::int as n from (${side(transactions.walletKey)} union ${side(transactions.recipientWalletKey)}) matched`,
-  )) as unknown as { n: number }[];
-  return row?.n ?? 0;
+const walletTotal =
+  (keys: Predicate, where: Predicate): Predicate =>
+  (s) => {
+    const [wallets, condition] = [keys(s), where(s)];
+    return `(select count(*) from (select id from transactions where wallet_key = any(${wallets}::text[]) and ${condition}
+      union select id from transactions where recipient_wallet_key = any(${wallets}::text[]) and ${condition}) matched)`;
+  };
+
+/** The total and the page; page 1 and cursor pages read newest first whatever the total, so both go at once. */
+async function countedPage(
+  ctx: AppContext,
+  filter: HistoryFilter,
+  total: Predicate,
+  branches: Predicate[],
+  rest: Predicate,
+): Promise<{ positions: Position[]; total: number }> {
+  if (filter.cursor || filter.page === 1) {
+    const [exact, positions] = await Promise.all([
+      scalar(ctx, total),
+      pagePositions(ctx, filter, branches, rest, Number.MAX_SAFE_INTEGER),
+    ]);
+    return { positions, total: exact };
+  }
+  const exact = await scalar(ctx, total);
+  return { positions: await pagePositions(ctx, filter, branches, rest, exact), total: exact };
 }
 
 async function pageOf(ctx: AppContext, filter: HistoryFilter): Promise<{ positions: Position[]; total: number }> {
   const term = await resolveTerm(ctx, filter.search);
   if (filter.addresses?.length) {
-    const keys = [...new Set(filter.addresses.flatMap(walletLookupKeys))];
+    const keys = arrayLiteral([...new Set(filter.addresses.flatMap(walletLookupKeys))]);
     const where = historyWhere(filter, term);
-    const total = await walletTotal(ctx, keys, where);
-    const branches = [inArray(transactions.walletKey, keys), inArray(transactions.recipientWalletKey, keys)];
-    return { positions: await pagePositions(ctx, filter, branches, where, total), total };
+    const branches: Predicate[] = [
+      (s) => `wallet_key = any(${s.param(keys)}::text[])`,
+      (s) => `recipient_wallet_key = any(${s.param(keys)}::text[])`,
+    ];
+    return countedPage(
+      ctx,
+      filter,
+      walletTotal((s) => s.param(keys), where),
+      branches,
+      where,
+    );
   }
-  const total = filter.transactionId
-    ? sql`(select count(*) from ${transactions} where ${historyWhere(filter, term)})`
-    : broadTotal(filter, term);
-  const [row] = (await ctx.db.execute(sql`select (${total})::bigint::text as n`)) as unknown as { n: string }[];
-  const exact = Number(row?.n ?? 0);
+  const total = filter.transactionId ? rowCount(historyWhere(filter, term)) : broadTotal(filter, term);
   const { branches, rest } = broadBranches(filter, term);
-  return { positions: await pagePositions(ctx, filter, branches, rest, exact), total: exact };
+  return countedPage(ctx, filter, total, branches, rest);
 }
+
+/** What a history item is made of: the status answer's columns and the USD amount, none of the large JSON. */
+const itemColumns = {
+  ...(Object.fromEntries(STATUS_FIELDS.map((field) => [field, transactions[field]])) as Pick<
+    ReturnType<typeof getTableColumns<typeof transactions>>,
+    (typeof STATUS_FIELDS)[number]
+  >),
+  amountUsd: transactions.amountUsd,
+};
+
+const rowsById = perKey((ctx: AppContext) =>
+  ctx.db
+    .select(itemColumns)
+    .from(transactions)
+    .where(sql`${transactions.id} = any(${sql.placeholder('ids')}::text[])`)
+    .prepare('history_rows'),
+);
 
 /** The rows of a page's positions, read by primary key in one query (the deferred join). */
 async function rowsAt(ctx: AppContext, positions: Position[]) {
   const ids = positions.map((p) => p.id);
-  const rows = ids.length ? await ctx.db.select().from(transactions).where(inArray(transactions.id, ids)) : [];
+  const rows = ids.length ? await rowsById(ctx).execute({ ids: arrayLiteral(ids) }) : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }

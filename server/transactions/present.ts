@@ -60,7 +60,7 @@ export function presentTransaction(tx: StatusFields, catalog: CatalogSnapshot) {
 }
 
 /** A transaction as a history page lists it: no updatedAt, plus amountUsd. */
-export function presentHistoryItem(tx: TransactionRow, catalog: CatalogSnapshot) {
+export function presentHistoryItem(tx: StatusFields & Pick<TransactionRow, 'amountUsd'>, catalog: CatalogSnapshot) {
   const { updatedAt: _updatedAt, ...rest } = presentTransaction(tx, catalog);
   return { ...rest, amountUsd: num(tx.amountUsd) ?? 0 };
 }

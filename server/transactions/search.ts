@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gte, inArray, like, lte, or, type SQL, sql } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import { type PgColumn, union } from 'drizzle-orm/pg-core';
 import { transactions } from '../../drizzle/schema';
 import { walletLookupKeys } from '../catalog/addresses';
 import { assetIdsOnChain } from '../catalog/asset-ids';
@@ -37,8 +37,13 @@ export function identifiedBy(term: string, { hashPrefix = false } = {}): SQL {
   ) as SQL;
 }
 
-async function searchWhere(ctx: AppContext, input: TransactionSearchInput): Promise<SQL | undefined> {
+/** The filters, and the chain's sides apart (each the other's alternative): an OR of two indexes. */
+async function searchWhere(
+  ctx: AppContext,
+  input: TransactionSearchInput,
+): Promise<{ where: SQL | undefined; sides: [SQL, SQL] | undefined }> {
   const where: SQL[] = [];
+  let sides: [SQL, SQL] | undefined;
   const term = input.query?.trim();
   if (term) where.push(identifiedBy(term, { hashPrefix: true }));
   if (input.statuses?.length) where.push(inArray(transactions.status, input.statuses));
@@ -46,11 +51,9 @@ async function searchWhere(ctx: AppContext, input: TransactionSearchInput): Prom
   if (input.chain) {
     // Through the catalog's assets of the chain, so each side is an index of its own.
     const ids = await assetIdsOnChain(ctx, input.chain);
-    where.push(
-      ids.length
-        ? (or(inArray(transactions.srcAssetId, ids), inArray(transactions.dstAssetId, ids)) as SQL)
-        : sql`false`,
-    );
+    sides = ids.length
+      ? [inArray(transactions.srcAssetId, ids), inArray(transactions.dstAssetId, ids)]
+      : [sql`false`, sql`false`];
   }
   if (input.from) where.push(gte(transactions.createdAt, input.from));
   if (input.to) where.push(lte(transactions.createdAt, input.to));
@@ -58,7 +61,7 @@ async function searchWhere(ctx: AppContext, input: TransactionSearchInput): Prom
   // Only pending swaps are ever stale (a final status clears the flag): the stale ones have an index of their own.
   if (input.stale === true) where.push(sql`(${transactions.status} = 'PENDING' and ${transactions.stale})`);
   if (input.stale === false) where.push(sql`not ${transactions.stale}`);
-  return where.length ? and(...where) : undefined;
+  return { where: where.length ? and(...where) : undefined, sides };
 }
 
 const SORT_COLUMNS = {
@@ -122,23 +125,28 @@ export async function searchTransactions(
   ctx: AppContext,
   input: TransactionSearchInput,
 ): Promise<TransactionSearchPage> {
-  const where = await searchWhere(ctx, input);
+  const { where, sides } = await searchWhere(ctx, input);
+  const capped = (condition: SQL | undefined) =>
+    ctx.db
+      .select({ id: transactions.id })
+      .from(transactions)
+      .where(condition)
+      .limit(SEARCH_TOTAL_CAP + 1);
+  // Each side of an OR counted through its own index, up to the cap: past it on one side is past it in all.
+  const counting = sides
+    ? ctx.db
+        .select({ value: count() })
+        .from(union(capped(and(where, sides[0])), capped(and(where, sides[1]))).as('capped'))
+    : ctx.db.select({ value: count() }).from(capped(where).as('capped'));
   const [rows, [counted]] = await Promise.all([
     ctx.db
       .select()
       .from(transactions)
-      .where(where)
+      .where(and(where, sides && or(...sides)))
       .orderBy(...orderBy(input.sort))
       .limit(input.perPage + 1)
       .offset((input.page - 1) * input.perPage),
-    ctx.db.select({ value: count() }).from(
-      ctx.db
-        .select({ one: sql`1` })
-        .from(transactions)
-        .where(where)
-        .limit(SEARCH_TOTAL_CAP + 1)
-        .as('capped'),
-    ),
+    counting,
   ]);
   const matched = counted?.value ?? 0;
   return {
