@@ -7,6 +7,7 @@ const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const positiveInt = z.coerce.number().int().positive();
+const optionalUrl = z.preprocess((value) => (value === '' ? undefined : value), z.string().min(1).optional());
 
 /** A setting: the environment variable it is read from, and how. */
 interface Setting<S extends z.ZodType = z.ZodType> {
@@ -33,7 +34,29 @@ const SETTINGS = {
   databaseUrl: from('DATABASE_URL', z.string().default('postgres://postgres:postgres@127.0.0.1:5432/switchyard')),
   databasePoolMax: from('DATABASE_POOL_MAX', positiveInt.default(10)),
   databaseConnectTimeoutMs: from('DATABASE_CONNECT_TIMEOUT_MS', positiveInt.default(1000)),
+  /** A streaming replica for status, history, dashboard and stream catch-up reads; unset: the primary serves them. */
+  databaseReadUrl: from('DATABASE_READ_URL', optionalUrl),
+  /** Past this lag the replica serves no reads (the primary does) and readiness reports it behind. */
+  databaseReadMaxLagMs: from('DATABASE_READ_MAX_LAG_MS', positiveInt.default(5_000)),
+  /** `transaction`: a transaction-pooling proxy (PgBouncer) sits in front of Postgres, so nothing is prepared by name. */
+  databasePooler: from('DATABASE_POOLER', z.enum(['none', 'transaction']).default('none')),
+  /** A direct connection for `LISTEN`, which a transaction pooler cannot carry; unset: DATABASE_URL when not pooled. */
+  databaseListenUrl: from('DATABASE_LISTEN_URL', optionalUrl),
   redisUrl: from('REDIS_URL', z.string().default('redis://127.0.0.1:6379')),
+  /** Seed nodes of a Redis Cluster (`host:port,host:port`); when set, REDIS_URL is not used. */
+  redisClusterNodes: from(
+    'REDIS_CLUSTER_NODES',
+    z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((node) => node.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port'))),
+  ),
   redisPrefix: from(
     'REDIS_PREFIX',
     z
@@ -108,7 +131,9 @@ const SETTINGS = {
   worker: {
     healthPort: from('WORKER_HEALTH_PORT', z.coerce.number().int().min(0).max(65535).default(3300)),
     trackingConcurrency: from('TRACKING_CONCURRENCY', positiveInt.default(20)),
-    lockDurationMs: from('WORKER_LOCK_DURATION_MS', positiveInt.default(30_000)),
+    lockDurationMs: from('WORKER_LOCK_DURATION_MS', positiveInt.default(10_000)),
+    /** How often workers look for jobs whose lock lapsed (a worker died) and hand them back. */
+    stalledIntervalMs: from('WORKER_STALLED_INTERVAL_MS', positiveInt.default(5_000)),
     sweepIntervalMs: from('SWEEP_INTERVAL_MS', positiveInt.default(30_000)),
     rateLimitRollupIntervalMs: from('RATE_LIMIT_ROLLUP_INTERVAL_MS', positiveInt.default(60_000)),
     priceRefreshIntervalMs: from('PRICE_REFRESH_INTERVAL_MS', positiveInt.default(10 * 60_000)),

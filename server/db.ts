@@ -18,18 +18,47 @@ export interface DbOptions {
   url: string;
   poolMax: number;
   connectTimeoutMs: number;
+  /**
+   * Behind a transaction-pooling proxy (PgBouncer `pool_mode = transaction`) consecutive statements may
+   * run on different server connections, so a statement prepared by name on one is unknown on the next:
+   * every statement is then sent unnamed (drizzle's `.prepare()` keeps working, it only stops caching).
+   */
+  transactionPooled?: boolean;
 }
 
-export function createDb({ url, poolMax, connectTimeoutMs }: DbOptions): DbHandle {
+export function createDb({ url, poolMax, connectTimeoutMs, transactionPooled = false }: DbOptions): DbHandle {
   const sql = postgres(url, {
     max: poolMax,
     connect_timeout: connectTimeoutMs / 1000,
     idle_timeout: 30,
+    prepare: !transactionPooled,
     onnotice: () => {},
     connection: { application_name: 'switchyard' },
   });
   const db = drizzle(sql, { schema });
   return { db, sql, close: () => sql.end({ timeout: 2 }) };
+}
+
+/**
+ * What `LISTEN` runs on: a connection that stays this client's between statements (postgres.js holds it
+ * apart from the pool). A transaction pooler hands each transaction any server connection, so a
+ * `LISTEN` through it hears nothing: behind one, only a direct `DATABASE_LISTEN_URL` can listen.
+ */
+export function listenSqlOf(
+  handle: DbHandle,
+  {
+    listenUrl,
+    transactionPooled,
+    connectTimeoutMs,
+  }: { listenUrl?: string; transactionPooled: boolean; connectTimeoutMs: number },
+): postgres.Sql | undefined {
+  if (!listenUrl) return transactionPooled ? undefined : handle.sql;
+  return postgres(listenUrl, {
+    max: 1,
+    connect_timeout: connectTimeoutMs / 1000,
+    onnotice: () => {},
+    connection: { application_name: 'switchyard-listen' },
+  });
 }
 
 /** An ILIKE pattern matching `term` anywhere, with the LIKE wildcards in it escaped. */

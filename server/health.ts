@@ -1,8 +1,21 @@
 import type { AppContext } from './context';
 
+interface Check {
+  ok: boolean;
+  latencyMs: number;
+  error?: string;
+}
+
 export interface Readiness {
   ok: boolean;
-  checks: Record<'postgres' | 'redis', { ok: boolean; latencyMs: number; error?: string }>;
+  checks: Record<'postgres' | 'redis', Check> & {
+    /**
+     * With DATABASE_READ_URL: whether the replica takes reads (reachable, and within
+     * DATABASE_READ_MAX_LAG_MS). It does not decide `ok`: past the threshold the primary serves every
+     * read, so failing the process would turn a lagging replica into an outage of the whole API.
+     */
+    replica?: Check & { lagSeconds: number | null };
+  };
 }
 
 async function timed(work: () => Promise<unknown>, timeoutMs: number) {
@@ -52,5 +65,12 @@ export async function checkReadiness(ctx: AppContext): Promise<Readiness> {
     timed(() => ctx.sql`select 1`, timeout),
     timed(() => redisPing(ctx.redis), timeout),
   ]);
-  return { ok: postgres.ok && redis.ok, checks: { postgres, redis } };
+  const state = ctx.reads.replicaState();
+  const replica = state && {
+    ok: state.serving,
+    latencyMs: 0,
+    lagSeconds: state.lagMs === null ? null : state.lagMs / 1000,
+    ...(state.serving ? {} : { error: state.reachable ? 'lagging' : 'unreachable' }),
+  };
+  return { ok: postgres.ok && redis.ok, checks: { postgres, redis, ...(replica && { replica }) } };
 }

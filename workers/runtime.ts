@@ -46,7 +46,7 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
   const ctx = createAppContext(config);
   const connections: Redis[] = [];
   const connection = () => {
-    const redis = createWorkerRedis(config.redisUrl);
+    const redis = createWorkerRedis(config);
     connections.push(redis);
     return redis;
   };
@@ -61,8 +61,12 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
     prefix,
     // With tracing on, each run of a job is a span in the trace that enqueued it (bullmq-otel).
     telemetry: activeTracing()?.queueTelemetry,
+    // A dead worker's job runs again within lockDuration + stalledInterval (10 + 5 s by default). A live
+    // worker renews its locks every lockDuration / 2, so only an event loop stalled that long loses one.
     lockDuration: config.worker.lockDurationMs,
-    stalledInterval: Math.max(1000, Math.floor(config.worker.lockDurationMs / 2)),
+    stalledInterval: config.worker.stalledIntervalMs,
+    // Polls are idempotent and the sweep re-enqueues a swap whose job failed: a second worker death is no reason to give up.
+    maxStalledCount: 2,
   };
 
   const queues = { tracking: trackingQueue, maintenance: maintenanceQueue, webhooks: webhookQueue };

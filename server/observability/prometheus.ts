@@ -15,6 +15,7 @@ import {
   queueWorkers,
   readyGauge,
   registry,
+  replicaLag,
   trackingLag,
   transactionStreamsOpen,
   transactionsGauge,
@@ -27,6 +28,7 @@ async function collectReadiness(ctx: AppContext) {
   readyGauge.set(readiness.ok ? 1 : 0);
   for (const [dependency, check] of Object.entries(readiness.checks))
     dependencyUp.set({ dependency }, check.ok ? 1 : 0);
+  if (readiness.checks.replica) replicaLag.set(readiness.checks.replica.lagSeconds ?? -1);
 }
 
 /** Pending swaps only (the status index bounds the read to those in flight, not the whole ledger). */

@@ -82,6 +82,11 @@ export const dependencyUp = new Gauge({
   labelNames: ['dependency'] as const,
   registers: [registry],
 });
+export const replicaLag = new Gauge({
+  name: 'switchyard_database_replica_lag_seconds',
+  help: 'How long ago the oldest WAL the read replica (DATABASE_READ_URL) has not replayed was written on the primary; -1 while it cannot be reached',
+  registers: [registry],
+});
 export const queueWorkers = new Gauge({
   name: 'switchyard_queue_workers',
   help: 'BullMQ workers connected to each queue, across every worker process',

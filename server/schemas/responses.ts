@@ -394,7 +394,19 @@ const dependencyCheck = z.object({
 export const readinessResponse = z.object({
   status: z.enum(['ready', 'unavailable']),
   ok: z.boolean(),
-  checks: z.object({ postgres: dependencyCheck, redis: dependencyCheck }),
+  checks: z.object({
+    postgres: dependencyCheck,
+    redis: dependencyCheck,
+    /** Present with a read replica (DATABASE_READ_URL): whether it takes reads; it does not decide `ok`. */
+    replica: z
+      .object({
+        ok: z.boolean(),
+        latencyMs: z.number(),
+        lagSeconds: z.number().nullable(),
+        error: z.enum(['lagging', 'unreachable']).optional(),
+      })
+      .optional(),
+  }),
 });
 
 export const openApiDocumentResponse = open(

@@ -113,7 +113,7 @@ function markerHeard(ctx: AppContext, changes: AnswerChanges<unknown>, timeoutMs
 
 /**
  * The kept status answers of one app, and the one `LISTEN` that keeps them current: postgres.js holds
- * it on a connection of its own and listens again after a reconnect. Started by the first status read,
+ * it on a connection of its own (DATABASE_LISTEN_URL's, when set) and listens again after a reconnect. Started by the first status read,
  * so processes that never answer one (the worker) never listen.
  */
 export const answerChanges = perKey((ctx: AppContext): AnswerChanges<unknown> => {
@@ -147,7 +147,12 @@ export const answerChanges = perKey((ctx: AppContext): AnswerChanges<unknown> =>
     else ctx.log.warn(NOT_HEARD);
     firstListen();
   };
-  ctx.sql.listen(ANSWER_CHANGES_CHANNEL, heard, listened).catch((error: unknown) => {
+  if (!ctx.listenSql) {
+    ctx.log.warn(`${NOT_HEARD} (DATABASE_POOLER=transaction and no DATABASE_LISTEN_URL)`);
+    firstListen();
+    return changes;
+  }
+  ctx.listenSql.listen(ANSWER_CHANGES_CHANNEL, heard, listened).catch((error: unknown) => {
     ctx.log.warn({ err: error }, NOT_HEARD);
     firstListen();
   });

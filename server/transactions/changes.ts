@@ -1,6 +1,8 @@
 import type { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from '../log';
+import type { Reads } from '../reads';
+import { createSubscriberRedis, type RedisTarget } from '../redis';
 import { enqueue } from '../tracking/queues';
 
 /**
@@ -19,11 +21,13 @@ interface ChangeNotifier {
   log: Logger;
   /** Absent where nothing sends webhooks. */
   webhookQueue?: Queue;
+  /** With a replica, each change raises the fence reads wait behind. */
+  reads?: Pick<Reads, 'fence'>;
 }
 
 /**
  * Everything that follows a committed change of a transaction, called once from every place that
- * writes one: watching streams are woken, and a webhook fan-out is handed to the worker (which sends
+ * writes one: reads from a replica wait until it has replayed the change, watching streams are woken, and a webhook fan-out is handed to the worker (which sends
  * a state to an endpoint at most once, so a change no one can see costs nothing). Never throws: a
  * watcher catches up at its next re-read, and a fan-out that could not be enqueued is logged.
  */
@@ -32,7 +36,11 @@ export async function afterTransactionChange(
   transactionId: string,
   { created = false }: { created?: boolean } = {},
 ): Promise<void> {
-  await Promise.all([publishTransactionChange(ctx, transactionId), enqueueWebhookFanOut(ctx, transactionId, created)]);
+  await Promise.all([
+    ctx.reads?.fence(),
+    publishTransactionChange(ctx, transactionId),
+    enqueueWebhookFanOut(ctx, transactionId, created),
+  ]);
 }
 
 async function publishTransactionChange(ctx: ChangeNotifier, transactionId: string): Promise<void> {
@@ -60,7 +68,12 @@ export interface ChangeFeed {
 }
 
 /** One subscriber connection per process, fanned out to the streams of this process. */
-export function createChangeFeed(redisUrl: string, prefix: string, log: Logger, connectTimeoutMs: number): ChangeFeed {
+export function createChangeFeed(
+  target: RedisTarget,
+  prefix: string,
+  log: Logger,
+  connectTimeoutMs: number,
+): ChangeFeed {
   const listeners = new Map<string, Set<ChangeListener>>();
   let subscriber: Redis | undefined;
   let subscribed: Promise<unknown> | undefined;
@@ -72,13 +85,8 @@ export function createChangeFeed(redisUrl: string, prefix: string, log: Logger, 
   function connect(): Promise<unknown> {
     if (subscribed) return subscribed;
     // Commands wait for the connection (and ioredis resubscribes after a reconnect) instead of failing.
-    const redis = new Redis(redisUrl, {
-      maxRetriesPerRequest: null,
-      connectTimeout: connectTimeoutMs,
-      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
-    });
+    const redis = createSubscriberRedis(target, connectTimeoutMs);
     subscriber = redis;
-    redis.on('error', () => {});
     redis.on('message', (_channel: string, transactionId: string) => {
       for (const listener of [...(listeners.get(transactionId) ?? [])]) listener();
     });

@@ -1,8 +1,10 @@
 import { asc, eq, getTableColumns, or, sql } from 'drizzle-orm';
 import { transactions } from '../../drizzle/schema';
 import type { AppContext } from '../context';
+import type { Database } from '../db';
 import { notFound } from '../errors';
 import { perKey } from '../per-key';
+import { readWithFallback } from '../reads';
 import { hashKey } from './keys';
 import { STATUS_FIELDS, type StatusFields } from './status-fields';
 
@@ -23,8 +25,8 @@ const statusSelection = {
 
 type Selection = typeof versioned | typeof statusSelection;
 
-const prepareById = (ctx: AppContext, selection: Selection, name: string) =>
-  ctx.db
+const prepareById = (db: Database, selection: Selection, name: string) =>
+  db
     .select(selection)
     .from(transactions)
     .where(eq(transactions.id, sql.placeholder('id')))
@@ -37,8 +39,8 @@ const prepareById = (ctx: AppContext, selection: Selection, name: string) =>
  * hash the provider reported — wins over a merely reported one; among equals the oldest swap wins,
  * since a deposit exists only after the swap it pays was executed.
  */
-const prepareByHash = (ctx: AppContext, selection: Selection, name: string) =>
-  ctx.db
+const prepareByHash = (db: Database, selection: Selection, name: string) =>
+  db
     .select(selection)
     .from(transactions)
     .where(
@@ -63,18 +65,19 @@ interface Lookups<Row> {
   byHash: { execute(params: { key: string | null }): Promise<Row[]> };
 }
 
-/** Status lookups are the hottest read: prepared once per process, whole rows and status rows apart. */
-const statements = perKey((ctx: AppContext) => ({
+/** Status lookups are the hottest read: prepared once per process and database, whole rows and status rows apart. */
+const statementsOn = perKey((db: Database) => ({
   // Each statement returns the rows of the selection it was prepared with.
   rows: {
-    byId: prepareById(ctx, versioned, 'tx_by_id'),
-    byHash: prepareByHash(ctx, versioned, 'tx_by_hash'),
+    byId: prepareById(db, versioned, 'tx_by_id'),
+    byHash: prepareByHash(db, versioned, 'tx_by_hash'),
   } as Lookups<TransactionRow>,
   status: {
-    byId: prepareById(ctx, statusSelection, 'tx_status_by_id'),
-    byHash: prepareByHash(ctx, statusSelection, 'tx_status_by_hash'),
+    byId: prepareById(db, statusSelection, 'tx_status_by_id'),
+    byHash: prepareByHash(db, statusSelection, 'tx_status_by_hash'),
   } as Lookups<StatusRow>,
 }));
+const statements = (ctx: AppContext) => statementsOn(ctx.db);
 
 function lookUp<Row>(lookups: Lookups<Row>, by: { transactionId?: string; hash?: string }): Promise<Row> {
   const found = by.transactionId
@@ -98,12 +101,30 @@ export async function transactionById(ctx: AppContext, id: string): Promise<Tran
 export const findTransaction = (ctx: AppContext, by: { transactionId?: string; hash?: string }) =>
   lookUp(statements(ctx).rows, by);
 
-/** Only what a status answer is made of, by id or by any of its hashes. */
-export const findTransactionStatus = (ctx: AppContext, by: { transactionId?: string; hash?: string }) =>
-  lookUp(statements(ctx).status, by);
+/**
+ * Only what a status answer is made of, by id or by any of its hashes, read where `ctx.reads` says (a
+ * replica misses a row it has not replayed yet: then the primary), and whether a replica answered.
+ */
+export async function findTransactionStatus(
+  ctx: AppContext,
+  by: { transactionId?: string; hash?: string },
+): Promise<{ row: StatusRow; fromReplica: boolean }> {
+  if (!ctx.reads.replicated) return { row: await lookUp(statements(ctx).status, by), fromReplica: false };
+  const { result, target } = await readWithFallback(ctx.reads, (on) => lookUp(statementsOn(on.db).status, by));
+  return { row: result, fromReplica: target.replica };
+}
 
-/** The status columns of one row by id; undefined once it is gone. */
-export async function transactionStatusById(ctx: AppContext, id: string): Promise<StatusRow | undefined> {
-  const [row] = await statements(ctx).status.byId.execute({ id });
-  return row;
+/** The status columns of one row by id; undefined once it is gone. `catchUp`: may come from the replica. */
+export async function transactionStatusById(
+  ctx: AppContext,
+  id: string,
+  { catchUp = false } = {},
+): Promise<StatusRow | undefined> {
+  if (!catchUp) return (await statements(ctx).status.byId.execute({ id }))[0];
+  const { result } = await readWithFallback(
+    ctx.reads,
+    async (on) => (await statementsOn(on.db).status.byId.execute({ id }))[0],
+    (row) => !row,
+  );
+  return result;
 }

@@ -125,7 +125,7 @@ async function readTransactionStatus(
   const listens = changes.listens;
   let kept: { value: KeptStatus<VersionedStatus>; keptUntil: number } | undefined;
   try {
-    const tx = await findTransactionStatus(ctx, query);
+    const { row: tx, fromReplica } = await findTransactionStatus(ctx, query);
     const now = Date.now();
     const refundDeadline =
       tx.status === 'FAILED' && tx.finalizedAt !== null
@@ -138,8 +138,9 @@ async function readTransactionStatus(
     const keepUntil = (keptUntil: number) => ({ value: { status, explorerKey: catalog.explorerKey }, keptUntil });
     if (settled)
       kept = keepUntil(query.transactionId ? Number.POSITIVE_INFINITY : now + SETTLED_BY_HASH_MAX_AGE_S * 1000);
-    // Changes heard since before this read began, over the same listening connection.
-    else if (listens > 0 && listens === changes.listens)
+    // Changes heard since before this read began, over the same listening connection. A replica's row may
+    // predate a change already heard (its fence raised after the announcement): such an answer is not kept.
+    else if (listens > 0 && listens === changes.listens && !fromReplica)
       kept = keepUntil(Math.min(now + PENDING_KEPT_MS, refundDeadline));
     return status;
   } finally {

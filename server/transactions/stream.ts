@@ -78,10 +78,18 @@ const encoder = new TextEncoder();
 const statusEvent = (id: string, status: TransactionStatus) =>
   encoder.encode(`id: ${id}\nevent: status\ndata: ${JSON.stringify(status)}\n\n`);
 
-/** The current state; null when it could not be read now (the next wake-up retries), 'gone' when deleted. */
-async function readStatus(ctx: AppContext, transactionId: string): Promise<TransactionStatus | null | 'gone'> {
+/**
+ * The current state; null when it could not be read now (the next wake-up retries), 'gone' when deleted.
+ * The catch-up may come from a replica; a wake-up's re-read comes from the primary, since the change that
+ * woke it may not have reached the replica yet.
+ */
+async function readStatus(
+  ctx: AppContext,
+  transactionId: string,
+  catchUp: boolean,
+): Promise<TransactionStatus | null | 'gone'> {
   try {
-    const row = await transactionStatusById(ctx, transactionId);
+    const row = await transactionStatusById(ctx, transactionId, { catchUp });
     return row ? await presentStatus(ctx, row) : 'gone';
   } catch (error) {
     ctx.log.warn({ err: error, transactionId }, 'stream re-read failed; retrying at the next wake-up');
@@ -174,6 +182,7 @@ export async function openTransactionStream(ctx: AppContext, request: StreamRequ
   if (client.signal.aborted) end();
 
   let greeted = false;
+  let caughtUp = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
       output = controller;
@@ -187,7 +196,8 @@ export async function openTransactionStream(ctx: AppContext, request: StreamRequ
         }
         if (dirty) {
           dirty = false;
-          const read = await readStatus(ctx, transactionId);
+          const read = await readStatus(ctx, transactionId, !caughtUp);
+          caughtUp = true;
           if (read === 'gone') break;
           if (ended) return;
           if (read) {

@@ -1,0 +1,186 @@
+import 'server-only';
+import type { Redis } from 'ioredis';
+import type postgres from 'postgres';
+import type { Database } from './db';
+
+/** A handle reads run on: the primary's, or the replica's. */
+export interface ReadTarget {
+  db: Database;
+  sql: postgres.Sql;
+  replica: boolean;
+}
+
+export interface ReplicaState {
+  /** The replica answered its last position check. */
+  reachable: boolean;
+  /** How long ago the oldest WAL it has not replayed was written on the primary; null until known. */
+  lagMs: number | null;
+  /** Reachable and within DATABASE_READ_MAX_LAG_MS: it takes reads. */
+  serving: boolean;
+}
+
+/**
+ * Where status, history, dashboard and stream catch-up reads go. Without a replica: the primary,
+ * with no I/O. With one, read-your-writes holds for every client at once: each acknowledged change of
+ * a transaction (execute, track, a poll) raises a fence in Redis to the primary's WAL position after
+ * it, and a read goes to the replica only once the replica has replayed up to the fence, so no client
+ * reads an older state than one it (or anyone) was answered with. A replica that is down, or lags past
+ * the threshold, or a fence that cannot be read: the primary serves.
+ */
+export interface Reads {
+  primary: ReadTarget;
+  replicated: boolean;
+  target(): Promise<ReadTarget>;
+  /** Called after an acknowledged change, before its answer goes out. */
+  fence(): Promise<void>;
+  replicaState(): ReplicaState | undefined;
+  close(): void;
+}
+
+const POSITION_CHECK_MS = 250;
+
+/** A WAL position (`16/B374D848`) as a number: exact below 2^53 bytes of WAL. */
+export const lsnValue = (lsn: string | null | undefined) => {
+  if (!lsn) return 0;
+  const [high = '0', low = '0'] = lsn.split('/');
+  return Number.parseInt(high, 16) * 2 ** 32 + Number.parseInt(low, 16);
+};
+
+/** Raises the fence, never lowers it: concurrent writers may arrive out of WAL order. */
+const RAISE_FENCE = `
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tonumber(ARGV[1]) > current then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+else redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 1`;
+
+export function primaryReads(primary: Omit<ReadTarget, 'replica'>): Reads {
+  const target = { ...primary, replica: false };
+  return {
+    primary: target,
+    replicated: false,
+    target: async () => target,
+    fence: async () => {},
+    replicaState: () => undefined,
+    close: () => {},
+  };
+}
+
+export interface ReplicaOptions {
+  primary: Omit<ReadTarget, 'replica'>;
+  replica: Omit<ReadTarget, 'replica'>;
+  redis: Redis;
+  redisPrefix: string;
+  maxLagMs: number;
+  onError(error: unknown, what: string): void;
+}
+
+export function replicatedReads({ primary, replica, redis, redisPrefix, maxLagMs, onError }: ReplicaOptions): Reads {
+  const primaryTarget: ReadTarget = { ...primary, replica: false };
+  const replicaTarget: ReadTarget = { ...replica, replica: true };
+  const fenceKey = `${redisPrefix}:replica-fence`;
+  // Once a fence has stood this long, the replica either replayed it or lags past the threshold and serves nothing.
+  const fenceTtlMs = 2 * maxLagMs + 1000;
+  const state: ReplicaState = { reachable: false, lagMs: null, serving: false };
+  /** The primary's position as sampled, oldest first, until the replica has replayed it. */
+  let written: { at: number; lsn: number }[] = [];
+  let replayed = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let checking: Promise<void> | undefined;
+
+  const replayPosition = async () => {
+    const [row] = await replica.sql<{ lsn: string | null; recovering: boolean }[]>`
+      select pg_last_wal_replay_lsn()::text as lsn, pg_is_in_recovery() as recovering`;
+    // Not in recovery (promoted, or the primary itself): nothing to wait for.
+    return row?.recovering === false ? Number.POSITIVE_INFINITY : lsnValue(row?.lsn);
+  };
+
+  const check = async () => {
+    const at = Date.now();
+    try {
+      const [row] = await primary.sql<{ lsn: string }[]>`select pg_current_wal_lsn()::text as lsn`;
+      written.push({ at, lsn: lsnValue(row?.lsn) });
+    } catch {
+      // The primary's own outage is readiness' to report; the replica's position is still worth knowing.
+    }
+    try {
+      replayed = await replayPosition();
+      state.reachable = true;
+    } catch {
+      state.reachable = false;
+    }
+    written = written.filter((sample) => sample.lsn > replayed);
+    state.lagMs = state.reachable ? (written[0] ? Date.now() - written[0].at : 0) : null;
+    state.serving = state.reachable && state.lagMs !== null && state.lagMs <= maxLagMs;
+  };
+
+  const tick = () => {
+    checking ??= check().finally(() => {
+      checking = undefined;
+    });
+    return checking;
+  };
+  /** Started by the first read or readiness check, so processes that never read from it (the worker) poll nothing. */
+  const started = () => {
+    if (timer) return undefined;
+    timer = setInterval(tick, POSITION_CHECK_MS).unref();
+    return tick();
+  };
+
+  return {
+    primary: primaryTarget,
+    replicated: true,
+    async target() {
+      const first = started();
+      if (first) await first;
+      if (!state.serving) return primaryTarget;
+      let fence: number;
+      try {
+        fence = Number((await redis.get(fenceKey)) ?? 0);
+      } catch {
+        return primaryTarget;
+      }
+      if (fence <= replayed) return replicaTarget;
+      try {
+        replayed = Math.max(replayed, await replayPosition());
+      } catch {
+        return primaryTarget;
+      }
+      return fence <= replayed ? replicaTarget : primaryTarget;
+    },
+    async fence() {
+      try {
+        const [row] = await primary.sql<{ lsn: string }[]>`select pg_current_wal_lsn()::text as lsn`;
+        await redis.eval(RAISE_FENCE, 1, fenceKey, lsnValue(row?.lsn), fenceTtlMs);
+      } catch (error) {
+        onError(error, 'replica fence not raised: other processes may read this change from the replica late');
+      }
+    },
+    replicaState() {
+      started();
+      return { ...state };
+    },
+    close() {
+      clearInterval(timer);
+    },
+  };
+}
+
+/**
+ * Runs `read` where `reads` says; on the replica, a miss (`missed`) or a failure is read again on the
+ * primary: a row the replica has not replayed yet, or a replica that went away mid-read.
+ */
+export async function readWithFallback<T>(
+  reads: Reads,
+  read: (target: ReadTarget) => Promise<T>,
+  missed: (result: T) => boolean = () => false,
+): Promise<{ result: T; target: ReadTarget }> {
+  const target = await reads.target();
+  if (!target.replica) return { result: await read(target), target };
+  try {
+    const result = await read(target);
+    if (!missed(result)) return { result, target };
+  } catch {
+    // Read again below.
+  }
+  return { result: await read(reads.primary), target: reads.primary };
+}
