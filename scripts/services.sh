@@ -55,11 +55,18 @@ ensure_promtool() {
   echo "services: installing Debian's prometheus for promtool"; apt_install --no-install-recommends prometheus
 }
 
+# PgBouncer for the pooler test (test/pgbouncer.test.ts) and the scaled soak; only the binary is used.
+ensure_pgbouncer() {
+  if command -v pgbouncer >/dev/null || [ -x /usr/sbin/pgbouncer ]; then return; fi
+  echo "services: installing Debian's pgbouncer"; apt_install pgbouncer
+}
+
 if is_local "$DATABASE_URL"; then ensure_postgres; fi
 if is_local "$REDIS_URL"; then ensure_redis; fi
 for option in "$@"; do
   case "$option" in
     --with-chromium) ensure_chromium ;;
     --with-promtool) ensure_promtool ;;
+    --with-pgbouncer) ensure_pgbouncer ;;
   esac
 done

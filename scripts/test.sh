@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/auth-secret.sh
 export NEXT_TELEMETRY_DISABLED=1
-bash scripts/services.sh --with-chromium --with-promtool
+bash scripts/services.sh --with-chromium --with-promtool --with-pgbouncer
 bash scripts/deps.sh
 echo "== lint";       npx biome check .
 echo "== cycles";     bash scripts/check-cycles.sh
