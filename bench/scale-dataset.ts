@@ -11,16 +11,22 @@ import { seedCatalog } from '../drizzle/seed/seed';
 import { generateSwapDataset } from '../drizzle/seed/swap-dataset';
 import { parseConfig } from '../server/config';
 import { createDb } from '../server/db';
+import { pruneUnexecutedLocks } from '../server/maintenance/retention';
+import { lockSettleMs, rollupLockActivity } from '../server/rollups/locks';
 import { rollUpEverything } from '../server/rollups/run';
 import { recordExistingSwaps } from '../server/rollups/swaps';
 import type { BenchSettings } from './config';
 
 export const SCALE_TAG = 'scale';
 const BIG_TABLES = ['transactions', 'locks', 'transaction_events'];
+/** Kept through the load: the lock rollup and the retention of unexecuted locks read them as they go. */
+const KEPT_INDEXES = ['locks_created_idx', 'locks_unexecuted_created_idx'];
 
 export interface ScaleDataset {
   swaps: number;
   url: string;
+  /** Locks made (all of them counted in the rollups) and the ones the retention kept. */
+  locks: { made: number; kept: number };
   /** Seconds per phase of the load that made it (the one kept, when reused). */
   phases: Record<string, number>;
   loadSeconds: number;
@@ -40,7 +46,10 @@ const admin = (url: string) => {
   return postgres(u.toString(), { max: 1, onnotice: () => {} });
 };
 
-async function keptDataset(url: string, swaps: number): Promise<Omit<ScaleDataset, 'url' | 'reused'> | undefined> {
+async function keptDataset(
+  url: string,
+  swaps: number,
+): Promise<Omit<ScaleDataset, 'url' | 'reused' | 'locks'> | undefined> {
   const root = admin(url);
   try {
     const [exists] = await root`select 1 from pg_database where datname = ${new URL(url).pathname.slice(1)}`;
@@ -91,9 +100,19 @@ async function bulkLoad(url: string, swaps: number, log: (line: string) => void)
       select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as def
       from pg_index i join pg_class t on t.oid = i.indrelid
       where t.relname::text = any(${`{${BIG_TABLES.join(',')}}`}::text[])
-        and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)`;
+        and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)
+        and not (i.indexrelid::regclass::text = any(${`{${KEPT_INDEXES.join(',')}}`}::text[]))`;
     for (const index of indexes) await sql.unsafe(`drop index ${index.name}`);
     const now = new Date();
+    const ctx = { sql, config: parseConfig({ DATABASE_URL: url }) };
+    // A year as the product leaves it: each week of locks rolled up as it is made, then the unexecuted
+    // ones past their retention deleted (their counts stay in the rollups) and their space reused.
+    const housekeeping = async (madeUntil: Date) => {
+      const settled = new Date(madeUntil.getTime() + lockSettleMs(ctx));
+      while ((await rollupLockActivity(ctx, settled)).hours > 0);
+      await pruneUnexecutedLocks(ctx);
+      await sql`vacuum locks`;
+    };
     await timed('generate rows', () =>
       generateSwapDataset(sql, {
         swaps,
@@ -102,6 +121,7 @@ async function bulkLoad(url: string, swaps: number, log: (line: string) => void)
         tag: SCALE_TAG,
         chunk: 200_000,
         slim: true,
+        afterChunk: housekeeping,
         onProgress: (made) => {
           if (made % 1_000_000 === 0 || made === swaps) log(`    ${made.toLocaleString('en-US')} swaps`);
         },
@@ -115,12 +135,30 @@ async function bulkLoad(url: string, swaps: number, log: (line: string) => void)
       await rollUpEverything({ sql, config: parseConfig({ DATABASE_URL: url }) }, now);
     });
     await timed('vacuum analyze', async () => {
-      for (const table of [...BIG_TABLES, 'provider_calls']) await sql.unsafe(`vacuum (analyze) ${table}`);
+      for (const table of [...BIG_TABLES, 'provider_calls', 'swap_rollup_deltas']) {
+        await sql.unsafe(`vacuum (analyze) ${table}`);
+      }
     });
     const loadSeconds = Object.values(phases).reduce((a, b) => a + b, 0);
     await sql`create table bench_scale_dataset (swaps bigint, made_at timestamptz, load_seconds float8, phases jsonb)`;
     await sql`insert into bench_scale_dataset values (${swaps}, ${now.toISOString()}, ${loadSeconds}, ${sql.json(phases)})`;
     return { swaps, madeAt: now, loadSeconds, phases };
+  } finally {
+    await sql.end();
+  }
+}
+
+/** Locks made (the rollups count every one, the retention's deleted ones too) and kept. */
+async function lockCounts(url: string) {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await sql<{ made: string; kept: string }[]>`
+      select (select coalesce(sum(created), 0) from lock_activity_daily)
+             + (select count(*) from locks
+                where created_at >= coalesce((select rolled_until from rollup_watermarks where name = 'locks'), '-infinity'))
+               as made,
+             (select count(*) from locks) as kept`;
+    return { made: Number(row?.made ?? 0), kept: Number(row?.kept ?? 0) };
   } finally {
     await sql.end();
   }
@@ -140,10 +178,11 @@ export async function scaleDataset(
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     await rollUpEverything({ sql, config: parseConfig({ DATABASE_URL: url }) }).finally(() => sql.end());
     log(`    reusing the kept dataset of ${swaps.toLocaleString('en-US')} swaps made ${kept.madeAt.toISOString()}`);
-    return { ...kept, url, reused: true };
+    return { ...kept, url, reused: true, locks: await lockCounts(url) };
   }
   log(`    loading ${swaps.toLocaleString('en-US')} swaps`);
-  return { ...(await bulkLoad(url, swaps, log)), url, reused: false };
+  const made = await bulkLoad(url, swaps, log);
+  return { ...made, url, reused: false, locks: await lockCounts(url) };
 }
 
 export async function dropScaleDataset(settings: BenchSettings, swaps: number) {

@@ -320,7 +320,7 @@ export async function scaleSection(b: Bench): Promise<void> {
     for (const d of datasets) {
       b.report.add({
         section: SECTION,
-        name: `load of ${sizeLabel(d.swaps)} swaps (${(d.swaps * 2).toLocaleString('en-US')} locks)${d.reused ? ', kept from an earlier run' : ''}`,
+        name: `load of ${sizeLabel(d.swaps)} swaps (${d.locks.made.toLocaleString('en-US')} locks, ${d.locks.kept.toLocaleString('en-US')} kept by the retention)${d.reused ? ', kept from an earlier run' : ''}`,
         value: d.loadSeconds,
         unit: 's',
       });

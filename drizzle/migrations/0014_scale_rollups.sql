@@ -108,16 +108,22 @@ CREATE TABLE "swap_rollup_deltas" (
 	"fees_usd" numeric(38, 8) DEFAULT '0' NOT NULL
 );
 --> statement-breakpoint
+DROP INDEX "transactions_wallet_created_idx";--> statement-breakpoint
+DROP INDEX "transactions_recipient_created_idx";--> statement-breakpoint
+DROP INDEX "transactions_referral_created_idx";--> statement-breakpoint
 DROP INDEX "transactions_status_created_idx";--> statement-breakpoint
 ALTER TABLE "transactions" ADD COLUMN "src_asset_id" integer GENERATED ALWAYS AS ((src_asset->>'id')::integer) STORED;--> statement-breakpoint
 ALTER TABLE "transactions" ADD COLUMN "dst_asset_id" integer GENERATED ALWAYS AS ((dst_asset->>'id')::integer) STORED;--> statement-breakpoint
 CREATE INDEX "locks_unexecuted_created_idx" ON "locks" USING btree ("created_at") WHERE "locks"."state" = 'locked';--> statement-breakpoint
-CREATE INDEX "transactions_provider_created_idx" ON "transactions" USING btree ("provider","created_at","id");--> statement-breakpoint
-CREATE INDEX "transactions_src_asset_created_idx" ON "transactions" USING btree ("src_asset_id","created_at","id");--> statement-breakpoint
-CREATE INDEX "transactions_dst_asset_created_idx" ON "transactions" USING btree ("dst_asset_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "transactions_provider_created_idx" ON "transactions" USING btree ("provider","created_at","id","status");--> statement-breakpoint
+CREATE INDEX "transactions_src_asset_created_idx" ON "transactions" USING btree ("src_asset_id","created_at","id","status");--> statement-breakpoint
+CREATE INDEX "transactions_dst_asset_created_idx" ON "transactions" USING btree ("dst_asset_id","created_at","id","status");--> statement-breakpoint
 CREATE INDEX "transactions_referral_owner_created_idx" ON "transactions" USING btree ("referral_owner_id","created_at","id") WHERE "transactions"."referral_owner_id" is not null;--> statement-breakpoint
 CREATE INDEX "transactions_amount_created_idx" ON "transactions" USING btree ("amount_usd" DESC NULLS LAST,"created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "transactions_stale_idx" ON "transactions" USING btree ("created_at") WHERE "transactions"."status" = 'PENDING' and "transactions"."stale";--> statement-breakpoint
+CREATE INDEX "transactions_wallet_created_idx" ON "transactions" USING btree ("wallet_key","created_at","id","status");--> statement-breakpoint
+CREATE INDEX "transactions_recipient_created_idx" ON "transactions" USING btree ("recipient_wallet_key","created_at","id","status");--> statement-breakpoint
+CREATE INDEX "transactions_referral_created_idx" ON "transactions" USING btree ("referral_code","created_at","id","status");--> statement-breakpoint
 CREATE INDEX "transactions_status_created_idx" ON "transactions" USING btree ("status","created_at","id");--> statement-breakpoint
 -- Every change of a transaction that moves it between rollup cells is recorded as deltas: its old
 -- cell −1 and its new cell +1, insert-only, in the writer's transaction, so the rollups are exact the

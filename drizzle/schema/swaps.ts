@@ -148,14 +148,15 @@ export const transactions = pgTable(
     index('transactions_hash_key_idx').on(t.hashKey.op('text_pattern_ops')),
     index('transactions_inbound_hash_key_idx').on(t.inboundHashKey.op('text_pattern_ops')),
     index('transactions_outbound_hash_key_idx').on(t.outboundHashKey.op('text_pattern_ops')),
-    index('transactions_wallet_created_idx').on(t.walletKey, t.createdAt, t.id),
-    index('transactions_recipient_created_idx').on(t.recipientWalletKey, t.createdAt, t.id),
-    index('transactions_referral_created_idx').on(t.referralCode, t.createdAt, t.id),
+    index('transactions_wallet_created_idx').on(t.walletKey, t.createdAt, t.id, t.status),
+    index('transactions_recipient_created_idx').on(t.recipientWalletKey, t.createdAt, t.id, t.status),
+    index('transactions_referral_created_idx').on(t.referralCode, t.createdAt, t.id, t.status),
     index('transactions_created_idx').on(t.createdAt, t.id),
+    // Each list index ends with the status, so a status filter is checked in the index (index-only).
     index('transactions_status_created_idx').on(t.status, t.createdAt, t.id),
-    index('transactions_provider_created_idx').on(t.provider, t.createdAt, t.id),
-    index('transactions_src_asset_created_idx').on(t.srcAssetId, t.createdAt, t.id),
-    index('transactions_dst_asset_created_idx').on(t.dstAssetId, t.createdAt, t.id),
+    index('transactions_provider_created_idx').on(t.provider, t.createdAt, t.id, t.status),
+    index('transactions_src_asset_created_idx').on(t.srcAssetId, t.createdAt, t.id, t.status),
+    index('transactions_dst_asset_created_idx').on(t.dstAssetId, t.createdAt, t.id, t.status),
     index('transactions_referral_owner_created_idx')
       .on(t.referralOwnerId, t.createdAt, t.id)
       .where(sql`${t.referralOwnerId} is not null`),

@@ -29,6 +29,8 @@ export interface SwapDatasetOptions {
    */
   slim?: boolean;
   onProgress?: (made: number) => void;
+  /** After each statement, with the creation time the swaps made so far reach (a bulk load's housekeeping). */
+  afterChunk?: (madeUntil: Date) => Promise<void>;
 }
 
 interface Pair {
@@ -414,6 +416,7 @@ export async function generateSwapDataset(sql: postgres.Sql, o: SwapDatasetOptio
     const last = Math.min(o.swaps, first + chunk - 1);
     await swapChunk(sql, o, cat, codes, first, last);
     o.onProgress?.(last);
+    await o.afterChunk?.(new Date(o.now.getTime() - o.days * 86_400_000 + (last / o.swaps) * o.days * 86_400_000));
   }
   await providerCalls(sql, o);
   await rateLimitHits(sql, o);

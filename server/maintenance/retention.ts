@@ -43,7 +43,7 @@ export async function pruneSamples(ctx: AppContext): Promise<PruneReport> {
  * Locks never executed, past their retention and already counted in the lock rollups (a lock not
  * rolled up yet is kept, whatever its age). Executed locks belong to their swaps and stay.
  */
-async function pruneUnexecutedLocks(ctx: AppContext): Promise<number> {
+export async function pruneUnexecutedLocks(ctx: Pick<AppContext, 'sql' | 'config'>): Promise<number> {
   const rolled = await rolledUntil(ctx, 'locks');
   if (!rolled) return 0;
   return deleteInBatches(
@@ -62,12 +62,12 @@ async function pruneHourlyRollups(ctx: AppContext): Promise<number> {
   return deleted;
 }
 
-export const olderThan = (ctx: AppContext, column: string, days: number) =>
+export const olderThan = (ctx: Pick<AppContext, 'sql'>, column: string, days: number) =>
   ctx.sql`${ctx.sql(column)} < now() - make_interval(days => ${days})`;
 
 /** Deletes the rows `condition` matches, a batch at a time. */
 export async function deleteInBatches(
-  ctx: AppContext,
+  ctx: Pick<AppContext, 'sql'>,
   table:
     | 'provider_calls'
     | 'rate_limit_hits'
