@@ -314,7 +314,7 @@ describe('operations', () => {
       insert into provider_calls (provider, stage, outcome, latency_ms, created_at)
       select (array['RELAY', 'LIFI'])[1 + k % 2], case when k % 9 = 0 then 'execute' else 'quote' end,
              case when k % 7 = 0 then 'unavailable' when k % 11 = 0 then 'no_route' else 'ok' end,
-             case when k % 13 = 0 then null else (k * 37) % 190 end,
+             case when k % 13 = 0 then null when k % 3 = 0 then 100 + 25 * (k % 36) else 5 * ((k * 37) % 20) end,
              ${now.toISOString()}::timestamptz - k * interval '3 minutes' - interval '5 seconds'
       from generate_series(0, 2400) k`;
     const oracle = async (range: Range) => {

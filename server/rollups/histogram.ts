@@ -3,8 +3,9 @@ import type { HistogramCounts } from '../../drizzle/schema';
 /**
  * Fixed buckets for durations, so rollups of any hours add up bucket by bucket and a percentile of
  * a month is read from a few hundred counts. Each bucket stands for its lower bound: values on a
- * bound (whole seconds to a minute, whole milliseconds to 200 ms) give exactly what
- * `percentile_cont` gives; above those, the answer is within one bucket's width.
+ * bound give exactly what `percentile_cont` gives; others are within one bucket's width (a second
+ * up to a minute to execute, 5 % or less of a quote's latency). The bounds are part of the stored
+ * rollups: changing them means rolling the stored hours up again.
  */
 export interface HistogramScale {
   /** Ascending lower bounds, the first 0. Bucket `i` (1-based, as `width_bucket` numbers it) starts at `bounds[i - 1]`. */
@@ -18,13 +19,14 @@ export const SECONDS_TO_EXECUTE: HistogramScale = {
   bounds: [...steps(0, 60, 1), ...steps(60, 120, 5), ...steps(120, 600, 30), ...steps(600, 3600, 300), 3600, 7200],
 };
 
+/** Coarser: a month of hourly rows per provider is read per chart, each row as many buckets as it has values. */
 export const QUOTE_LATENCY_MS: HistogramScale = {
   bounds: [
-    ...steps(0, 200, 1),
-    ...steps(200, 1000, 5),
-    ...steps(1000, 3000, 10),
-    ...steps(3000, 10_000, 100),
-    ...steps(10_000, 60_001, 1000),
+    ...steps(0, 100, 5),
+    ...steps(100, 1000, 25),
+    ...steps(1000, 3000, 100),
+    ...steps(3000, 10_000, 500),
+    ...steps(10_000, 60_001, 5000),
   ],
 };
 
