@@ -59,7 +59,8 @@ export function privateReplica({
     create() {
       replica.stop('immediate');
       rmSync(dir, { recursive: true, force: true });
-      mkdirSync(dir, { recursive: true });
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      chmodSync(dir, 0o700);
       execFileSync('chown', ['-R', 'postgres:postgres', dir]);
       chmodSync(root, 0o755);
       runAsPostgres([
