@@ -22,6 +22,8 @@ export interface DbOptions {
    * Behind a transaction-pooling proxy (PgBouncer `pool_mode = transaction`) consecutive statements may
    * run on different server connections, so a statement prepared by name on one is unknown on the next:
    * every statement is then sent unnamed (drizzle's `.prepare()` keeps working, it only stops caching).
+   * Nor is a statement sent behind another on the same connection (pipelined): the proxy hands the
+   * server back at the first one's end, and the answer to the second then reaches no one.
    */
   transactionPooled?: boolean;
 }
@@ -32,6 +34,7 @@ export function createDb({ url, poolMax, connectTimeoutMs, transactionPooled = f
     connect_timeout: connectTimeoutMs / 1000,
     idle_timeout: 30,
     prepare: !transactionPooled,
+    ...(transactionPooled && { max_pipeline: 0 }),
     onnotice: () => {},
     connection: { application_name: 'switchyard' },
   });

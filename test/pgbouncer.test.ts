@@ -55,6 +55,8 @@ describe.skipIf(!available)('behind PgBouncer in transaction mode', () => {
       TRACKING_MIN_INTERVAL_MS: '100',
       SWEEP_INTERVAL_MS: '600000',
       WORKER_HEALTH_PORT: '0',
+      // A statement whose answer the pooler dropped would hold its request until this.
+      REQUEST_DEADLINE_MS: '5000',
     });
     worker = await startWorkerRuntime(t.app.config);
   }, 60_000);
@@ -92,6 +94,13 @@ describe.skipIf(!available)('behind PgBouncer in transaction mode', () => {
     expect(history.body.data.map((tx: { id: string }) => tx.id)).toEqual(
       expect.arrayContaining(swaps.map((s) => s.transaction.id)),
     );
+
+    // Many reads at once, more than the pool's connections: each carries one statement at a time. One
+    // sent behind another would be answered to nobody (the pooler hands the server back at the first's end).
+    const reads = await Promise.all(
+      Array.from({ length: 120 }, (_, i) => t.fetch(`/api/v1/transaction/history?perPage=${1 + (i % 40)}`)),
+    );
+    expect(reads.map((r) => r.status)).toEqual(reads.map(() => 200));
 
     const after = bouncer.stats(databaseName);
     expect(after.transactions - before.transactions).toBeGreaterThan(20);

@@ -18,5 +18,16 @@ describe('the installed postgres.js driver', () => {
       expect(nextWrite.indexOf('if (!socket)')).toBeGreaterThan(0);
       expect(nextWrite.indexOf('if (!socket)')).toBeLessThan(nextWrite.indexOf('socket.write('));
     });
+
+    // With max_pipeline 0 (DATABASE_POOLER=transaction: nothing pipelined through PgBouncer) a transaction's
+    // `begin` must still learn its connection: the driver called `onexecute` only while the pipeline had room.
+    it(`${build}: a query's onexecute runs before the pipeline check`, () => {
+      const source = readFileSync(join(root, build, 'connection.js'), 'utf8');
+      const execute = source.slice(source.indexOf('return write(toBuffer(q))'));
+      expect(execute.indexOf('q.options.onexecute(connection)')).toBeGreaterThan(0);
+      expect(execute.indexOf('q.options.onexecute(connection)')).toBeLessThan(
+        execute.indexOf('sent.length < max_pipeline'),
+      );
+    });
   }
 });
