@@ -1,3 +1,4 @@
+import { onReadTarget } from '../../read-context';
 import { historyLegacyResponse } from '../../schemas/responses';
 import { historyQueryLegacy } from '../../schemas/transactions';
 import { listHistory } from '../../transactions/history';
@@ -8,7 +9,7 @@ export const historyLegacy = endpoint({
   query: historyQueryLegacy,
   response: historyLegacyResponse,
   handle: async ({ query }, { app }) => {
-    const { items, page, perPage, total } = await listHistory(app, query, ['addresses']);
+    const { items, page, perPage, total } = await onReadTarget(app, (on) => listHistory(on, query, ['addresses']));
     return { body: { items, page, perPage, total } };
   },
 });

@@ -1,5 +1,6 @@
 import { andThen } from '../../maybe-promise';
 import { clientHash, clientIdentity } from '../../ratelimit/client';
+import { onReadTarget } from '../../read-context';
 import {
   eventsV1Response,
   executionV1Response,
@@ -64,10 +65,9 @@ export const historyV1 = endpoint({
   query: historyQueryV1,
   response: historyV1Response,
   handle: async ({ query }, { app }) => {
-    const { items, page, perPage, total, hasMore, nextCursor } = await listHistory(app, {
-      ...query,
-      search: query.query,
-    });
+    const { items, page, perPage, total, hasMore, nextCursor } = await onReadTarget(app, (on) =>
+      listHistory(on, { ...query, search: query.query }),
+    );
     return { body: { data: items, pagination: { page, perPage, total, hasMore, nextCursor } } };
   },
 });

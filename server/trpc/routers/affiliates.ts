@@ -1,12 +1,13 @@
 import { affiliateOverview } from '../../affiliates/attribution';
 import { createReferralCode, listAffiliates } from '../../affiliates/codes';
+import { onReadTarget } from '../../read-context';
 import { affiliateStatsInput, createReferralCodeInput } from '../../schemas/affiliates';
 import { adminProcedure, affiliateProcedure, router } from '../init';
 
 export const affiliatesRouter = router({
   overview: affiliateProcedure
     .input(affiliateStatsInput)
-    .query(({ ctx, input }) => affiliateOverview(ctx.app, ctx.viewer, input)),
+    .query(({ ctx, input }) => onReadTarget(ctx.app, (on) => affiliateOverview(on, ctx.viewer, input))),
   createCode: affiliateProcedure
     .input(createReferralCodeInput)
     .mutation(({ ctx, input }) => createReferralCode(ctx.app, ctx.viewer.userId, input)),

@@ -1,9 +1,12 @@
 import { operationsOverview } from '../../observability/operations';
 import { operationsTrends } from '../../observability/trends';
+import { onReadTarget } from '../../read-context';
 import { rangeInput } from '../../schemas/ranges';
 import { adminProcedure, router } from '../init';
 
 export const operationsRouter = router({
-  overview: adminProcedure.query(({ ctx }) => operationsOverview(ctx.app)),
-  trends: adminProcedure.input(rangeInput).query(({ ctx, input }) => operationsTrends(ctx.app, input)),
+  overview: adminProcedure.query(({ ctx }) => onReadTarget(ctx.app, operationsOverview)),
+  trends: adminProcedure
+    .input(rangeInput)
+    .query(({ ctx, input }) => onReadTarget(ctx.app, (on) => operationsTrends(on, input))),
 });

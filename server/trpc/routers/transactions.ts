@@ -1,10 +1,13 @@
+import { onReadTarget } from '../../read-context';
 import { transactionIdInput, transactionSearchInput } from '../../schemas/transactions';
 import { searchTransactions } from '../../transactions/search';
 import { getTransactionDetail, pollTransactionNow } from '../../transactions/support';
 import { router, supportProcedure } from '../init';
 
 export const transactionsRouter = router({
-  search: supportProcedure.input(transactionSearchInput).query(({ ctx, input }) => searchTransactions(ctx.app, input)),
+  search: supportProcedure
+    .input(transactionSearchInput)
+    .query(({ ctx, input }) => onReadTarget(ctx.app, (on) => searchTransactions(on, input))),
   detail: supportProcedure.input(transactionIdInput).query(({ ctx, input }) => getTransactionDetail(ctx.app, input.id)),
   pollNow: supportProcedure
     .input(transactionIdInput)
