@@ -15,7 +15,7 @@ import {
 } from '../server/tracking/queues';
 import { maintenanceProcessor, maintenanceTasks } from './processors/maintenance';
 import { trackingProcessor } from './processors/tracking';
-import { webhooksProcessor } from './processors/webhooks';
+import { webhooksProcessor, webhooksWorkerConcurrency } from './processors/webhooks';
 
 export interface WorkerRuntime {
   ctx: AppContext;
@@ -64,9 +64,7 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
     // A dead worker's job runs again within lockDuration + stalledInterval (10 + 5 s by default). A live
     // worker renews its locks every lockDuration / 2, so only an event loop stalled that long loses one.
     lockDuration: config.worker.lockDurationMs,
-    stalledInterval: config.worker.stalledIntervalMs,
-    // Polls are idempotent and the sweep re-enqueues a swap whose job failed: a second worker death is no reason to give up.
-    maxStalledCount: 2,
+    stalledInterval: Math.min(config.worker.stalledIntervalMs, Math.max(1000, config.worker.lockDurationMs / 2)),
   };
 
   const queues = { tracking: trackingQueue, maintenance: maintenanceQueue, webhooks: webhookQueue };
@@ -99,7 +97,7 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
   const webhooks = new Worker('webhooks', withTransactionAttribute(webhooksProcessor(ctx)), {
     ...common,
     connection: connection(),
-    concurrency: config.webhooks.concurrency,
+    concurrency: webhooksWorkerConcurrency(config.webhooks),
     removeOnComplete: { count: 1000 },
     removeOnFail: { count: 5000 },
   });
