@@ -15,7 +15,7 @@ import {
 } from '../server/tracking/queues';
 import { maintenanceProcessor, maintenanceTasks } from './processors/maintenance';
 import { trackingProcessor } from './processors/tracking';
-import { webhooksProcessor, webhooksWorkerConcurrency } from './processors/webhooks';
+import { webhooksProcessor } from './processors/webhooks';
 
 export interface WorkerRuntime {
   ctx: AppContext;
@@ -97,7 +97,7 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
   const webhooks = new Worker('webhooks', withTransactionAttribute(webhooksProcessor(ctx)), {
     ...common,
     connection: connection(),
-    concurrency: webhooksWorkerConcurrency(config.webhooks),
+    concurrency: config.webhooks.concurrency,
     removeOnComplete: { count: 1000 },
     removeOnFail: { count: 5000 },
   });
