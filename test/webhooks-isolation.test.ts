@@ -8,10 +8,10 @@ import { sharedQueue } from '../server/tracking/queues';
 import { deliverMessage } from '../server/webhooks/deliver';
 import {
   type Admission,
-  answeringPromptly,
   createEndpointGate,
   MAX_PAUSE_MS,
   PARK_SAFETY_MS,
+  placeNewMessages,
 } from '../server/webhooks/gate';
 import { startWorkerRuntime, type WorkerRuntime } from '../workers/runtime';
 import { startTestApp, type TestApp } from './support/app';
@@ -102,7 +102,7 @@ describe('one endpoint cannot hold up another', () => {
       const deferred = async () => {
         const jobs = await Promise.all(messages.map((m) => queue.getJob(m.id)));
         const states = await Promise.all(jobs.map((job) => job?.getState()));
-        return jobs.every((job, i) => states[i] === 'delayed' && job?.attemptsMade === 0 && job.attemptsStarted > 0);
+        return jobs.every((job, i) => states[i] === 'delayed' && job?.attemptsMade === 0);
       };
       expect(await waitUntil(deferred)).toBe(true);
       expect(failing.requests).toHaveLength(1);
@@ -133,81 +133,130 @@ describe('the endpoint gate (real Redis, injected clock)', () => {
 
   it('pauses an endpoint after each failure, twice as long each time, and lets it go when the pause ends', async () => {
     const g = gate();
-    const first = admitted(await g.admit('whe_a', { jobId: 'j1' }));
+    const first = admitted(await g.admit('whe_a', { jobId: 'j1', queuedAt: clock }));
     expect(first.proven).toBe(false);
-    expect(await g.admit('whe_a', { jobId: 'j2' })).toMatchObject({ admitted: false, why: 'busy' });
+    expect(await g.admit('whe_a', { jobId: 'j2', queuedAt: clock })).toMatchObject({ admitted: false, why: 'busy' });
     expect(await g.settle(first, 'failed')).toEqual([]);
-    expect(await g.admit('whe_a', { jobId: 'j2' })).toEqual({ admitted: false, why: 'paused', retryAt: clock + 1_000 });
+    expect(await g.admit('whe_a', { jobId: 'j2', queuedAt: clock })).toEqual({
+      admitted: false,
+      why: 'paused',
+      retryAt: clock + 1_000,
+    });
 
     clock += 1_000;
-    await g.settle(admitted(await g.admit('whe_a', { jobId: 'j2' })), 'failed');
+    await g.settle(admitted(await g.admit('whe_a', { jobId: 'j2', queuedAt: clock })), 'failed');
     clock += 1_999;
-    expect(await g.admit('whe_a', { jobId: 'j3' })).toMatchObject({
+    expect(await g.admit('whe_a', { jobId: 'j3', queuedAt: clock })).toMatchObject({
       admitted: false,
       why: 'paused',
       retryAt: clock + 1,
     });
-    expect(await g.admit('whe_a', { jobId: 'j4', ignorePause: true })).toMatchObject({ admitted: true });
+    expect(await g.admit('whe_a', { jobId: 'j4', queuedAt: clock, ignorePause: true })).toMatchObject({
+      admitted: true,
+    });
   });
 
   it('never pauses longer than MAX_PAUSE_MS, and a prompt answer ends the pause and allows more in flight', async () => {
     const g = gate();
     for (let i = 0; i < 20; i++)
-      await g.settle(admitted(await g.admit('whe_b', { jobId: `j${i}`, ignorePause: true })), 'failed');
-    expect(await g.admit('whe_b', { jobId: 'later' })).toEqual({
+      await g.settle(
+        admitted(await g.admit('whe_b', { jobId: `j${i}`, queuedAt: clock, ignorePause: true })),
+        'failed',
+      );
+    expect(await g.admit('whe_b', { jobId: 'later', queuedAt: clock })).toEqual({
       admitted: false,
       why: 'paused',
       retryAt: clock + MAX_PAUSE_MS,
     });
-    const probe = admitted(await g.admit('whe_b', { jobId: 'probe', ignorePause: true }));
+    const probe = admitted(await g.admit('whe_b', { jobId: 'probe', queuedAt: clock, ignorePause: true }));
     // The prompt answer ends the pause: the job parked during it is handed back, and two may go now.
     expect(await g.settle(probe, 'prompt')).toEqual(['later']);
     const both = [
-      admitted(await g.admit('whe_b', { jobId: 'later' })),
-      admitted(await g.admit('whe_b', { jobId: 'x' })),
+      admitted(await g.admit('whe_b', { jobId: 'later', queuedAt: clock })),
+      admitted(await g.admit('whe_b', { jobId: 'x', queuedAt: clock })),
     ];
     expect(both.map((lease) => lease.proven)).toEqual([true, true]);
-    expect(await g.admit('whe_b', { jobId: 'y' })).toMatchObject({ admitted: false, why: 'busy' });
+    expect(await g.admit('whe_b', { jobId: 'y', queuedAt: clock })).toMatchObject({ admitted: false, why: 'busy' });
   });
 
   it('hands parked jobs back in the order they came, as places free up', async () => {
     const g = gate();
-    const lease = admitted(await g.admit('whe_d', { jobId: 'first' }));
+    const lease = admitted(await g.admit('whe_d', { jobId: 'first', queuedAt: clock }));
     for (const jobId of ['second', 'third', 'fourth']) {
       clock += 1;
-      const refused = await g.admit('whe_d', { jobId });
+      const refused = await g.admit('whe_d', { jobId, queuedAt: clock });
       expect(refused).toMatchObject({ admitted: false, why: 'busy' });
       if (!refused.admitted) expect(refused.retryAt).toBeLessThanOrEqual(clock + PARK_SAFETY_MS);
     }
     // A prompt answer: the endpoint may have two in flight, so two parked jobs go.
     expect(await g.settle(lease, 'prompt')).toEqual(['second', 'third']);
-    const second = admitted(await g.admit('whe_d', { jobId: 'second' }));
-    admitted(await g.admit('whe_d', { jobId: 'third' }));
+    // A job handed back before it reached delayed finds itself no longer parked, and goes by itself.
+    expect([await g.isParked('whe_d', 'second'), await g.isParked('whe_d', 'fourth')]).toEqual([false, true]);
+    const second = admitted(await g.admit('whe_d', { jobId: 'second', queuedAt: clock }));
+    admitted(await g.admit('whe_d', { jobId: 'third', queuedAt: clock }));
     expect(await g.settle(second, 'prompt')).toEqual(['fourth']);
   });
 
-  it('counts an endpoint as answering promptly after a prompt 2xx, and no longer once it fails or answers slowly', async () => {
-    const prefix = `${t.app.config.redisPrefix}:standing`;
-    const g = createEndpointGate(t.app.redis, prefix, settings, { now: () => clock });
-    const standing = () => answeringPromptly(t.app.redis, prefix, ['whe_p', 'whe_q', 'whe_new'], clock);
-    await g.settle(admitted(await g.admit('whe_p', { jobId: 'p1' })), 'prompt');
-    await g.settle(admitted(await g.admit('whe_q', { jobId: 'q1' })), 'prompt');
-    expect(await standing()).toEqual(new Set(['whe_p', 'whe_q']));
-    await g.settle(admitted(await g.admit('whe_p', { jobId: 'p2' })), 'failed');
-    await g.settle(admitted(await g.admit('whe_q', { jobId: 'q2' })), 'slow');
-    expect(await standing()).toEqual(new Set());
+  it('keeps a woken job’s turn when another takes the place first, and parks new messages behind the parked ones', async () => {
+    const g = gate();
+    const prefix = `${t.app.config.redisPrefix}:gate${gateCount}`;
+    const place = (jobId: string) =>
+      placeNewMessages(t.app.redis, prefix, settings, [{ endpointId: 'whe_e', jobId }], {
+        now: clock,
+        random: () => 0,
+      });
+    await g.settle(admitted(await g.admit('whe_e', { jobId: 'probe', queuedAt: clock })), 'prompt');
+    const [one, two] = [
+      admitted(await g.admit('whe_e', { jobId: 'a', queuedAt: clock })),
+      admitted(await g.admit('whe_e', { jobId: 'b', queuedAt: clock })),
+    ];
+    const oldQueuedAt = clock;
+    clock += 10;
+    expect(await g.admit('whe_e', { jobId: 'old', queuedAt: oldQueuedAt })).toMatchObject({ why: 'busy' });
+    expect(await place('new')).toMatchObject([{ ready: false }]);
+    expect(await g.settle(one, 'prompt')).toEqual(['old']);
+    // Before 'old' is back, a job already waiting takes the place: 'old' is parked again, still first.
+    const racer = admitted(await g.admit('whe_e', { jobId: 'racer', queuedAt: clock }));
+    expect(await g.admit('whe_e', { jobId: 'old', queuedAt: oldQueuedAt })).toMatchObject({ why: 'busy' });
+    expect(await g.settle(two, 'prompt')).toEqual(['old']);
+    await g.settle(racer, 'prompt');
+  });
+
+  it('places a new endpoint’s messages one at a time until it answers promptly', async () => {
+    const prefix = `${t.app.config.redisPrefix}:placement`;
+    const g = createEndpointGate(t.app.redis, prefix, settings, { now: () => clock, random: () => 0 });
+    const place = (jobId: string) =>
+      placeNewMessages(t.app.redis, prefix, settings, [{ endpointId: 'whe_p', jobId }], {
+        now: clock,
+        random: () => 0,
+      });
+    expect(await place('m1')).toEqual([{ ready: true }]);
+    // The first is its probe: those after it wait parked, costing the worker nothing until it settles.
+    expect(await place('m2')).toEqual([{ ready: false, readyAt: clock + PARK_SAFETY_MS, endpointId: 'whe_p' }]);
+    const probe = admitted(await g.admit('whe_p', { jobId: 'm1', queuedAt: clock }));
+    expect(await g.settle(probe, 'prompt')).toEqual(['m2']);
+    expect(await place('m3')).toEqual([{ ready: true }]);
+
+    await g.settle(admitted(await g.admit('whe_p', { jobId: 'm2', queuedAt: clock })), 'failed');
+    expect(await place('m4')).toEqual([{ ready: false, readyAt: clock + 1_000, endpointId: 'whe_p' }]);
   });
 
   it('gives endpoints that have not answered promptly at most their share of this process’s slots', async () => {
     const g = gate();
-    await g.settle(admitted(await g.admit('whe_c', { jobId: 'c1' })), 'prompt');
-    const one = admitted(await g.admit('whe_new1', { jobId: 'n1' }));
-    admitted(await g.admit('whe_new2', { jobId: 'n2' }));
-    expect(await g.admit('whe_new3', { jobId: 'n3' })).toMatchObject({ admitted: false, why: 'unproven-slots-taken' });
-    expect(await g.admit('whe_c', { jobId: 'c2' })).toMatchObject({ admitted: true, lease: { proven: true } });
+    await g.settle(admitted(await g.admit('whe_c', { jobId: 'c1', queuedAt: clock })), 'prompt');
+    const one = admitted(await g.admit('whe_new1', { jobId: 'n1', queuedAt: clock }));
+    admitted(await g.admit('whe_new2', { jobId: 'n2', queuedAt: clock }));
+    expect(await g.admit('whe_new3', { jobId: 'n3', queuedAt: clock })).toMatchObject({
+      admitted: false,
+      why: 'unproven-slots-taken',
+    });
+    expect(await g.admit('whe_c', { jobId: 'c2', queuedAt: clock })).toMatchObject({
+      admitted: true,
+      lease: { proven: true },
+    });
     // The slot one unproven attempt frees goes to the job that waited for it.
     expect(await g.settle(one, 'failed')).toEqual(['n3']);
-    expect((await g.admit('whe_new3', { jobId: 'n3' })).admitted).toBe(true);
+    expect((await g.admit('whe_new3', { jobId: 'n3', queuedAt: clock })).admitted).toBe(true);
   });
 });
 

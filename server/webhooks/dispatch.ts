@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Queue } from 'bullmq';
 import { eq } from 'drizzle-orm';
 import { webhookMessages } from '../../drizzle/schema';
@@ -7,7 +6,7 @@ import type { AppContext } from '../context';
 import { type DeliveryOutcome, deliverMessage } from './deliver';
 import { type AttemptVerdict, createEndpointGate, type EndpointGate, PROMPT_ANSWER_MS } from './gate';
 
-export type Dispatch = { deferUntil: number } | { outcome: DeliveryOutcome };
+export type Dispatch = { deferUntil: number; endpointId: string } | { outcome: DeliveryOutcome };
 
 /** A message never moves to another endpoint: a deferred job's later turns find its endpoint without a query. */
 const KNOWN_MESSAGES = 50_000;
@@ -21,33 +20,33 @@ const verdictOf = (outcome: DeliveryOutcome): AttemptVerdict =>
         ? 'prompt'
         : 'slow';
 
+type WebhookSettings = AppContext['config']['webhooks'];
+
+/** Slots for attempts to endpoints that have not answered promptly: half as many again as WEBHOOK_CONCURRENCY, never more. */
+const unprovenSlots = (webhooks: WebhookSettings) => Math.max(1, Math.floor(webhooks.concurrency / 2));
+
+/**
+ * The webhooks worker's BullMQ concurrency: WEBHOOK_CONCURRENCY for fan-outs and endpoints that
+ * answer, plus the unproven slots, so attempts that hang never take from the first.
+ */
+export const webhooksWorkerConcurrency = (webhooks: WebhookSettings) => webhooks.concurrency + unprovenSlots(webhooks);
+
 export const gateFor = (ctx: AppContext): EndpointGate =>
   createEndpointGate(ctx.redis, ctx.config.redisPrefix, {
     endpointConcurrency: ctx.config.webhooks.endpointConcurrency,
     backoffMs: ctx.config.webhooks.endpointBackoffMs,
     attemptTimeoutMs: ctx.config.webhooks.attemptTimeoutMs,
-    unprovenSlots: Math.max(1, Math.floor(ctx.config.webhooks.concurrency / 2)),
+    unprovenSlots: unprovenSlots(ctx.config.webhooks),
   });
 
-const WAKE_TRIES = 4;
-const WAKE_RETRY_MS = 25;
-
 /**
- * Parked jobs whose turn has come go from delayed to waiting. One parked a moment ago may still be on
- * its way to delayed (its worker has not moved it yet): it is tried again shortly.
+ * Parked jobs whose turn has come go from delayed to waiting. One still on its way to delayed is not
+ * found there: it promotes itself once it arrives (see the webhooks processor).
  */
 async function wake(queue: Queue, jobIds: string[]) {
   for (const jobId of jobIds) {
-    for (let tries = 0; tries < WAKE_TRIES; tries++) {
-      const job = await queue.getJob(jobId);
-      const state = await job?.getState();
-      if (state === 'delayed') {
-        await job?.promote().catch(() => {});
-        break;
-      }
-      if (state !== 'active') break;
-      await sleep(WAKE_RETRY_MS);
-    }
+    const job = await queue.getJob(jobId);
+    await job?.promote().catch(() => {});
   }
 }
 
@@ -69,6 +68,7 @@ export function createDispatcher(ctx: AppContext, gate: EndpointGate = gateFor(c
   };
   async function dispatch(job: {
     jobId: string;
+    queuedAt: number;
     messageId: string;
     lastAttempt: boolean;
     redelivery: boolean;
@@ -83,8 +83,12 @@ export function createDispatcher(ctx: AppContext, gate: EndpointGate = gateFor(c
       if (!row) return { outcome: { delivered: false, skipped: 'message or endpoint deleted' } };
       endpointId = keep(endpointOf, job.messageId, row.endpointId, KNOWN_MESSAGES);
     }
-    const admission = await gate.admit(endpointId, { jobId: job.jobId, ignorePause: job.redelivery });
-    if (!admission.admitted) return { deferUntil: Math.round(admission.retryAt) };
+    const admission = await gate.admit(endpointId, {
+      jobId: job.jobId,
+      queuedAt: job.queuedAt,
+      ignorePause: job.redelivery,
+    });
+    if (!admission.admitted) return { deferUntil: Math.round(admission.retryAt), endpointId };
     let verdict: AttemptVerdict = 'none';
     try {
       const outcome = await deliverMessage(ctx, job.messageId, { lastAttempt: job.lastAttempt });
@@ -95,5 +99,5 @@ export function createDispatcher(ctx: AppContext, gate: EndpointGate = gateFor(c
       handBack(await gate.settle(admission.lease, verdict));
     }
   }
-  return { dispatch, remember };
+  return { dispatch, remember, isParked: gate.isParked };
 }

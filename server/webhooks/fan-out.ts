@@ -9,27 +9,26 @@ import { transactionById } from '../transactions/lookup';
 import { presentTransaction } from '../transactions/present';
 import { isFinal } from '../transactions/transitions';
 import { ownerMayReceive } from './access';
-import { answeringPromptly } from './gate';
+import { isParkedInRedis, type Placement, placeNewMessages } from './gate';
 import type { WebhookEventType } from './schemas';
 
 const deliverJob = JOBS['webhooks.deliver'];
-
-/** Behind every job of priority 0 (fan-outs, redeliveries, endpoints that answer promptly): BullMQ takes prioritized jobs only when none of those wait. */
-const UNPROVEN_PRIORITY = 10;
 
 /**
  * Every attempt of one message carries its id as `webhook-id`. One job per message at a time: the
  * first is keyed by the message id (a second enqueue of it is a no-op), and while any job of the
  * message is waiting, delayed or running, BullMQ's deduplication on the message id ignores another.
- * A message to an endpoint that has not answered promptly (new, slow, failing or paused) waits
- * behind everyone else's. Resolves to whether this call queued a job.
+ * A first job starts where the endpoint's gate placed it (`placeNewMessages`): ready, or parked until
+ * `readyAt`. A redelivery is ready at once. Resolves to whether this call queued a job.
  */
 export async function enqueueDelivery(
   ctx: AppContext,
   messageId: string,
-  { redelivery = false, answersPromptly = true } = {},
+  start: Placement | { redelivery: true } = { ready: true },
 ) {
   if (!ctx.webhookQueue) throw new Error('no webhook queue in this process');
+  const redelivery = 'redelivery' in start;
+  const parked = 'ready' in start && !start.ready;
   const jobId = redelivery ? `${messageId}-r${randomBytes(6).toString('base64url')}` : messageId;
   const retries = redelivery
     ? { attempts: 1 }
@@ -40,9 +39,13 @@ export async function enqueueDelivery(
   const job = await ctx.webhookQueue.add('webhooks.deliver', deliverJob.schema.parse({ messageId }), {
     jobId,
     deduplication: { id: messageId },
-    ...(answersPromptly ? {} : { priority: UNPROVEN_PRIORITY }),
+    ...(parked ? { delay: Math.max(0, Math.round(start.readyAt - Date.now())) } : {}),
     ...retries,
   });
+  // Handed back before it was added: whoever woke it found nothing to promote.
+  if (parked && !(await isParkedInRedis(ctx.redis, ctx.config.redisPrefix, start.endpointId, jobId))) {
+    await job.promote().catch(() => {});
+  }
   return job.id === jobId;
 }
 
@@ -105,13 +108,12 @@ export async function fanOutChange(ctx: AppContext, job: JobData<'webhooks.fan-o
         eq(webhookMessages.attempts, 0),
       ),
     );
-  const prompt = await answeringPromptly(
+  const placements = await placeNewMessages(
     ctx.redis,
     ctx.config.redisPrefix,
-    unsent.map((m) => m.endpointId),
+    ctx.config.webhooks,
+    unsent.map((m) => ({ endpointId: m.endpointId, jobId: m.id })),
   );
-  await Promise.all(
-    unsent.map(({ id, endpointId }) => enqueueDelivery(ctx, id, { answersPromptly: prompt.has(endpointId) })),
-  );
+  await Promise.all(unsent.map(({ id }, i) => enqueueDelivery(ctx, id, placements[i])));
   return { messages: unsent.length, queued: unsent };
 }

@@ -51,7 +51,7 @@ export type Admission =
 const ADMIT = `
 local now = tonumber(ARGV[1])
 local function park()
-  redis.call('ZADD', KEYS[3], 'NX', now, ARGV[8])
+  redis.call('ZADD', KEYS[3], 'NX', ARGV[9], ARGV[8])
   redis.call('PEXPIRE', KEYS[3], ARGV[7])
 end
 local state = redis.call('HMGET', KEYS[1], 'pausedUntil', 'proven')
@@ -81,6 +81,7 @@ return {'admitted', 0}
 const SETTLE = `
 local now = tonumber(ARGV[3])
 redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[1], 'probeUntil')
 local verdict = ARGV[2]
 if verdict == 'failed' then
   local failures = redis.call('HINCRBY', KEYS[1], 'failures', 1)
@@ -108,49 +109,106 @@ for i = 1, #popped, 2 do ids[#ids + 1] = popped[i] end
 return ids
 `;
 
-type Admit = (...args: (string | number)[]) => Promise<[string, number]>;
-type Settle = (...args: (string | number)[]) => Promise<string[]>;
+/**
+ * Where a new message's job starts: ready (`go`), or parked behind the attempts already out and the
+ * jobs already parked. An endpoint that has not answered promptly has one message out at a time (its
+ * probe, until that attempt settles), so a burst for it costs the worker nothing more.
+ */
+const PLACE = `
+local now = tonumber(ARGV[1])
+local function park()
+  redis.call('ZADD', KEYS[3], 'NX', now, ARGV[2])
+  redis.call('PEXPIRE', KEYS[3], ARGV[4])
+end
+local state = redis.call('HMGET', KEYS[1], 'pausedUntil', 'proven', 'probeUntil')
+local pausedUntil = tonumber(state[1] or '0')
+if pausedUntil > now then
+  park()
+  return {'paused', pausedUntil}
+end
+if state[2] == '1' then
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+  if redis.call('ZCARD', KEYS[2]) < tonumber(ARGV[3]) and redis.call('ZCARD', KEYS[3]) == 0 then return {'go', 1} end
+  park()
+  local oldest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+  return {'busy', tonumber(oldest[2] or ARGV[1])}
+end
+local probeUntil = tonumber(state[3] or '0')
+if probeUntil > now then
+  park()
+  return {'busy', probeUntil}
+end
+redis.call('HSET', KEYS[1], 'probeUntil', now + tonumber(ARGV[5]))
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return {'go', 0}
+`;
 
-function commands(redis: Redis): { admit: Admit; settle: Settle } {
-  const named = redis as unknown as Record<string, Admit & Settle>;
-  if (!('switchyardWebhookAdmit' in named)) {
-    redis.defineCommand('switchyardWebhookAdmit', { numberOfKeys: 3, lua: ADMIT });
-    redis.defineCommand('switchyardWebhookSettle', { numberOfKeys: 3, lua: SETTLE });
+type Script = (...args: (string | number)[]) => Promise<unknown>;
+const SCRIPTS = { switchyardWebhookAdmit: ADMIT, switchyardWebhookSettle: SETTLE, switchyardWebhookPlace: PLACE };
+
+function commands(redis: Redis) {
+  const named = redis as unknown as Record<keyof typeof SCRIPTS, Script>;
+  for (const [name, lua] of Object.entries(SCRIPTS)) {
+    if (!(name in named)) redis.defineCommand(name, { numberOfKeys: 3, lua });
   }
   return {
-    admit: (named.switchyardWebhookAdmit as Admit).bind(redis),
-    settle: (named.switchyardWebhookSettle as Settle).bind(redis),
+    admit: named.switchyardWebhookAdmit.bind(redis) as (...args: (string | number)[]) => Promise<[string, number]>,
+    settle: named.switchyardWebhookSettle.bind(redis) as (...args: (string | number)[]) => Promise<string[]>,
+    place: named.switchyardWebhookPlace.bind(redis) as (...args: (string | number)[]) => Promise<[string, number]>,
   };
 }
 
 export interface EndpointGate {
-  /** `jobId` is what a refused job is parked as, to be handed back by `settle` when its turn comes. */
-  admit(endpointId: string, options: { jobId: string; ignorePause?: boolean }): Promise<Admission>;
+  /**
+   * `jobId` is what a refused job is parked as, to be handed back by `settle` when its turn comes;
+   * parked jobs go back oldest `queuedAt` first, so one woken and beaten to the place keeps its turn.
+   */
+  admit(endpointId: string, options: { jobId: string; queuedAt: number; ignorePause?: boolean }): Promise<Admission>;
   /** Ends the attempt; answers the ids of parked jobs that may go now. */
   settle(lease: Lease, verdict: AttemptVerdict): Promise<string[]>;
+  /** Whether a refused job is still parked; one handed back while it was on its way to delayed is not. */
+  isParked(endpointId: string, jobId: string): Promise<boolean>;
 }
 
-/**
- * Which of these endpoints have answered promptly and are not paused, read in one round trip: their
- * new messages go ahead of everyone else's (see enqueueDelivery).
- */
-export async function answeringPromptly(redis: Redis, redisPrefix: string, endpointIds: string[], now = Date.now()) {
-  const pipeline = redis.pipeline();
-  for (const id of endpointIds) pipeline.hmget(stateKey(redisPrefix, id), 'proven', 'pausedUntil');
-  const answers = (await pipeline.exec()) ?? [];
-  return new Set(
-    endpointIds.filter((_, i) => {
-      const [error, fields] = answers[i] ?? [];
-      const [proven, pausedUntil] = (fields ?? []) as (string | null)[];
-      return !error && proven === '1' && Number(pausedUntil ?? 0) <= now;
-    }),
+/** A new message's job: ready now, or parked until `readyAt` at the latest. */
+export type Placement = { ready: true } | { ready: false; readyAt: number; endpointId: string };
+
+/** Where each new message's job starts (see PLACE), for all of a fan-out's messages in one round trip. */
+export async function placeNewMessages(
+  redis: Redis,
+  redisPrefix: string,
+  settings: Pick<GateSettings, 'endpointConcurrency' | 'attemptTimeoutMs'>,
+  messages: { endpointId: string; jobId: string }[],
+  { now = Date.now(), random = Math.random }: { now?: number; random?: () => number } = {},
+): Promise<Placement[]> {
+  const run = commands(redis);
+  const probeMs = settings.attemptTimeoutMs + LEASE_MARGIN_MS;
+  const answers = await Promise.all(
+    messages.map(({ endpointId, jobId }) =>
+      run.place(...keysOf(redisPrefix, endpointId), now, jobId, settings.endpointConcurrency, STATE_TTL_MS, probeMs),
+    ),
   );
+  return answers.map(([verdict, value], i): Placement => {
+    if (verdict === 'go') return { ready: true };
+    const readyAt = verdict === 'paused' ? afterPause(value, now, random) : whenBusy(value, now, random);
+    return { ready: false, readyAt, endpointId: messages[i]?.endpointId ?? '' };
+  });
 }
 
-// Hash-tagged by endpoint, so an endpoint's three keys sit in one Redis Cluster slot.
-const endpointKey = (redisPrefix: string, endpointId: string, key: 'state' | 'leases' | 'parked') =>
-  `${redisPrefix}:webhooks:{${endpointId}}:${key}`;
-const stateKey = (redisPrefix: string, endpointId: string) => endpointKey(redisPrefix, endpointId, 'state');
+/** Whether a job parked in Redis (not in a worker's own list) is still waiting to be handed back. */
+export async function isParkedInRedis(redis: Redis, redisPrefix: string, endpointId: string, jobId: string) {
+  return (await redis.zscore(keysOf(redisPrefix, endpointId)[2] as string, jobId)) !== null;
+}
+
+const afterPause = (pausedUntil: number, now: number, random: () => number) =>
+  pausedUntil + random() * Math.max(100, (pausedUntil - now) / 4);
+/** Parked behind an attempt: woken when it settles, or by itself once that attempt's lease runs out, within PARK_SAFETY_MS. */
+const whenBusy = (until: number, now: number, random: () => number) =>
+  now + Math.min(until - now, PARK_SAFETY_MS) * (1 + random() / 4);
+
+/** An endpoint's state, leases and parked jobs: hash-tagged by endpoint, so they sit in one Redis Cluster slot. */
+const keysOf = (redisPrefix: string, endpointId: string) =>
+  ['state', 'leases', 'parked'].map((key) => `${redisPrefix}:webhooks:{${endpointId}}:${key}`);
 
 export function createEndpointGate(
   redis: Redis,
@@ -159,16 +217,16 @@ export function createEndpointGate(
   { now = Date.now, random = Math.random }: { now?: () => number; random?: () => number } = {},
 ): EndpointGate {
   const run = commands(redis);
-  const keys = (endpointId: string) =>
-    (['state', 'leases', 'parked'] as const).map((key) => endpointKey(redisPrefix, endpointId, key));
+  const keys = (endpointId: string) => keysOf(redisPrefix, endpointId);
   const leaseMs = settings.attemptTimeoutMs + LEASE_MARGIN_MS;
   /** This process's attempts (and reservations) to unproven endpoints: when each began. */
   const unproven = new Map<string, number>();
-  const waiting = new Set<string>();
+  /** Jobs parked here for want of an unproven slot, with when each was queued. */
+  const waiting = new Map<string, number>();
   const jitter = (ms: number) => ms * (1 + random() / 4);
 
   return {
-    async admit(endpointId, { jobId, ignorePause = false }) {
+    async admit(endpointId, { jobId, queuedAt, ignorePause = false }) {
       const at = now();
       const token = randomBytes(9).toString('base64url');
       const oldestUnproven = Math.min(at, ...unproven.values());
@@ -186,6 +244,7 @@ export function createEndpointGate(
           ignorePause ? 1 : 0,
           STATE_TTL_MS,
           jobId,
+          queuedAt,
         );
       } catch (error) {
         unproven.delete(token);
@@ -198,13 +257,9 @@ export function createEndpointGate(
         return { admitted: true, lease: { endpointId, token, proven } };
       }
       unproven.delete(token);
-      if (verdict === 'paused') {
-        return { admitted: false, why: 'paused', retryAt: value + random() * Math.max(100, (value - at) / 4) };
-      }
-      if (verdict === 'busy') {
-        return { admitted: false, why: 'busy', retryAt: at + jitter(Math.min(value - at, PARK_SAFETY_MS)) };
-      }
-      if (waiting.size < LOCAL_WAITERS) waiting.add(jobId);
+      if (verdict === 'paused') return { admitted: false, why: 'paused', retryAt: afterPause(value, at, random) };
+      if (verdict === 'busy') return { admitted: false, why: 'busy', retryAt: whenBusy(value, at, random) };
+      if (waiting.size < LOCAL_WAITERS) waiting.set(jobId, queuedAt);
       const freedBy = oldestUnproven + leaseMs - at;
       return { admitted: false, why: 'unproven-slots-taken', retryAt: at + jitter(Math.min(freedBy, PARK_SAFETY_MS)) };
     },
@@ -221,14 +276,19 @@ export function createEndpointGate(
         STATE_TTL_MS,
         settings.endpointConcurrency,
       );
-      if (heldUnprovenSlot) {
-        const [next] = waiting;
+      if (heldUnprovenSlot && waiting.size) {
+        let next: [string, number] | undefined;
+        for (const entry of waiting) if (!next || entry[1] < next[1]) next = entry;
         if (next) {
-          waiting.delete(next);
-          woken.push(next);
+          waiting.delete(next[0]);
+          woken.push(next[0]);
         }
       }
       return woken;
+    },
+
+    async isParked(endpointId, jobId) {
+      return waiting.has(jobId) || isParkedInRedis(redis, redisPrefix, endpointId, jobId);
     },
   };
 }

@@ -2,6 +2,9 @@ import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
 import type { AppContext } from '../../server/context';
 import { JOBS } from '../../server/tracking/jobs';
 import { createDispatcher } from '../../server/webhooks/dispatch';
+
+export { webhooksWorkerConcurrency } from '../../server/webhooks/dispatch';
+
 import { fanOutChange, isRedeliveryJob } from '../../server/webhooks/fan-out';
 
 /**
@@ -10,7 +13,7 @@ import { fanOutChange, isRedeliveryJob } from '../../server/webhooks/fan-out';
  * BullMQ retries it with backoff.
  */
 export function webhooksProcessor(ctx: AppContext) {
-  const { dispatch, remember } = createDispatcher(ctx);
+  const { dispatch, remember, isParked } = createDispatcher(ctx);
   return async (job: Job, token?: string) => {
     if (job.name === 'webhooks.fan-out') {
       const { messages, queued } = await fanOutChange(ctx, JOBS['webhooks.fan-out'].schema.parse(job.data));
@@ -21,12 +24,15 @@ export function webhooksProcessor(ctx: AppContext) {
     const { messageId } = JOBS['webhooks.deliver'].schema.parse(job.data);
     const result = await dispatch({
       jobId: String(job.id),
+      queuedAt: job.timestamp,
       messageId,
       lastAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
       redelivery: isRedeliveryJob(job.id, messageId),
     });
     if ('deferUntil' in result) {
       await job.moveToDelayed(result.deferUntil, token);
+      // Handed back while on its way to delayed: whoever woke it found nothing to promote.
+      if (!(await isParked(result.endpointId, String(job.id)))) await job.promote().catch(() => {});
       throw new DelayedError();
     }
     const { outcome } = result;
