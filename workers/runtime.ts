@@ -15,7 +15,7 @@ import {
 } from '../server/tracking/queues';
 import { maintenanceProcessor, maintenanceTasks } from './processors/maintenance';
 import { trackingProcessor } from './processors/tracking';
-import { webhooksProcessor } from './processors/webhooks';
+import { webhooksProcessor, webhooksWorkerConcurrency } from './processors/webhooks';
 
 export interface WorkerRuntime {
   ctx: AppContext;
@@ -97,7 +97,7 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
   const webhooks = new Worker('webhooks', withTransactionAttribute(webhooksProcessor(ctx)), {
     ...common,
     connection: connection(),
-    concurrency: config.webhooks.concurrency,
+    concurrency: webhooksWorkerConcurrency(config.webhooks),
     removeOnComplete: { count: 1000 },
     removeOnFail: { count: 5000 },
   });
