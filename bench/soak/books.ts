@@ -3,13 +3,12 @@
  * lock executed twice, nothing pending left untracked, a timeline row for every change, the
  * rate-limit hits adding up, and no idempotent replay differing from its original.
  */
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import type postgres from 'postgres';
 import { clientHash } from '../../server/ratelimit/client';
-import { bullPrefix } from '../../server/tracking/queues';
+import { createWorkerRedis } from '../../server/redis';
+import { createQueue } from '../../server/tracking/queues';
 import { SOAK } from './config';
-import { productEnv, servers } from './processes';
+import { productEnv, redisTarget } from './processes';
 import type { RaceStats } from './races';
 import type { Recorder } from './recorder';
 import type { Swap, Traffic } from './traffic';
@@ -18,8 +17,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface Books {
   swapsExecuted: number;
+  /** Not recorded, or still PENDING with no job and not due for the sweep: nothing will ever settle them. */
   swapsLost: number;
   lostSamples: string[];
+  /** Still PENDING after the settle wait, but tracked (a job queued) or due for the sweep: slow, not lost. */
+  swapsLate: number;
+  lateSamples: string[];
   wrongEnding: number;
   wrongEndingSamples: string[];
   /** Swaps that ended FAILED / EXPIRED because their deposit was never made: correct, not wrong endings. */
@@ -27,7 +30,9 @@ export interface Books {
   wrongHashes: number;
   doubleExecutes: number;
   raceTransactions: number;
+  /** Raced transactions still PENDING with no job and not due for the sweep. */
   raceTransactionsUnsettled: number;
+  raceTransactionsLate: number;
   untracked: number;
   untrackedSamples: string[];
   timelineGaps: number;
@@ -93,6 +98,30 @@ export async function checkBooks(
   const raceIds = raceTx?.ids ?? [];
   const settleMs = await waitForSettlement(sql, [...ids, ...raceIds], SOAK.settleTimeoutMs);
 
+  // Whether each PENDING transaction is still tracked: a BullMQ job queued, or the sweep due to find it soon.
+  const pendingTracked = new Map<string, boolean>();
+  const untrackedSamples: string[] = [];
+  const connection = createWorkerRedis(redisTarget);
+  connection.on('error', () => {});
+  const tracking = createQueue('tracking', connection, SOAK.redisPrefix);
+  try {
+    const pending = await sql<{ id: string; next_poll_at: Date | null }[]>`select id, next_poll_at from transactions
+      where status = 'PENDING'`;
+    const sweepHorizon = Date.now() + 10 * 60_000;
+    for (const tx of pending) {
+      const job = await tracking.getJob(tx.id);
+      const state = job ? await job.getState() : undefined;
+      const queued = state === 'delayed' || state === 'waiting' || state === 'active' || state === 'prioritized';
+      const sweepable = tx.next_poll_at !== null && new Date(tx.next_poll_at).getTime() < sweepHorizon;
+      pendingTracked.set(tx.id, queued || sweepable);
+      if (!queued && !sweepable && untrackedSamples.length < 20)
+        untrackedSamples.push(`${tx.id} (job ${state ?? 'missing'})`);
+    }
+  } finally {
+    await tracking.close();
+    connection.disconnect();
+  }
+
   const rows = await sql<
     {
       id: string;
@@ -111,6 +140,8 @@ export async function checkBooks(
     swapsExecuted: swaps.length,
     swapsLost: 0,
     lostSamples: [],
+    swapsLate: 0,
+    lateSamples: [],
     wrongEnding: 0,
     wrongEndingSamples: [],
     expiredUnfunded: 0,
@@ -118,8 +149,9 @@ export async function checkBooks(
     doubleExecutes: races.doubleWins,
     raceTransactions: raceIds.length,
     raceTransactionsUnsettled: 0,
-    untracked: 0,
-    untrackedSamples: [],
+    raceTransactionsLate: 0,
+    untracked: [...pendingTracked.values()].filter((tracked) => !tracked).length,
+    untrackedSamples,
     timelineGaps: 0,
     timelineSamples: [],
     rateLimit: { observed429: burst429, recorded: 0, addsUp: false },
@@ -131,11 +163,17 @@ export async function checkBooks(
 
   for (const swap of swaps) {
     const row = byId.get(swap.transactionId as string);
+    if (row?.status === 'PENDING' && pendingTracked.get(row.id)) {
+      books.swapsLate += 1;
+      if (books.lateSamples.length < 20)
+        books.lateSamples.push(`${swap.provider} ${swap.ending} ${swap.transactionId} still PENDING, tracked`);
+      continue;
+    }
     if (!row || row.status === 'PENDING') {
       books.swapsLost += 1;
       if (books.lostSamples.length < 20)
         books.lostSamples.push(
-          `${swap.provider} ${swap.ending} ${swap.transactionId} ${row ? 'still PENDING' : 'not recorded'}`,
+          `${swap.provider} ${swap.ending} ${swap.transactionId} ${row ? 'still PENDING, untracked' : 'not recorded'}`,
         );
       continue;
     }
@@ -158,36 +196,15 @@ export async function checkBooks(
     if (finalizedAt && swap.finalSeenAt) books.statusLagMs.push(Math.max(0, swap.finalSeenAt - finalizedAt));
   }
 
-  const [unsettledRaces] = await sql<{ n: number }[]>`select count(*)::int as n from transactions
+  const unsettledRaces = await sql<{ id: string }[]>`select id from transactions
     where id = any(${sql.array(raceIds)}::text[]) and status = 'PENDING'`;
-  books.raceTransactionsUnsettled = unsettledRaces?.n ?? 0;
+  books.raceTransactionsLate = unsettledRaces.filter((r) => pendingTracked.get(r.id)).length;
+  books.raceTransactionsUnsettled = unsettledRaces.length - books.raceTransactionsLate;
 
   // No lock executed twice: the HTTP winners above, and the records (a lock has at most one transaction).
   const [doubles] = await sql<{ n: number }[]>`select count(*)::int as n from (select lock_id from transactions
     group by lock_id having count(*) > 1) d`;
   books.doubleExecutes += doubles?.n ?? 0;
-
-  // Nothing pending left untracked: each one has a BullMQ job, or the sweep will find it (due soon).
-  const connection = new Redis(servers.redisUrl, { maxRetriesPerRequest: null });
-  const tracking = new Queue('tracking', { connection, prefix: bullPrefix(SOAK.redisPrefix) });
-  try {
-    const pending = await sql<{ id: string; next_poll_at: Date | null }[]>`select id, next_poll_at from transactions
-      where status = 'PENDING'`;
-    const sweepHorizon = Date.now() + 10 * 60_000;
-    for (const tx of pending) {
-      const job = await tracking.getJob(tx.id);
-      const state = job ? await job.getState() : undefined;
-      const queued = state === 'delayed' || state === 'waiting' || state === 'active' || state === 'prioritized';
-      const sweepable = tx.next_poll_at !== null && new Date(tx.next_poll_at).getTime() < sweepHorizon;
-      if (!queued && !sweepable) {
-        books.untracked += 1;
-        if (books.untrackedSamples.length < 20) books.untrackedSamples.push(`${tx.id} (job ${state ?? 'missing'})`);
-      }
-    }
-  } finally {
-    await tracking.close();
-    connection.disconnect();
-  }
 
   // A timeline row for every change: created, and a status change into each final status.
   const gaps = await sql<{ id: string; status: string; created: number; changed: number }[]>`

@@ -1,28 +1,41 @@
 /**
  * Chaos on a schedule, each kind at least twice: SIGKILL a worker (and start another), SIGKILL a web
- * process and restart it, restart Redis, flush the BullMQ keys, restart Postgres. Each fault opens an
- * outage window that closes once both web processes answer ready again (plus a grace period).
+ * process and restart it, restart Redis, flush the BullMQ keys, restart Postgres. The scaled topology
+ * adds: SIGKILL a Redis master (its replica is promoted; the old master rejoins as a replica), stop and
+ * restart the Postgres replica, hold the replica behind by pausing its replay, restart PgBouncer. Each
+ * fault opens an outage window that closes once both web processes answer ready again (plus a grace
+ * period).
  */
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { createWorkerRedis } from '../../server/redis';
 import { SCHEDULE_IDS } from '../../server/tracking/jobs';
-import { bullPrefix } from '../../server/tracking/queues';
+import { bullPrefix, createQueue } from '../../server/tracking/queues';
 import { SOAK } from './config';
 import type { Product } from './processes';
-import { servers } from './processes';
+import { pgbouncer, redisCluster, redisTarget, replica, servers } from './processes';
 import type { Recorder } from './recorder';
 
-export const CHAOS_KINDS = ['kill-worker', 'kill-web', 'restart-redis', 'flush-bullmq', 'restart-postgres'] as const;
-export type ChaosKind = (typeof CHAOS_KINDS)[number];
+const SINGLE_KINDS = ['kill-worker', 'kill-web', 'restart-redis', 'flush-bullmq', 'restart-postgres'] as const;
+const SCALED_KINDS = ['kill-redis-master', 'restart-replica', 'hold-replica', 'restart-pgbouncer'] as const;
+export type ChaosKind = (typeof SINGLE_KINDS)[number] | (typeof SCALED_KINDS)[number];
+export const CHAOS_KINDS: readonly ChaosKind[] =
+  SOAK.topology === 'scaled' ? [...SINGLE_KINDS, ...SCALED_KINDS] : SINGLE_KINDS;
 
 export interface ChaosEvent {
   kind: ChaosKind;
   at: number;
-  /** From the fault until both web processes answered ready (or the workers' schedules were back). */
+  /**
+   * From the fault until the product works again: both web processes answer ready (after a worker
+   * SIGKILL: every job the dead worker held runs again elsewhere; after a Redis master kill: its
+   * replica serves the slots and both web processes answer ready).
+   */
   recoverMs?: number;
   /** After a worker SIGKILL: until every job the dead worker held was picked up again. */
   redeliveryMs?: number;
   jobsHeld?: number;
+  /** After a worker SIGKILL: how long its replacement took to start (not part of the recovery). */
+  replacementStartMs?: number;
   note?: string;
 }
 
@@ -48,39 +61,45 @@ const readyEverywhere = (product: Product) => async () => {
   return answers.every(Boolean);
 };
 
-function queue(name: string) {
-  const connection = new Redis(servers.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
+/** A queue on a connection of its own, closed with it (a queue does not close a connection it was handed). */
+function queue(name: 'tracking' | 'maintenance'): Queue & { close(): Promise<void> } {
+  const connection = createWorkerRedis(redisTarget);
   connection.on('error', () => {});
-  const q = new Queue(name, { connection, prefix: bullPrefix(SOAK.redisPrefix) });
-  q.on('error', () => {});
-  // A queue does not close a connection it was handed; this one would retry forever once Redis is gone.
+  const q = createQueue(name, connection, SOAK.redisPrefix);
+  const close = q.close.bind(q);
   return Object.assign(q, {
     close: async () => {
-      await Queue.prototype.close.call(q);
+      await close();
       connection.disconnect();
     },
   });
 }
 
-/** Deletes every BullMQ key of the soak's prefix (and nothing else in Redis). */
+/** The nodes to scan: the one server, or every master of the cluster. */
+function scanTargets(): Redis[] {
+  if (SOAK.topology !== 'scaled') return [createWorkerRedis(servers.redisUrl)];
+  return redisCluster.masters().map(({ port }) => createWorkerRedis(`redis://127.0.0.1:${port}`));
+}
+
+/** Deletes every BullMQ key of the soak's prefix (and nothing else in Redis); they share one slot. */
 async function flushBullKeys(): Promise<number> {
-  const redis = new Redis(servers.redisUrl);
   let deleted = 0;
-  try {
-    const stream = redis.scanStream({ match: `${bullPrefix(SOAK.redisPrefix)}:*`, count: 1000 });
-    for await (const keys of stream as AsyncIterable<string[]>) {
-      if (keys.length) deleted += await redis.del(...keys);
+  for (const redis of scanTargets()) {
+    try {
+      const stream = redis.scanStream({ match: `${bullPrefix(SOAK.redisPrefix)}:*`, count: 1000 });
+      for await (const keys of stream as AsyncIterable<string[]>) {
+        if (keys.length) deleted += await redis.del(...keys);
+      }
+    } finally {
+      redis.disconnect();
     }
-  } finally {
-    redis.disconnect();
   }
   return deleted;
 }
 
 export class Chaos {
   readonly events: ChaosEvent[] = [];
-  private workerTurn = 0;
-  private webTurn = 0;
+  private masterTurn = 0;
 
   constructor(
     private readonly product: Product,
@@ -110,20 +129,47 @@ export class Chaos {
           await this.killWorker(event);
           break;
         case 'kill-web': {
-          const web = this.product.webs[this.webTurn++ % this.product.webs.length];
+          // Always the first: the second lives through the run, so its memory is measured over all of it.
+          const web = this.product.webs[0];
           await web?.kill();
           await web?.start();
           break;
         }
         case 'restart-redis':
-          servers.stopRedis();
-          await sleep(2000);
-          await servers.startRedis();
+          if (SOAK.topology === 'scaled') {
+            // Every node at once, no persistence: every key is lost, the cluster layout stays.
+            redisCluster.stop();
+            await sleep(2000);
+            await Promise.all(redisCluster.ports.map((port) => redisCluster.restart(port)));
+          } else {
+            servers.stopRedis();
+            await sleep(2000);
+            await servers.startRedis();
+          }
           break;
         case 'restart-postgres':
           servers.stopPostgres('immediate');
           await sleep(2000);
           servers.startPostgres();
+          break;
+        case 'kill-redis-master':
+          await this.killRedisMaster(event);
+          break;
+        case 'restart-replica':
+          replica.stop('immediate');
+          await sleep(2000);
+          replica.start();
+          break;
+        case 'hold-replica':
+          replica.pauseReplay();
+          await sleep(SOAK.replicaHoldMs);
+          replica.resumeReplay();
+          event.note = `replay paused ${SOAK.replicaHoldMs} ms (past DATABASE_READ_MAX_LAG_MS = ${SOAK.replicaMaxLagMs})`;
+          break;
+        case 'restart-pgbouncer':
+          pgbouncer.kill();
+          await sleep(1000);
+          await pgbouncer.start();
           break;
         case 'flush-bullmq': {
           const deleted = await flushBullKeys();
@@ -138,17 +184,23 @@ export class Chaos {
         }
       }
       const ready = await until(readyEverywhere(this.product), 60_000);
-      event.recoverMs = ready === undefined ? undefined : Date.now() - started;
+      if (kind === 'kill-worker') event.recoverMs = event.redeliveryMs;
+      else event.recoverMs = ready === undefined ? undefined : Date.now() - started;
     } finally {
       this.rec.closeOutage(outage, SOAK.outageGraceMs);
     }
   }
 
-  /** SIGKILLs a worker mid-job, times until its jobs run again elsewhere, then starts a replacement. */
+  /**
+   * SIGKILLs a worker mid-job and times until every job it held runs again elsewhere, then starts a
+   * replacement. Jobs the surviving worker held leave `active` on their own within a poll; the dead
+   * worker's stay `active` until the stalled check hands them back (`wait`) and a worker takes them.
+   */
   private async killWorker(event: ChaosEvent) {
     const tracking = queue('tracking');
     try {
-      const worker = this.product.workers[this.workerTurn++ % this.product.workers.length];
+      // Always the first: the second lives through the run, so its memory is measured over all of it.
+      const worker = this.product.workers[0];
       const active = await tracking.getActive().catch(() => []);
       const killedAt = Date.now();
       await worker?.kill();
@@ -157,15 +209,38 @@ export class Chaos {
       const redelivered = await until(async () => {
         for (const id of ids) {
           const job = await tracking.getJob(id);
-          if (job && !(job.processedOn && job.processedOn > killedAt) && !(job.finishedOn && job.finishedOn > killedAt))
-            return false;
+          if (!job || (job.processedOn ?? 0) > killedAt || (job.finishedOn ?? 0) > killedAt) continue;
+          const state = await job.getState();
+          if (state === 'active' || state === 'waiting' || state === 'prioritized') return false;
         }
         return true;
-      }, 60_000);
-      event.redeliveryMs = redelivered;
+      }, 120_000);
+      event.redeliveryMs = redelivered === undefined ? undefined : Date.now() - killedAt;
+      const replacing = Date.now();
       await worker?.start();
+      event.replacementStartMs = Date.now() - replacing;
     } finally {
       await tracking.close();
     }
+  }
+
+  /**
+   * SIGKILLs the master serving the BullMQ queues' slot (the first time) or another one (after), waits
+   * for its replica to be promoted, and starts the killed node again: it rejoins as a replica.
+   */
+  private async killRedisMaster(event: ChaosEvent) {
+    const queuesMaster = redisCluster.masterOf(`${bullPrefix(SOAK.redisPrefix)}:tracking:id`);
+    const masters = redisCluster.masters().map((m) => m.port);
+    const victim = this.masterTurn++ % 2 === 0 ? queuesMaster : masters.find((port) => port !== queuesMaster);
+    if (victim === undefined) throw new Error('no Redis master found to kill');
+    redisCluster.kill(victim);
+    const promoted = await until(
+      async () =>
+        redisCluster.masters().length === SOAK.cluster.masters &&
+        !redisCluster.masters().some((m) => m.port === victim),
+      60_000,
+    );
+    await redisCluster.restart(victim);
+    event.note = `master ${victim}${victim === queuesMaster ? " (the BullMQ queues' slot)" : ''}: replica promoted ${promoted === undefined ? 'not within 60 s' : `after ${promoted} ms`}; old master rejoined as a replica`;
   }
 }

@@ -16,8 +16,16 @@ export const FULL_RUN_SECONDS = 600;
 export const TARGETS = { raceLocks: 10_000, fuzzRequests: 100_000, chaosEachKind: 2 } as const;
 const share = Math.min(1, seconds / FULL_RUN_SECONDS);
 
+/**
+ * `single`: one Postgres and one Redis, as `npm run up`. `scaled`: a Redis Cluster of 3 masters and 3
+ * replicas, a Postgres primary with a streaming replica, PgBouncer in transaction mode in front of both.
+ */
+const topology = process.env.SOAK_TOPOLOGY ?? 'single';
+if (topology !== 'single' && topology !== 'scaled') throw new Error('SOAK_TOPOLOGY must be single or scaled');
+
 export const SOAK = {
   seconds,
+  topology: topology as 'single' | 'scaled',
   /** Every private port sits in one range: Postgres, Redis, two web processes, two workers, four simulators. */
   ports: {
     base: portBase,
@@ -26,7 +34,20 @@ export const SOAK = {
     webs: [portBase + 80, portBase + 81],
     workerHealth: [portBase + 90, portBase + 91],
     simulatorBase: portBase + 100,
+    /** The scaled topology's: the replica, PgBouncer, and six Redis Cluster nodes. */
+    replica: portBase + 433,
+    pgbouncer: portBase + 434,
+    clusterBase: portBase + 500,
   },
+  cluster: { masters: 3, replicasPerMaster: 1 },
+  /** Past this the replica takes no reads; a held replica goes past it. */
+  replicaMaxLagMs: 2_000,
+  /** How long a held replica's replay stays paused. */
+  replicaHoldMs: 6_000,
+  /** Each product process reports its memory this often; growth is judged after the warm-up share of the run. */
+  memorySampleMs: 5_000,
+  memoryWarmUpShare: 0.25,
+  memoryGrowthMax: 0.2,
   root: '/tmp/switchyard-soak',
   redisPrefix: 'soak',
   /** The floors this run must reach; the drivers pace toward them (and stop there). */

@@ -8,6 +8,7 @@ import { Chaos } from './chaos';
 import { SOAK } from './config';
 import { newFuzzStats, runFuzz } from './fuzz';
 import { closeAgents } from './http';
+import { memoryReport } from './memory';
 import { Pace } from './pace';
 import { databaseUrl, type Product, startDataServers, startProduct, stopDataServers } from './processes';
 import { newRaceStats, runRaces, templateLock } from './races';
@@ -17,7 +18,7 @@ import { Traffic } from './traffic';
 
 async function main() {
   console.log(
-    `soak: ${SOAK.seconds} s; private servers under ${SOAK.root}; ports ${SOAK.ports.base}-${SOAK.ports.base + 999}`,
+    `soak: ${SOAK.seconds} s, ${SOAK.topology} topology; private servers under ${SOAK.root}; ports ${SOAK.ports.base}-${SOAK.ports.base + 999}`,
   );
   await startDataServers();
   let product: Product | undefined;
@@ -78,6 +79,7 @@ async function main() {
       fuzz,
       chaos: chaos.events,
       books,
+      memory: memoryReport(start, deadline),
     });
     writeReport(report);
     process.exitCode = report.passed ? 0 : 1;

@@ -1,21 +1,84 @@
 /**
  * The product under soak, all on loopback: private Postgres and Redis (the fault suite's servers,
  * on the soak's own ports and data directory), the simulators, two web processes (the API server)
- * and two workers. Each child logs to its own file under the soak's directory.
+ * and two workers. With SOAK_TOPOLOGY=scaled, Postgres gets a streaming replica and PgBouncer (in
+ * transaction mode) in front of both, and Redis is a Cluster of 3 masters and 3 replicas. Each child
+ * logs to its own file under the soak's directory.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, openSync } from 'node:fs';
+import { chmodSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { ensureDatabase, migrateDatabase } from '../../drizzle/migrate';
 import { seedCatalog } from '../../drizzle/seed/seed';
 import { PROVIDER_KEYS, type ProviderKey } from '../../server/config';
 import { createDb } from '../../server/db';
+import type { RedisTarget } from '../../server/redis';
 import { privateServers } from '../../test/support/private-servers';
 import { waitUntil } from '../../test/support/processes';
+import { privateRedisCluster } from '../../test/support/redis-cluster';
+import { ensurePgBouncer, privatePgBouncer, privateReplica } from '../../test/support/scaled-servers';
 import { SOAK } from './config';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
+const scaled = SOAK.topology === 'scaled';
 export const servers = privateServers({ root: SOAK.root, pgPort: SOAK.ports.postgres, redisPort: SOAK.ports.redis });
+/** The primary, directly: what the books and the race cloner read and write. */
 export const databaseUrl = servers.postgresUrl('switchyard');
+
+export const replica = privateReplica({ root: SOAK.root, primaryPort: SOAK.ports.postgres, port: SOAK.ports.replica });
+export const pgbouncer = privatePgBouncer({
+  root: SOAK.root,
+  port: SOAK.ports.pgbouncer,
+  poolSize: 40,
+  databases: {
+    switchyard: { port: SOAK.ports.postgres, dbname: 'switchyard' },
+    switchyard_read: { port: SOAK.ports.replica, dbname: 'switchyard' },
+  },
+});
+export const redisCluster = privateRedisCluster({
+  root: SOAK.root,
+  basePort: SOAK.ports.clusterBase,
+  masters: SOAK.cluster.masters,
+  replicasPerMaster: SOAK.cluster.replicasPerMaster,
+  nodeTimeoutMs: 2000,
+});
+
+/** Where the soak's own clients (the books, the chaos) find Redis. */
+export const redisTarget: RedisTarget = scaled
+  ? { redisUrl: '', redisClusterNodes: redisCluster.nodes.split(',') }
+  : { redisUrl: servers.redisUrl, redisClusterNodes: [] };
+
+/** What the topology puts in every product process's environment. */
+const topologyEnv: Record<string, string> = scaled
+  ? {
+      DATABASE_URL: pgbouncer.url('switchyard'),
+      DATABASE_POOLER: 'transaction',
+      DATABASE_READ_URL: pgbouncer.url('switchyard_read'),
+      DATABASE_READ_MAX_LAG_MS: String(SOAK.replicaMaxLagMs),
+      DATABASE_LISTEN_URL: databaseUrl,
+      REDIS_CLUSTER_NODES: redisCluster.nodes,
+    }
+  : { DATABASE_URL: databaseUrl, REDIS_URL: servers.redisUrl };
+
+/** The topology as soak.json states it. */
+export const topology = scaled
+  ? {
+      name: 'scaled',
+      redis: {
+        cluster: true,
+        masters: SOAK.cluster.masters,
+        replicas: SOAK.cluster.masters * SOAK.cluster.replicasPerMaster,
+      },
+      postgres: { primary: 1, streamingReplicas: 1, pooler: 'pgbouncer (pool_mode = transaction)' },
+      web: SOAK.ports.webs.length,
+      worker: SOAK.ports.workerHealth.length,
+    }
+  : {
+      name: 'single',
+      redis: { cluster: false, masters: 1, replicas: 0 },
+      postgres: { primary: 1, streamingReplicas: 0, pooler: 'none' },
+      web: SOAK.ports.webs.length,
+      worker: SOAK.ports.workerHealth.length,
+    };
 
 export const simulatorUrls = Object.fromEntries(
   PROVIDER_KEYS.map((key, i) => [key, `http://127.0.0.1:${SOAK.ports.simulatorBase + i}`]),
@@ -26,9 +89,8 @@ export const productEnv: Record<string, string> = {
   NODE_ENV: 'production',
   LOG_LEVEL: 'warn',
   HOST: '127.0.0.1',
-  DATABASE_URL: databaseUrl,
+  ...topologyEnv,
   DATABASE_POOL_MAX: '20',
-  REDIS_URL: servers.redisUrl,
   REDIS_PREFIX: SOAK.redisPrefix,
   AUTH_SECRET: 'soak-secret-soak-secret-soak-secret-0123456789',
   RATE_LIMIT_HASH_KEY: 'soak-rate-limit-hash-key',
@@ -50,11 +112,13 @@ export const productEnv: Record<string, string> = {
   TRACKING_TIME_SCALE: '0.05',
   TRACKING_MIN_INTERVAL_MS: '250',
   TRACKING_CONCURRENCY: '32',
-  WORKER_LOCK_DURATION_MS: '4000',
+  // The worker lock and stalled check stay at their defaults (10 s, 5 s): the soak measures what ships.
   SWEEP_INTERVAL_MS: '5000',
   SWEEP_GRACE_MS: '5000',
   ...Object.fromEntries(PROVIDER_KEYS.map((key) => [`${key}_URL`, simulatorUrls[key]])),
 };
+
+export const memoryDir = `${SOAK.root}/memory`;
 
 /** Every child still running, so an interrupted soak leaves none behind. */
 const running = new Set<ChildProcess>();
@@ -91,11 +155,22 @@ export class ProductProcess {
     const profile = process.env.SOAK_CPU_PROF
       ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SOAK_CPU_PROF}/${this.name}`]
       : [];
-    this.child = spawn(process.execPath, [...profile, '--import', 'tsx', this.entry], {
-      cwd: ROOT,
-      env: { ...process.env, ...productEnv, ...this.env },
-      stdio: ['ignore', log, log],
-    });
+    mkdirSync(memoryDir, { recursive: true });
+    this.child = spawn(
+      process.execPath,
+      [...profile, '--import', 'tsx', '--import', `${ROOT}bench/soak/memory-probe.ts`, this.entry],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          ...productEnv,
+          ...this.env,
+          SOAK_MEMORY_FILE: `${memoryDir}/${this.name}.jsonl`,
+          SOAK_MEMORY_SAMPLE_MS: String(SOAK.memorySampleMs),
+        },
+        stdio: ['ignore', log, log],
+      },
+    );
     const child = this.child;
     this.stopping = false;
     running.add(child);
@@ -144,18 +219,28 @@ export interface Product {
   stop(): Promise<void>;
 }
 
-/** A fresh Postgres cluster with the migrated, seeded database, and an empty Redis. */
+/** A fresh Postgres cluster with the migrated, seeded database, and an empty Redis (or the scaled topology's servers). */
 export async function startDataServers() {
-  servers.stopPostgres('immediate');
-  servers.stopRedis();
+  stopDataServers('immediate');
+  rmSync(memoryDir, { recursive: true, force: true });
+  mkdirSync(SOAK.root, { recursive: true });
+  chmodSync(SOAK.root, 0o755);
   servers.initPostgres();
   servers.startPostgres();
-  await servers.startRedis();
   await ensureDatabase(databaseUrl);
   await migrateDatabase(databaseUrl);
   const seed = createDb({ url: databaseUrl, poolMax: 1, connectTimeoutMs: 5000 });
   await seedCatalog(seed.db);
   await seed.close();
+  if (!scaled) {
+    await servers.startRedis();
+    return;
+  }
+  if (!ensurePgBouncer()) throw new Error('the scaled soak needs pgbouncer: apt-get install pgbouncer');
+  replica.create();
+  replica.start();
+  await pgbouncer.start();
+  await redisCluster.start();
 }
 
 export async function startProduct(): Promise<Product> {
@@ -198,7 +283,12 @@ export async function startProduct(): Promise<Product> {
   };
 }
 
-export function stopDataServers() {
+export function stopDataServers(mode: 'fast' | 'immediate' = 'fast') {
+  if (scaled) {
+    pgbouncer.kill();
+    redisCluster.stop();
+    replica.stop(mode);
+  }
   servers.stopRedis();
-  servers.stopPostgres('fast');
+  servers.stopPostgres(mode);
 }

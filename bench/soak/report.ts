@@ -4,7 +4,8 @@ import type { Books } from './books';
 import { CHAOS_KINDS, type ChaosEvent } from './chaos';
 import { SOAK, TARGETS } from './config';
 import type { FuzzStats } from './fuzz';
-import { crashes } from './processes';
+import type { memoryReport } from './memory';
+import { crashes, topology } from './processes';
 import type { RaceStats } from './races';
 import { type Recorder, round } from './recorder';
 import type { TrafficStats } from './traffic';
@@ -26,12 +27,17 @@ export interface SoakRun {
   fuzz: FuzzStats;
   chaos: ChaosEvent[];
   books: Books;
+  memory: ReturnType<typeof memoryReport>;
 }
 
 export function buildReport(run: SoakRun) {
-  const { rec, races, fuzz, chaos, books } = run;
+  const { rec, races, fuzz, chaos, books, memory } = run;
   const failures: string[] = [];
   if (books.swapsLost) failures.push(`${books.swapsLost} swaps lost`);
+  if (run.traffic.statusNotFound)
+    failures.push(`${run.traffic.statusNotFound} status reads did not find an executed swap (read-your-writes)`);
+  if (!memory.growthOk)
+    failures.push(`memory grew past ${memory.growthMax * 100}% after warm-up: ${memory.grewTooMuch.join(', ')}`);
   if (books.doubleExecutes) failures.push(`${books.doubleExecutes} double executes`);
   if (rec.serverErrorsOutsideOutage) failures.push(`${rec.serverErrorsOutsideOutage} 5xx outside an outage window`);
   if (fuzz.failures) failures.push(`${fuzz.failures} fuzz answers broke the envelope`);
@@ -55,16 +61,19 @@ export function buildReport(run: SoakRun) {
   const byKind = (kind: string) => chaos.filter((e) => e.kind === kind);
   const redeliveries = chaos.flatMap((e) => (e.redeliveryMs === undefined ? [] : [e.redeliveryMs]));
   const report = {
+    topology: topology.name,
     swapsLost: books.swapsLost,
+    swapsLate: books.swapsLate,
     doubleExecutes: books.doubleExecutes,
     passed: failures.length === 0,
     failures,
+    nodes: topology,
     startedAt: run.startedAt.toISOString(),
     durationSeconds: round(run.durationMs / 1000),
     configuredSeconds: SOAK.seconds,
     processes: {
-      web: 2,
-      worker: 2,
+      web: topology.web,
+      worker: topology.worker,
       webServer: 'lean API server (npm run start:api)',
       simulators: 1,
       crashes: crashes.map((c) => ({ ...c, at: new Date(c.at).toISOString() })),
@@ -89,6 +98,7 @@ export function buildReport(run: SoakRun) {
       kind: o.kind,
       at: new Date(o.startedAt).toISOString(),
       recoverMs: chaos[i]?.recoverMs ?? null,
+      ...(chaos[i]?.replacementStartMs !== undefined ? { replacementStartMs: chaos[i]?.replacementStartMs } : {}),
       requestsDuring: o.requestsDuring,
       unavailable503During: o.unavailableDuring,
       serverErrorsDuring: o.serverErrorsDuring,
@@ -96,14 +106,12 @@ export function buildReport(run: SoakRun) {
     })),
     unavailable503DuringOutages: rec.unavailableDuringOutage,
     chaos: Object.fromEntries(
-      ['kill-worker', 'kill-web', 'restart-redis', 'flush-bullmq', 'restart-postgres'].map((k) => [
-        k,
-        { count: byKind(k).length, recoverMs: byKind(k).map((e) => e.recoverMs ?? null) },
-      ]),
+      CHAOS_KINDS.map((k) => [k, { count: byKind(k).length, recoverMs: byKind(k).map((e) => e.recoverMs ?? null) }]),
     ),
     workerRedelivery: {
       afterSigkillMs: redeliveries,
       jobsHeld: chaos.filter((e) => e.kind === 'kill-worker').map((e) => e.jobsHeld ?? 0),
+      replacementStartMs: chaos.filter((e) => e.kind === 'kill-worker').map((e) => e.replacementStartMs ?? null),
     },
     races: {
       target: TARGETS.raceLocks,
@@ -119,6 +127,8 @@ export function buildReport(run: SoakRun) {
       noWinnerDuringOutage: races.noWinnerDuringOutage,
       violationSamples: races.violations.slice(0, 20),
       transactions: books.raceTransactions,
+      transactionsLate: books.raceTransactionsLate,
+      transactionsUnsettled: books.raceTransactionsUnsettled,
     },
     fuzz: {
       target: TARGETS.fuzzRequests,
@@ -139,6 +149,10 @@ export function buildReport(run: SoakRun) {
       abandoned: run.traffic.abandoned,
       lost: books.swapsLost,
       lostSamples: books.lostSamples,
+      late: books.swapsLate,
+      lateSamples: books.lateSamples,
+      statusNotFound: run.traffic.statusNotFound,
+      statusNotFoundSamples: run.traffic.statusNotFoundSamples,
       wrongEnding: books.wrongEnding,
       expiredUnfunded: books.expiredUnfunded,
       wrongEndingSamples: books.wrongEndingSamples,
@@ -156,6 +170,7 @@ export function buildReport(run: SoakRun) {
       rateLimit: books.rateLimit,
       idempotentReplays: books.replays,
     },
+    memory,
     /** The issue's figures for a full run, and this run's floors (its share of them; see bench/SOAK.md). */
     targetsMet: {
       raceLocks: races.locksRaced >= TARGETS.raceLocks,
@@ -175,13 +190,20 @@ export function writeReport(report: ReturnType<typeof buildReport>) {
   writeFileSync(RESULTS, `${JSON.stringify(report, null, 2)}\n`);
   const lines = [
     `soak: ${report.durationSeconds} s, ${report.requests.total} requests ${JSON.stringify(report.requests.byClass)}`,
-    `  swaps: ${report.swaps.executed} executed, ${report.swapsLost} lost, ${report.swaps.wrongEnding} wrong endings`,
+    `soak topology: ${report.topology} ${JSON.stringify(report.nodes)}`,
+    `  swaps: ${report.swaps.executed} executed, ${report.swapsLost} lost, ${report.swapsLate} late (tracked, settling after the wait), ${report.swaps.wrongEnding} wrong endings`,
     `  races: ${report.races.locksRaced} locks × ${report.races.executesPerLock} (floor ${report.races.floor}; ${report.races.locksPerSecond}/s), ${report.races.violations} violations, ${report.doubleExecutes} double executes`,
     `  fuzz: ${report.fuzz.cases} cases (floor ${report.fuzz.floor}; ${report.fuzz.casesPerSecond}/s), ${report.fuzz.failures} failures`,
     `  5xx: ${report.serverErrors.duringOutage} during outages, ${report.serverErrors.outsideOutage} outside; 503 during outages ${report.unavailable503DuringOutages}`,
     `  chaos: ${report.outages.map((o) => `${o.kind} ${o.recoverMs ?? '—'} ms`).join(', ')}`,
     `  worker redelivery after SIGKILL: ${JSON.stringify(report.workerRedelivery.afterSigkillMs)} ms`,
     `  status lag p50/p95: ${report.statusLagMs.p50}/${report.statusLagMs.p95} ms`,
+    `  memory (RSS MiB start→end, peak; growth after warm-up): ${report.memory.instances
+      .map(
+        (i) =>
+          `${i.process} ${i.rssMiB.start}→${i.rssMiB.end} (${i.rssMiB.peak})${i.growthAfterWarmUp?.rss != null ? ` ${round(i.growthAfterWarmUp.rss * 100)}%` : ''}`,
+      )
+      .join(', ')}`,
     `  ${report.passed ? 'PASSED' : `FAILED: ${report.failures.join('; ')}`}`,
     `  wrote ${RESULTS}`,
   ];

@@ -58,6 +58,9 @@ export interface ReplayCheck {
 
 export interface TrafficStats {
   flowsStarted: number;
+  /** Status reads that did not find a swap whose execute had answered: read-your-writes broken. */
+  statusNotFound: number;
+  statusNotFoundSamples: string[];
   executed: number;
   abandoned: Record<string, number>;
   upstreamFaultWindows: { provider: string; fault: string; at: number }[];
@@ -69,7 +72,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export class Traffic {
   readonly swaps: Swap[] = [];
   readonly replays: ReplayCheck[] = [];
-  readonly stats: TrafficStats = { flowsStarted: 0, executed: 0, abandoned: {}, upstreamFaultWindows: [] };
+  readonly stats: TrafficStats = {
+    flowsStarted: 0,
+    statusNotFound: 0,
+    statusNotFoundSamples: [],
+    executed: 0,
+    abandoned: {},
+    upstreamFaultWindows: [],
+  };
   private next = 0;
 
   constructor(
@@ -220,6 +230,13 @@ export class Traffic {
           base: this.base(),
           path: `/api/v1/transaction/status?transactionId=${swap.transactionId}`,
         });
+        if (res.status === 404) {
+          this.stats.statusNotFound += 1;
+          if (this.stats.statusNotFoundSamples.length < 20)
+            this.stats.statusNotFoundSamples.push(
+              `${swap.transactionId} ${Date.now() - (swap.executedAt ?? 0)} ms after execute`,
+            );
+        }
         const status = res.status === 200 ? json(res.text)?.data?.transaction?.status : undefined;
         if (status && status !== 'PENDING') {
           swap.finalSeenAt = Date.now();
