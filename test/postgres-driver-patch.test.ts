@@ -19,6 +19,12 @@ describe('the installed postgres.js driver', () => {
       expect(nextWrite.indexOf('if (!socket)')).toBeLessThan(nextWrite.indexOf('socket.write('));
     });
 
+    // Behind PgBouncer a client logs in while the server is down, and the array-type query that follows fails.
+    it(`${build}: a failed array-type fetch is handled (and retried at the next connect)`, () => {
+      const source = readFileSync(join(root, build, 'connection.js'), 'utf8');
+      expect(source).toContain('return fetchArrayTypes().catch(() => needsTypes = true)');
+    });
+
     // With max_pipeline 0 (DATABASE_POOLER=transaction: nothing pipelined through PgBouncer) a transaction's
     // `begin` must still learn its connection: the driver called `onexecute` only while the pipeline had room.
     it(`${build}: a query's onexecute runs before the pipeline check`, () => {

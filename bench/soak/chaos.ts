@@ -100,6 +100,13 @@ async function flushBullKeys(): Promise<number> {
 export class Chaos {
   readonly events: ChaosEvent[] = [];
   private masterTurn = 0;
+  /** The last killed worker's replacement, starting. */
+  private replacement: Promise<void> | undefined;
+
+  /** Waits for a replacement still starting, so the run ends with every process up. */
+  async settled() {
+    await this.replacement;
+  }
 
   constructor(
     private readonly product: Product,
@@ -197,6 +204,7 @@ export class Chaos {
    * worker's stay `active` until the stalled check hands them back (`wait`) and a worker takes them.
    */
   private async killWorker(event: ChaosEvent) {
+    await this.replacement;
     const tracking = queue('tracking');
     try {
       // Always the first: the second lives through the run, so its memory is measured over all of it.
@@ -216,9 +224,16 @@ export class Chaos {
         return true;
       }, 120_000);
       event.redeliveryMs = redelivered === undefined ? undefined : Date.now() - killedAt;
+      // Started in the background: the surviving worker carries the load meanwhile, and the schedule goes on.
       const replacing = Date.now();
-      await worker?.start();
-      event.replacementStartMs = Date.now() - replacing;
+      this.replacement = worker
+        ?.start()
+        .then(() => {
+          event.replacementStartMs = Date.now() - replacing;
+        })
+        .catch((error: Error) => {
+          event.note = `replacement did not start: ${error.message}`;
+        });
     } finally {
       await tracking.close();
     }

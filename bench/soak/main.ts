@@ -63,6 +63,7 @@ async function main() {
       traffic.run(deadline, SOAK.swapFlows),
       chaos.run(start, deadline),
     ]);
+    await chaos.settled();
     clearInterval(progress);
     const durationMs = Date.now() - start;
     console.log('soak: load stopped; settling and checking the books');
