@@ -110,9 +110,11 @@ return ids
 `;
 
 /**
- * Where a new message's job starts: ready (`go`), or parked behind the attempts already out and the
- * jobs already parked. An endpoint that has not answered promptly has one message out at a time (its
- * probe, until that attempt settles), so a burst for it costs the worker nothing more.
+ * Where a new message's job starts: ready (`go`), or parked. An endpoint that has answered promptly
+ * takes its messages as they come (its attempts are short: one that finds its places taken is parked
+ * then). One that has not has a single message out at a time, its probe, until that attempt settles:
+ * the rest are parked at once, so a burst for a hanging endpoint costs the worker nothing. A paused
+ * endpoint's messages are parked until the pause ends.
  */
 const PLACE = `
 local now = tonumber(ARGV[1])
@@ -126,13 +128,7 @@ if pausedUntil > now then
   park()
   return {'paused', pausedUntil}
 end
-if state[2] == '1' then
-  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-  if redis.call('ZCARD', KEYS[2]) < tonumber(ARGV[3]) and redis.call('ZCARD', KEYS[3]) == 0 then return {'go', 1} end
-  park()
-  local oldest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
-  return {'busy', tonumber(oldest[2] or ARGV[1])}
-end
+if state[2] == '1' then return {'go', 1} end
 local probeUntil = tonumber(state[3] or '0')
 if probeUntil > now then
   park()
