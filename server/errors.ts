@@ -92,8 +92,16 @@ const UNAVAILABLE_CODES = new Set([
   'CONNECTION_DESTROYED',
   'DEPENDENCY_TIMEOUT',
   '57P01',
+  '57P02',
   '57P03',
   '53300',
+  // Connection exceptions; PgBouncer answers 08P01 when it cannot reach or log in to the server.
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '08P01',
 ]);
 
 /** True for errors that mean Postgres or Redis cannot be reached right now. */
@@ -104,7 +112,7 @@ export function isDependencyUnavailable(error: unknown): boolean {
   if (e.cause && e.cause !== error && isDependencyUnavailable(e.cause)) return true;
   if (Array.isArray(e.errors) && e.errors.some(isDependencyUnavailable)) return true;
   const message = typeof e.message === 'string' ? e.message : '';
-  return /Connection is closed|Stream isn't writeable|enableOfflineQueue|Reached the max retries|connect ETIMEDOUT/i.test(
+  return /Connection is closed|Stream isn't writeable|enableOfflineQueue|Reached the max retries|connect ETIMEDOUT|CLUSTERDOWN|Too many Cluster redirections|TRYAGAIN|Failed to refresh slots cache|None of startup nodes is available/i.test(
     message,
   );
 }

@@ -97,7 +97,17 @@ export function privateReplica({
       if (existsSync(`${dir}/postmaster.pid`)) runAsPostgres([pgBin('pg_ctl'), '-D', dir, '-m', mode, '-w', 'stop']);
     },
     pauseReplay: () => void psql(port, 'select pg_wal_replay_pause()'),
-    resumeReplay: () => void psql(port, 'select pg_wal_replay_resume()'),
+    resumeReplay() {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          psql(port, 'select pg_wal_replay_resume()');
+          return;
+        } catch (error) {
+          if (attempt >= 20) throw error;
+          spawnSync('sleep', ['0.5']);
+        }
+      }
+    },
     caughtUp() {
       const written = psql(primaryPort, 'select pg_current_wal_lsn()');
       return psql(port, `select pg_last_wal_replay_lsn() >= '${written}'::pg_lsn`) === 't';
@@ -184,6 +194,8 @@ export function privatePgBouncer({
           `default_pool_size = ${poolSize}`,
           'max_client_conn = 2000',
           'server_reset_query =',
+          // After a failed server login PgBouncer refuses clients this long (default 15 s); a restarted server is back in 2.
+          'server_login_retry = 1',
           'ignore_startup_parameters = extra_float_digits,options',
           `logfile = ${dir}/pgbouncer.log`,
           `pidfile = ${pidFile}`,
