@@ -86,6 +86,7 @@ export function replicatedReads({ primary, replica, redis, redisPrefix, maxLagMs
   let replayed = 0;
   let timer: NodeJS.Timeout | undefined;
   let checking: Promise<void> | undefined;
+  let asking: Promise<number> | undefined;
 
   const replayPosition = async () => {
     const [row] = await replica.sql<{ lsn: string | null; recovering: boolean }[]>`
@@ -140,8 +141,13 @@ export function replicatedReads({ primary, replica, redis, redisPrefix, maxLagMs
         return primaryTarget;
       }
       if (fence <= replayed) return replicaTarget;
+      // One position read in flight at a time, shared by every read waiting: whenever it was taken, replay only
+      // moves forward, so a position at or past the fence proves the replica has it.
+      asking ??= replayPosition().finally(() => {
+        asking = undefined;
+      });
       try {
-        replayed = Math.max(replayed, await replayPosition());
+        replayed = Math.max(replayed, await asking);
       } catch {
         return primaryTarget;
       }
