@@ -16,7 +16,11 @@ let t: TestApp;
 let worker: WorkerRuntime | undefined;
 
 beforeAll(async () => {
-  t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_REDELIVERIES_PER_MINUTE: '20' });
+  t = await startTestApp({
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_REDELIVERIES_PER_MINUTE: '20',
+    WEBHOOK_ENDPOINT_BACKOFF_MS: '100',
+  });
 });
 afterAll(async () => {
   await worker?.close();
@@ -73,7 +77,41 @@ describe('webhooks.redeliver is throttled', () => {
     await receiver.stop();
   });
 
-  it('refuses, in plain words, a message that is still queued for its next attempt', async () => {
+  it('brings a message’s pending retry forward instead of queueing another', async () => {
+    worker ??= await startWorkerRuntime(t.app.config);
+    const receiver = await startReceiver((attempt) => (attempt === 1 ? 500 : 204));
+    const { caller, endpointId } = await adminWithEndpoint(receiver.url);
+    await caller.affiliates.createCode({ code: 'RETRYING' });
+    const id = (await executeSwap(t, { ...ETH_TO_BTC, referralCode: 'RETRYING' }, 'RELAY')).transaction.id;
+    const created = () =>
+      receiver.requests.filter(
+        (r) => JSON.parse(r.body).data.id === id && JSON.parse(r.body).type === 'transaction.created',
+      );
+    expect(await waitUntil(() => created().length === 1)).toBe(true);
+    const messageId = String(created()[0]?.headers['webhook-id']);
+    // Its first attempt failed: the retry waits in delayed, WEBHOOK_RETRY_BASE_DELAY_MS (3 min) away.
+    const retry = await sharedQueue(t.app, 'webhooks').getJob(messageId);
+    expect(await waitUntil(async () => (await retry?.getState()) === 'delayed')).toBe(true);
+
+    // No worker while the calls come, so what they queued is counted before anything is sent.
+    await worker?.close();
+    worker = undefined;
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, () => outcomeOf(caller.webhooks.redeliver({ messageId }))),
+    );
+    expect(outcomes.filter((o) => o === 'OK')).toHaveLength(1);
+    expect((await queuedJobsOf(messageId)).map((job) => job.id)).toEqual([messageId]);
+    expect(await retry?.getState()).toBe('waiting');
+    worker = await startWorkerRuntime(t.app.config);
+    expect(await waitUntil(() => created().length === 2)).toBe(true);
+    expect(created()[1]?.headers['webhook-id']).toBe(messageId);
+    expect(await waitUntil(async () => (await queuedJobsOf(messageId)).length === 0)).toBe(true);
+    expect(created()).toHaveLength(2);
+    await caller.webhooks.delete({ endpointId });
+    await receiver.stop();
+  });
+
+  it('refuses, in plain words, a message that is about to be sent', async () => {
     await worker?.close();
     worker = undefined;
     const receiver = await startReceiver();
@@ -86,8 +124,7 @@ describe('webhooks.redeliver is throttled', () => {
     if (!message) throw new Error('no message stored');
     await expect(caller.webhooks.redeliver({ messageId: message.id })).rejects.toMatchObject({
       code: 'CONFLICT',
-      message:
-        'This message is already queued: it is waiting for its next attempt or being sent right now. Redeliver it once that attempt has finished.',
+      message: 'This message is already being sent, or about to be. Redeliver it once that attempt has finished.',
     });
     expect(await queuedJobsOf(message.id)).toHaveLength(1);
     await caller.webhooks.delete({ endpointId });

@@ -49,6 +49,22 @@ export async function enqueueDelivery(
   return job.id === jobId;
 }
 
+/**
+ * The message's job, if it is waiting in delayed (for its next retry, or parked), goes now instead:
+ * a redelivery of a message already queued brings that job forward rather than queueing another.
+ * Resolves to whether it did (of many at once, one does).
+ */
+export async function bringForward(ctx: AppContext, messageId: string) {
+  if (!ctx.webhookQueue) throw new Error('no webhook queue in this process');
+  const jobId = await ctx.webhookQueue.getDeduplicationJobId(messageId);
+  const job = jobId ? await ctx.webhookQueue.getJob(jobId) : undefined;
+  if (!job || (await job.getState()) !== 'delayed') return false;
+  return job.promote().then(
+    () => true,
+    () => false,
+  );
+}
+
 /** A job asked for from the dashboard rather than by the fan-out and its retries. */
 export const isRedeliveryJob = (jobId: string | undefined, messageId: string) => jobId !== messageId;
 

@@ -6,7 +6,7 @@ import type { AppContext } from '../context';
 import { AppError, notFound } from '../errors';
 import { perKey } from '../per-key';
 import { endpointFor } from './endpoints';
-import { enqueueDelivery } from './fan-out';
+import { bringForward, enqueueDelivery } from './fan-out';
 import type { RedeliverWebhookInput } from './schemas';
 
 const WINDOW_SECONDS = 60;
@@ -38,8 +38,9 @@ async function countRedelivery(ctx: AppContext, userId: string) {
 
 /**
  * Sends a message once more, with its original `webhook-id`, to the endpoint's current URL and
- * secret. Refused while the message is already queued or being sent (its retries included), and
- * past the user's redeliveries per minute.
+ * secret. A message still queued is not queued again: one waiting for its next retry has that retry
+ * brought forward, one waiting to be sent or being sent is refused. At most the user's redeliveries
+ * per minute.
  */
 export async function redeliverWebhook(ctx: AppContext, viewer: Viewer, input: RedeliverWebhookInput) {
   await countRedelivery(ctx, viewer.userId);
@@ -58,12 +59,11 @@ export async function redeliverWebhook(ctx: AppContext, viewer: Viewer, input: R
     throw new AppError('VALIDATION_ERROR', refusedBecause, { field: 'messageId', status: 409, retryable: false });
   }
   await ctx.db.update(webhookMessages).set({ state: 'pending' }).where(eq(webhookMessages.id, message.id));
-  if (!(await enqueueDelivery(ctx, message.id, { redelivery: true }))) {
-    throw new AppError(
-      'VALIDATION_ERROR',
-      'This message is already queued: it is waiting for its next attempt or being sent right now. Redeliver it once that attempt has finished.',
-      { field: 'messageId', status: 409, retryable: true },
-    );
-  }
-  return { messageId: message.id, queued: true };
+  if (await enqueueDelivery(ctx, message.id, { redelivery: true })) return { messageId: message.id, queued: true };
+  if (await bringForward(ctx, message.id)) return { messageId: message.id, queued: true, broughtForward: true };
+  throw new AppError(
+    'VALIDATION_ERROR',
+    'This message is already being sent, or about to be. Redeliver it once that attempt has finished.',
+    { field: 'messageId', status: 409, retryable: true },
+  );
 }
