@@ -192,50 +192,71 @@ type Measured = Map<string, Aggregate>;
 const resultKey = (call: Call, server: 'next' | 'lean') =>
   `${call.name}${call.kind === 'public' ? ` (${server})` : ''}`;
 
-/** Every call against one dataset's servers: a check that each answers 200, a warm-up, then interleaved rounds. */
-async function measure(b: Bench, dataset: ScaleDataset): Promise<{ results: Measured; calls: Call[] }> {
+interface Served {
+  dataset: ScaleDataset;
+  next: NextHandle;
+  lean: ApiServers;
+  cookie: string;
+  calls: Call[];
+  cursor: string;
+}
+
+/** The built web server and the lean server on one dataset, an admin signed in, and what to ask them. */
+async function serve(b: Bench, dataset: ScaleDataset, started: (stop: () => Promise<void>) => void): Promise<Served> {
   const env = { ...b.env, DATABASE_URL: dataset.url };
-  let next: NextHandle | undefined;
-  let lean: ApiServers | undefined;
+  const next = await startNext(childEnv(env), { lockWaitSeconds: b.settings.nextLockWaitSeconds });
+  started(() => next.stop());
+  const lean = await b.startApi({ DATABASE_URL: dataset.url });
+  started(() => lean.child.stop());
+  const cookie = await adminCookie(env);
+  const app = createAppContext(parseConfig(env));
+  const found = await samples(app.sql, dataset.swaps).finally(() => app.close());
+  const firstPage = await fetch(`http://127.0.0.1:${lean.port}/api/v1/transaction/history`);
+  const cursor = ((await firstPage.json()) as { pagination?: { nextCursor?: string } }).pagination?.nextCursor ?? '';
+  return { dataset, next, lean, cookie, calls: calls(found), cursor };
+}
+
+const specOf = (b: Bench, served: Served, call: Call, server: 'next' | 'lean') => {
+  const port = server === 'next' ? served.next.port : served.lean.port;
+  return {
+    label: `${sizeLabel(served.dataset.swaps)}|${resultKey(call, server)}`,
+    port,
+    requests: call.paths.map((p) =>
+      rawGet(port, p === 'cursor' ? `/api/v1/transaction/history?cursor=${served.cursor}` : p, served.cookie),
+    ),
+    connections: 1,
+    durationMs: b.ms(2, 1000),
+    warmupMs: b.ms(0.3, 200),
+    maxRequests: 100_000,
+    timeoutMs: 30_000,
+  };
+};
+
+/**
+ * Every call against both datasets' servers, the two sizes of a call one after the other in each round
+ * (so the machine's drift hits both alike): a check that each answers 200, a warm-up, then
+ * interleaved rounds.
+ */
+async function measure(b: Bench, small: ScaleDataset, large: ScaleDataset) {
+  const stops: (() => Promise<void>)[] = [];
   try {
-    [next, lean] = await Promise.all([
-      startNext(childEnv(env), { lockWaitSeconds: b.settings.nextLockWaitSeconds }),
-      b.startApi({ DATABASE_URL: dataset.url }),
-    ]);
-    const cookie = await adminCookie(env);
-    const app = createAppContext(parseConfig(env));
-    const found = await samples(app.sql, dataset.swaps).finally(() => app.close());
-    const ports = { next: next.port, lean: lean.port };
-    const firstPage = await fetch(`http://127.0.0.1:${lean.port}/api/v1/transaction/history`);
-    const cursor = ((await firstPage.json()) as { pagination?: { nextCursor?: string } }).pagination?.nextCursor;
-    const measured = calls(found);
-    const specs = measured.flatMap((call) =>
-      call.servers.map((server) => ({
-        label: resultKey(call, server),
-        port: ports[server],
-        requests: call.paths.map((p) =>
-          rawGet(ports[server], p === 'cursor' ? `/api/v1/transaction/history?cursor=${cursor}` : p, cookie),
-        ),
-        connections: call.kind === 'public' ? 2 : 1,
-        durationMs: b.ms(2, 1000),
-        warmupMs: b.ms(0.3, 200),
-        maxRequests: 100_000,
-        timeoutMs: 30_000,
-      })),
+    const servedSmall = await serve(b, small, (stop) => stops.push(stop));
+    const servedLarge = await serve(b, large, (stop) => stops.push(stop));
+    const specs = servedSmall.calls.flatMap((call, i) =>
+      call.servers.flatMap((server) => [
+        { spec: specOf(b, servedSmall, call, server), cookie: servedSmall.cookie },
+        { spec: specOf(b, servedLarge, servedLarge.calls[i] as Call, server), cookie: servedLarge.cookie },
+      ]),
     );
     const usable = [];
-    for (const spec of specs) {
-      const probe = spec.requests[0] as string;
-      const path = probe.split(' ')[1] as string;
+    for (const { spec, cookie } of specs) {
+      const path = (spec.requests[0] as string).split(' ')[1] as string;
       const res = await fetch(`http://127.0.0.1:${spec.port}${path}`, {
         headers: { cookie },
         signal: AbortSignal.timeout(60_000),
       }).catch((error: Error) => ({ status: 0, text: async () => error.message }));
       if (res.status === 200) usable.push(spec);
-      else
-        b.report.note(
-          `scale ${sizeLabel(dataset.swaps)}: ${spec.label} answered ${res.status}: ${(await res.text()).slice(0, 200)}`,
-        );
+      else b.report.note(`scale: ${spec.label} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
     }
     await interleaved(
       b.load,
@@ -243,17 +264,24 @@ async function measure(b: Bench, dataset: ScaleDataset): Promise<{ results: Meas
       1,
       () => {},
     );
-    const results = await interleaved(b.load, usable, 3, (line) =>
-      console.log(`   ${sizeLabel(dataset.swaps)}${line}`),
-    );
+    const results = await interleaved(b.load, usable, 3, (line) => console.log(`   ${line}`));
     for (const agg of Object.values(results)) {
       const odd = unexpected(agg, [200]);
-      if (odd) b.report.note(`scale ${sizeLabel(dataset.swaps)}: unexpected answers — ${odd}`);
+      if (odd) b.report.note(`scale: unexpected answers — ${odd}`);
     }
-    return { results: new Map(Object.entries(results)), calls: measured };
+    const bySize = (label: string) =>
+      new Map(
+        Object.entries(results)
+          .filter(([key]) => key.startsWith(`${label}|`))
+          .map(([key, agg]) => [key.slice(label.length + 1), agg]),
+      );
+    return {
+      small: bySize(sizeLabel(small.swaps)),
+      large: bySize(sizeLabel(large.swaps)),
+      calls: servedSmall.calls,
+    };
   } finally {
-    await next?.stop();
-    await lean?.child.stop();
+    for (const stop of stops.reverse()) await stop().catch(() => {});
   }
 }
 
@@ -332,9 +360,8 @@ export async function scaleSection(b: Bench): Promise<void> {
       madeAt: d.madeAt,
       reused: d.reused,
     }));
-    const measuredSmall = await measure(b, small);
-    const measuredLarge = await measure(b, large);
-    reportCalls(b, small, large, measuredSmall.results, measuredLarge.results, measuredSmall.calls);
+    const measured = await measure(b, small, large);
+    reportCalls(b, small, large, measured.small, measured.large, measured.calls);
   } finally {
     if (!keep) for (const swaps of sizes) await dropScaleDataset(b.settings, swaps);
   }

@@ -120,7 +120,7 @@ CREATE INDEX "transactions_src_asset_created_idx" ON "transactions" USING btree 
 CREATE INDEX "transactions_dst_asset_created_idx" ON "transactions" USING btree ("dst_asset_id","created_at","id","status");--> statement-breakpoint
 CREATE INDEX "transactions_referral_owner_created_idx" ON "transactions" USING btree ("referral_owner_id","created_at","id") WHERE "transactions"."referral_owner_id" is not null;--> statement-breakpoint
 CREATE INDEX "transactions_amount_created_idx" ON "transactions" USING btree ("amount_usd" DESC NULLS LAST,"created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "transactions_stale_idx" ON "transactions" USING btree ("created_at") WHERE "transactions"."status" = 'PENDING' and "transactions"."stale";--> statement-breakpoint
+CREATE INDEX "transactions_stale_idx" ON "transactions" USING btree ("created_at","id") WHERE "transactions"."status" = 'PENDING' and "transactions"."stale";--> statement-breakpoint
 CREATE INDEX "transactions_wallet_created_idx" ON "transactions" USING btree ("wallet_key","created_at","id","status");--> statement-breakpoint
 CREATE INDEX "transactions_recipient_created_idx" ON "transactions" USING btree ("recipient_wallet_key","created_at","id","status");--> statement-breakpoint
 CREATE INDEX "transactions_referral_created_idx" ON "transactions" USING btree ("referral_code","created_at","id","status");--> statement-breakpoint

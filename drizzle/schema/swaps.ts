@@ -162,7 +162,7 @@ export const transactions = pgTable(
       .where(sql`${t.referralOwnerId} is not null`),
     // The dashboard's "largest first" sort, read in either direction.
     index('transactions_amount_created_idx').on(t.amountUsd.desc().nullsLast(), t.createdAt.desc(), t.id.desc()),
-    index('transactions_stale_idx').on(t.createdAt).where(sql`${t.status} = 'PENDING' and ${t.stale}`),
+    index('transactions_stale_idx').on(t.createdAt, t.id).where(sql`${t.status} = 'PENDING' and ${t.stale}`),
     index('transactions_due_poll_idx').on(t.nextPollAt).where(sql`${t.status} = 'PENDING'`),
     // Swaps still waiting for their deposit, by when the provider stops taking it: what the expiry sweep reads.
     index('transactions_awaiting_deposit_idx')

@@ -22,11 +22,16 @@ const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
  * With `hashPrefix`, a hash term of 8 or more characters also matches the hashes it begins.
  */
 export function identifiedBy(term: string, { hashPrefix = false } = {}): SQL {
+  return or(...identityAlternatives(term, { hashPrefix })) as SQL;
+}
+
+/** The ways a term names a transaction, each through an index of its own. */
+function identityAlternatives(term: string, { hashPrefix = false } = {}): SQL[] {
   const key = hashKey(term) ?? term;
   const wallets = walletLookupKeys(term);
   const hashMatch = (column: PgColumn) =>
     hashPrefix && key.length >= MIN_HASH_PREFIX ? like(column, `${escapeLike(key)}%`) : eq(column, key);
-  return or(
+  return [
     eq(transactions.id, term),
     eq(transactions.lockId, term),
     hashMatch(transactions.hashKey),
@@ -34,26 +39,31 @@ export function identifiedBy(term: string, { hashPrefix = false } = {}): SQL {
     hashMatch(transactions.outboundHashKey),
     inArray(transactions.walletKey, wallets),
     inArray(transactions.recipientWalletKey, wallets),
-  ) as SQL;
+  ];
 }
 
-/** The filters, and the chain's sides apart (each the other's alternative): an OR of two indexes. */
+/**
+ * The filters, and apart from them one OR of alternatives that each have an index (what the search
+ * box names, else the chain's two sides): each alternative is read through its index, then merged.
+ */
 async function searchWhere(
   ctx: AppContext,
   input: TransactionSearchInput,
-): Promise<{ where: SQL | undefined; sides: [SQL, SQL] | undefined }> {
+): Promise<{ where: SQL | undefined; alternatives: SQL[] | undefined }> {
   const where: SQL[] = [];
-  let sides: [SQL, SQL] | undefined;
+  let alternatives: SQL[] | undefined;
   const term = input.query?.trim();
-  if (term) where.push(identifiedBy(term, { hashPrefix: true }));
+  if (term) alternatives = identityAlternatives(term, { hashPrefix: true });
   if (input.statuses?.length) where.push(inArray(transactions.status, input.statuses));
   if (input.provider) where.push(eq(transactions.provider, input.provider.toUpperCase()));
   if (input.chain) {
     // Through the catalog's assets of the chain, so each side is an index of its own.
     const ids = await assetIdsOnChain(ctx, input.chain);
-    sides = ids.length
+    const sides = ids.length
       ? [inArray(transactions.srcAssetId, ids), inArray(transactions.dstAssetId, ids)]
-      : [sql`false`, sql`false`];
+      : [sql`false`];
+    if (alternatives) where.push(or(...sides) as SQL);
+    else alternatives = sides;
   }
   if (input.from) where.push(gte(transactions.createdAt, input.from));
   if (input.to) where.push(lte(transactions.createdAt, input.to));
@@ -61,7 +71,7 @@ async function searchWhere(
   // Only pending swaps are ever stale (a final status clears the flag): the stale ones have an index of their own.
   if (input.stale === true) where.push(sql`(${transactions.status} = 'PENDING' and ${transactions.stale})`);
   if (input.stale === false) where.push(sql`not ${transactions.stale}`);
-  return { where: where.length ? and(...where) : undefined, sides };
+  return { where: where.length ? and(...where) : undefined, alternatives };
 }
 
 const SORT_COLUMNS = {
@@ -108,6 +118,41 @@ export function presentTransactionSummary(tx: TransactionRow) {
 }
 export type TransactionSummary = ReturnType<typeof presentTransactionSummary>;
 
+/**
+ * A page in creation order when the search is an OR: each alternative read through its index in
+ * that order and cut at the page's end, merged, then the page's rows by primary key.
+ */
+async function newestByAlternatives(
+  ctx: AppContext,
+  where: SQL | undefined,
+  alternatives: SQL[],
+  direction: 'asc' | 'desc',
+  offset: number,
+  take: number,
+): Promise<TransactionRow[]> {
+  const order = direction === 'asc' ? asc : desc;
+  const side = (alternative: SQL) =>
+    ctx.db
+      .select({ id: transactions.id, createdAt: transactions.createdAt })
+      .from(transactions)
+      .where(and(where, alternative))
+      .orderBy(order(transactions.createdAt), order(transactions.id))
+      .limit(offset + take);
+  const [first, second, ...rest] = alternatives.map(side);
+  if (!first) return [];
+  const positions = second
+    ? await union(first, second, ...rest)
+        .orderBy(sql.raw(`created_at ${direction}, id ${direction}`))
+        .limit(take)
+        .offset(offset)
+    : (await first).slice(offset, offset + take);
+  const ids = positions.map((p) => p.id);
+  if (!ids.length) return [];
+  const rows = await ctx.db.select().from(transactions).where(inArray(transactions.id, ids));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
 /** The dashboard counts matches up to here and shows "10,000+" beyond; pages reach no further. */
 export const SEARCH_TOTAL_CAP = SEARCH_MATCHES_CAP;
 
@@ -125,27 +170,39 @@ export async function searchTransactions(
   ctx: AppContext,
   input: TransactionSearchInput,
 ): Promise<TransactionSearchPage> {
-  const { where, sides } = await searchWhere(ctx, input);
+  const { where, alternatives } = await searchWhere(ctx, input);
   const capped = (condition: SQL | undefined) =>
     ctx.db
       .select({ id: transactions.id })
       .from(transactions)
       .where(condition)
       .limit(SEARCH_TOTAL_CAP + 1);
-  // Each side of an OR counted through its own index, up to the cap: past it on one side is past it in all.
-  const counting = sides
+  // Each alternative counted through its own index, up to the cap: past it in one is past it in all.
+  const counting = alternatives
     ? ctx.db
         .select({ value: count() })
-        .from(union(capped(and(where, sides[0])), capped(and(where, sides[1]))).as('capped'))
+        .from(
+          (alternatives.length > 1
+            ? union(
+                capped(and(where, alternatives[0])),
+                capped(and(where, alternatives[1])),
+                ...alternatives.slice(2).map((a) => capped(and(where, a))),
+              )
+            : capped(and(where, alternatives[0]))
+          ).as('capped'),
+        )
     : ctx.db.select({ value: count() }).from(capped(where).as('capped'));
+  const offset = (input.page - 1) * input.perPage;
   const [rows, [counted]] = await Promise.all([
-    ctx.db
-      .select()
-      .from(transactions)
-      .where(and(where, sides && or(...sides)))
-      .orderBy(...orderBy(input.sort))
-      .limit(input.perPage + 1)
-      .offset((input.page - 1) * input.perPage),
+    alternatives && input.sort.field === 'createdAt'
+      ? newestByAlternatives(ctx, where, alternatives, input.sort.direction, offset, input.perPage + 1)
+      : ctx.db
+          .select()
+          .from(transactions)
+          .where(and(where, alternatives && or(...alternatives)))
+          .orderBy(...orderBy(input.sort))
+          .limit(input.perPage + 1)
+          .offset(offset),
     counting,
   ]);
   const matched = counted?.value ?? 0;
