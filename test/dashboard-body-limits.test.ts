@@ -199,6 +199,13 @@ describe.each([
     });
   });
 
+  it('answers 413, not 100 Continue, to a client that asks before sending a body over the cap', async () => {
+    const head = postHead(path, `Content-Length: ${128 * MAX}\r\nExpect: 100-continue`);
+    const answer = await sendUntilAnswered(web.baseUrl, head, { chunked: false, bodyBytes: 0 });
+    expect(answer.status).toBe(413);
+    expect(answer.headers).not.toContain('100 continue');
+  });
+
   it('cuts a chunked body at the cap with 413 instead of reading it whole', { timeout: 60_000 }, async () => {
     const total = 64 * MAX;
     const answer = await sendUntilAnswered(web.baseUrl, postHead(path, 'Transfer-Encoding: chunked'), {

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import next from 'next';
 import { drainHttpServer, listen, runService } from '../lifecycle';
 import { CLIENT_IP_HEADER, signedClientAddress } from '../ratelimit/client';
@@ -22,11 +22,19 @@ await runService('web', async (config) => {
   await app.prepare();
 
   const maxBodyBytes = Math.max(config.maxBodyBytes, config.dashboardMaxBodyBytes);
-  const server = createServer({ IncomingMessage: BodyCappedMessage }, (req, res) => {
-    if (capRequestBody(req, res, maxBodyBytes)) return;
+  const serve = (req: BodyCappedMessage, res: ServerResponse) => {
     req.headers[CLIENT_IP_HEADER] = signedClientAddress(req.socket.remoteAddress);
     answerUnavailableRenders(req, res);
     handle(req, res);
+  };
+  const server = createServer({ IncomingMessage: BodyCappedMessage }, (req, res) => {
+    if (!capRequestBody(req, res, maxBodyBytes)) serve(req, res);
+  });
+  // A client that asks before sending its body is told no, rather than invited to send what would be refused.
+  server.on('checkContinue', (req: BodyCappedMessage, res: ServerResponse) => {
+    if (capRequestBody(req, res, maxBodyBytes)) return;
+    res.writeContinue();
+    serve(req, res);
   });
   answerParserRefusals(server);
   server.keepAliveTimeout = 65_000;
