@@ -23,6 +23,8 @@ export interface Books {
   /** Still PENDING after the settle wait, but tracked (a job queued) or due for the sweep: slow, not lost. */
   swapsLate: number;
   lateSamples: string[];
+  /** THORChain swaps whose deposit the traffic never made (the simulator did not answer): rightly still awaiting it. */
+  awaitingDeposit: number;
   wrongEnding: number;
   wrongEndingSamples: string[];
   /** Swaps that ended FAILED / EXPIRED because their deposit was never made: correct, not wrong endings. */
@@ -142,6 +144,7 @@ export async function checkBooks(
     lostSamples: [],
     swapsLate: 0,
     lateSamples: [],
+    awaitingDeposit: 0,
     wrongEnding: 0,
     wrongEndingSamples: [],
     expiredUnfunded: 0,
@@ -167,6 +170,10 @@ export async function checkBooks(
       books.swapsLate += 1;
       if (books.lateSamples.length < 20)
         books.lateSamples.push(`${swap.provider} ${swap.ending} ${swap.transactionId} still PENDING, tracked`);
+      continue;
+    }
+    if (row?.status === 'PENDING' && !swap.depositMade) {
+      books.awaitingDeposit += 1;
       continue;
     }
     if (!row || row.status === 'PENDING') {

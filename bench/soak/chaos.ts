@@ -33,6 +33,8 @@ export interface ChaosEvent {
   recoverMs?: number;
   /** After a worker SIGKILL: until every job the dead worker held was picked up again. */
   redeliveryMs?: number;
+  /** After a worker SIGKILL: until the stalled check had handed each of them back (none left `active` unheld). */
+  handedBackMs?: number;
   jobsHeld?: number;
   /** After a worker SIGKILL: how long its replacement took to start (not part of the recovery). */
   replacementStartMs?: number;
@@ -191,7 +193,9 @@ export class Chaos {
         }
       }
       const ready = await until(readyEverywhere(this.product), 60_000);
-      if (kind === 'kill-worker') event.recoverMs = event.redeliveryMs;
+      // The product has taken the work back once the stalled check hands it back; how soon a busy survivor
+      // runs it is its backlog's matter (`redeliveryMs`).
+      if (kind === 'kill-worker') event.recoverMs = event.handedBackMs;
       else event.recoverMs = ready === undefined ? undefined : Date.now() - started;
     } finally {
       this.rec.closeOutage(outage, SOAK.outageGraceMs);
@@ -214,6 +218,15 @@ export class Chaos {
       await worker?.kill();
       event.jobsHeld = active.length;
       const ids = active.map((j) => j.id as string);
+      const handedBack = await until(async () => {
+        for (const id of ids) {
+          const job = await tracking.getJob(id);
+          if (!job || (job.processedOn ?? 0) > killedAt || (job.finishedOn ?? 0) > killedAt) continue;
+          if ((await job.getState()) === 'active') return false;
+        }
+        return true;
+      }, 120_000);
+      event.handedBackMs = handedBack === undefined ? undefined : Date.now() - killedAt;
       const redelivered = await until(async () => {
         for (const id of ids) {
           const job = await tracking.getJob(id);

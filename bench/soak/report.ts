@@ -109,6 +109,9 @@ export function buildReport(run: SoakRun) {
       CHAOS_KINDS.map((k) => [k, { count: byKind(k).length, recoverMs: byKind(k).map((e) => e.recoverMs ?? null) }]),
     ),
     workerRedelivery: {
+      /** Until the stalled check had handed every job the dead worker held back to the queue (what the lock and check settings bound). */
+      handedBackMs: chaos.filter((e) => e.kind === 'kill-worker').map((e) => e.handedBackMs ?? null),
+      /** Until a worker had taken each of them again (also bounded by the survivor's backlog). */
       afterSigkillMs: redeliveries,
       jobsHeld: chaos.filter((e) => e.kind === 'kill-worker').map((e) => e.jobsHeld ?? 0),
       replacementStartMs: chaos.filter((e) => e.kind === 'kill-worker').map((e) => e.replacementStartMs ?? null),
@@ -151,6 +154,7 @@ export function buildReport(run: SoakRun) {
       lostSamples: books.lostSamples,
       late: books.swapsLate,
       lateSamples: books.lateSamples,
+      awaitingDeposit: books.awaitingDeposit,
       statusNotFound: run.traffic.statusNotFound,
       statusNotFoundSamples: run.traffic.statusNotFoundSamples,
       wrongEnding: books.wrongEnding,
@@ -196,7 +200,7 @@ export function writeReport(report: ReturnType<typeof buildReport>) {
     `  fuzz: ${report.fuzz.cases} cases (floor ${report.fuzz.floor}; ${report.fuzz.casesPerSecond}/s), ${report.fuzz.failures} failures`,
     `  5xx: ${report.serverErrors.duringOutage} during outages, ${report.serverErrors.outsideOutage} outside; 503 during outages ${report.unavailable503DuringOutages}`,
     `  chaos: ${report.outages.map((o) => `${o.kind} ${o.recoverMs ?? '—'} ms`).join(', ')}`,
-    `  worker redelivery after SIGKILL: ${JSON.stringify(report.workerRedelivery.afterSigkillMs)} ms`,
+    `  worker SIGKILL: jobs handed back after ${JSON.stringify(report.workerRedelivery.handedBackMs)} ms, all picked up again after ${JSON.stringify(report.workerRedelivery.afterSigkillMs)} ms`,
     `  status lag p50/p95: ${report.statusLagMs.p50}/${report.statusLagMs.p95} ms`,
     `  memory (RSS MiB start→end, peak; growth after warm-up): ${report.memory.instances
       .map(

@@ -129,13 +129,15 @@ export class Traffic {
     const body = { ...flow.body, recipient };
     this.stats.flowsStarted += 1;
     if (flow.provider !== 'THORCHAIN') {
-      await send({
+      // Without its script the swap would end as the simulator's default, not as the books expect.
+      const scripted = await send({
         method: 'POST',
         base: simulatorUrls[flow.provider],
         path: '/__sim/scripts',
         body: JSON.stringify({ scripts: [{ key: recipient, outcome: ending }] }),
         headers: { 'content-type': 'application/json' },
       });
+      if (scripted.status < 200 || scripted.status >= 300) return this.abandon(`script ${scripted.status}`);
     }
     const quoted = await this.post('/api/v1/quote', body);
     if (quoted.status !== 200) return this.abandon(`quote ${quoted.status}`);
