@@ -137,13 +137,24 @@ export interface NextHandle {
  * rebuilds `.next` underneath it; builds first when `.next` is missing or older than any source it
  * bundles (a stale build would measure code that is no longer there).
  */
-export async function startNext(env: NodeJS.ProcessEnv, { lockWaitSeconds = 150, readyTimeoutMs = 60_000 } = {}) {
+export async function startNext(
+  env: NodeJS.ProcessEnv,
+  {
+    lockWaitSeconds = 150,
+    readyTimeoutMs = 60_000,
+    /** Another server started by `startNext` is running: it holds the lock, so the build cannot change; start beside it. */
+    besideRunning = false,
+  } = {},
+) {
   const port = await freePort();
   const profileDir = process.env.BENCH_CPU_PROF;
   const profile = profileDir ? ` --cpu-prof --cpu-prof-dir='${profileDir.replaceAll("'", '')}/next'` : '';
   const fresh = `[ -f .next/BUILD_ID ] && [ -z "$(find ${BUNDLED_SOURCES} -newer .next/BUILD_ID -print -quit)" ]`;
   const script = `${fresh} || npx next build; exec node${profile} --import tsx server/http/web-server.ts`;
-  const child = spawn('flock', ['-w', String(lockWaitSeconds), NEXT_BUILD_LOCK, 'sh', '-c', script], {
+  const command = besideRunning
+    ? ['sh', ['-c', `exec node${profile} --import tsx server/http/web-server.ts`]]
+    : ['flock', ['-w', String(lockWaitSeconds), NEXT_BUILD_LOCK, 'sh', '-c', script]];
+  const child = spawn(command[0] as string, command[1] as string[], {
     cwd: ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1' },
     detached: true,

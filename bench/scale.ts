@@ -202,9 +202,14 @@ interface Served {
 }
 
 /** The built web server and the lean server on one dataset, an admin signed in, and what to ask them. */
-async function serve(b: Bench, dataset: ScaleDataset, started: (stop: () => Promise<void>) => void): Promise<Served> {
+async function serve(
+  b: Bench,
+  dataset: ScaleDataset,
+  besideRunning: boolean,
+  started: (stop: () => Promise<void>) => void,
+): Promise<Served> {
   const env = { ...b.env, DATABASE_URL: dataset.url };
-  const next = await startNext(childEnv(env), { lockWaitSeconds: b.settings.nextLockWaitSeconds });
+  const next = await startNext(childEnv(env), { lockWaitSeconds: b.settings.nextLockWaitSeconds, besideRunning });
   started(() => next.stop());
   const lean = await b.startApi({ DATABASE_URL: dataset.url });
   started(() => lean.child.stop());
@@ -240,8 +245,8 @@ const specOf = (b: Bench, served: Served, call: Call, server: 'next' | 'lean') =
 async function measure(b: Bench, small: ScaleDataset, large: ScaleDataset) {
   const stops: (() => Promise<void>)[] = [];
   try {
-    const servedSmall = await serve(b, small, (stop) => stops.push(stop));
-    const servedLarge = await serve(b, large, (stop) => stops.push(stop));
+    const servedSmall = await serve(b, small, false, (stop) => stops.push(stop));
+    const servedLarge = await serve(b, large, true, (stop) => stops.push(stop));
     const specs = servedSmall.calls.flatMap((call, i) =>
       call.servers.flatMap((server) => [
         { spec: specOf(b, servedSmall, call, server), cookie: servedSmall.cookie },
