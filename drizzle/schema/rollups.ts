@@ -1,4 +1,15 @@
-import { bigint, bigserial, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 import { transactionStatus } from './swaps';
 
 /**
@@ -26,6 +37,8 @@ export const swapRollupDeltas = pgTable('swap_rollup_deltas', {
   status: transactionStatus('status').notNull(),
   referralCode: text('referral_code'),
   referralOwnerId: text('referral_owner_id'),
+  walletKey: text('wallet_key'),
+  recipientWalletKey: text('recipient_wallet_key'),
   swaps: integer('swaps').notNull(),
   /** `amount_usd` and `fee_usd` of a SUCCESS swap, signed like `swaps`; 0 otherwise. */
   volumeUsd: usdSum('volume_usd'),
@@ -57,6 +70,24 @@ export const referralSwapCounts = pgTable(
     swaps: count('swaps'),
   },
   (t) => [primaryKey({ columns: [t.referralCode, t.provider, t.srcAssetId, t.dstAssetId, t.status] })],
+);
+
+/**
+ * Swaps per (sender, recipient) pair and status: a wallet's history total is the sum of its pairs'
+ * cells (each swap is in exactly one), however many swaps a hot wallet has.
+ */
+export const walletPairCounts = pgTable(
+  'wallet_pair_counts',
+  {
+    walletKey: text('wallet_key').notNull(),
+    recipientWalletKey: text('recipient_wallet_key').notNull(),
+    status: transactionStatus('status').notNull(),
+    swaps: count('swaps'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.walletKey, t.recipientWalletKey, t.status] }),
+    index('wallet_pair_counts_recipient_idx').on(t.recipientWalletKey),
+  ],
 );
 
 /** Swaps created per hour by provider and status (where they stand now): the 24 h KPIs. */

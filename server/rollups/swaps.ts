@@ -31,6 +31,12 @@ export async function foldSwapDeltas(ctx: Pick<AppContext, 'sql'>): Promise<{ fo
         on conflict (referral_code, provider, src_asset_id, dst_asset_id, status)
         do update set swaps = c.swaps + excluded.swaps
       ),
+      pairs as (
+        insert into wallet_pair_counts as c (wallet_key, recipient_wallet_key, status, swaps)
+        select wallet_key, recipient_wallet_key, status, sum(swaps)
+        from taken where wallet_key is not null and recipient_wallet_key is not null group by 1, 2, 3
+        on conflict (wallet_key, recipient_wallet_key, status) do update set swaps = c.swaps + excluded.swaps
+      ),
       hourly as (
         insert into swap_hourly as c (hour, provider, status, swaps, volume_usd, fees_usd)
         select hour, provider, status, sum(swaps), sum(volume_usd), sum(fees_usd) from taken group by 1, 2, 3
@@ -78,11 +84,11 @@ export async function foldSwapDeltas(ctx: Pick<AppContext, 'sql'>): Promise<{ fo
 export async function recordExistingSwaps(sql: postgres.Sql | postgres.TransactionSql): Promise<void> {
   await sql`
     insert into swap_rollup_deltas (hour, provider, src_asset_id, dst_asset_id, status, referral_code,
-      referral_owner_id, swaps, volume_usd, fees_usd)
+      referral_owner_id, wallet_key, recipient_wallet_key, swaps, volume_usd, fees_usd)
     select date_trunc('hour', created_at, 'UTC'), provider, coalesce(src_asset_id, 0), coalesce(dst_asset_id, 0),
-      status, referral_code, referral_owner_id, count(*),
+      status, referral_code, referral_owner_id, wallet_key, recipient_wallet_key, count(*),
       coalesce(sum(amount_usd) filter (where status = 'SUCCESS'), 0),
       coalesce(sum(fee_usd) filter (where status = 'SUCCESS'), 0)
     from transactions
-    group by 1, 2, 3, 4, 5, 6, 7`;
+    group by 1, 2, 3, 4, 5, 6, 7, 8, 9`;
 }

@@ -123,11 +123,22 @@ function historyWhere(filter: HistoryFilter, term: Term | undefined): Predicate 
 
 /** Cells of a counter table matching `where`, with the deltas not folded into it yet. */
 const counted =
-  (table: 'swap_counts' | 'referral_swap_counts', where: Predicate): Predicate =>
+  (table: 'swap_counts' | 'referral_swap_counts' | 'wallet_pair_counts', where: Predicate): Predicate =>
   (s) => {
     const condition = where(s);
     return `(select coalesce(sum(swaps), 0) from (select swaps from ${table} where ${condition}
       union all select swaps from swap_rollup_deltas where ${condition}) cells)`;
+  };
+
+/** Pair cells with either wallet among `keys`: each swap is in one cell, so none is counted twice. */
+const walletPairs =
+  (keys: string, statuses: Predicate | undefined): Predicate =>
+  (s) => {
+    const wallets = s.param(keys);
+    return and(
+      () => `wallet_key = any(${wallets}::text[]) or recipient_wallet_key = any(${wallets}::text[])`,
+      statuses,
+    )(s);
   };
 
 const rowCount =
@@ -308,13 +319,12 @@ async function pageOf(ctx: AppContext, filter: HistoryFilter): Promise<{ positio
       (s) => `wallet_key = any(${s.param(keys)}::text[])`,
       (s) => `recipient_wallet_key = any(${s.param(keys)}::text[])`,
     ];
-    return countedPage(
-      ctx,
-      filter,
-      walletTotal((s) => s.param(keys), where),
-      branches,
-      where,
-    );
+    // Only wallets and statuses: the wallet pair counters; with more filters, each side's index.
+    const total =
+      term || filter.referralCode !== undefined || filter.transactionId !== undefined
+        ? walletTotal((s) => s.param(keys), where)
+        : counted('wallet_pair_counts', walletPairs(keys, statusIn(statusesOf(filter))));
+    return countedPage(ctx, filter, total, branches, where);
   }
   const total = filter.transactionId ? rowCount(historyWhere(filter, term)) : broadTotal(filter, term);
   const { branches, rest } = broadBranches(filter, term);
