@@ -5,8 +5,11 @@ cd "$(dirname "$0")/.."
 source scripts/auth-secret.sh
 export NEXT_TELEMETRY_DISABLED=1
 export DATABASE_URL="${E2E_DATABASE_URL:-postgres://postgres:postgres@127.0.0.1:5432/switchyard_e2e}"
-export REDIS_PREFIX=e2e PORT="${E2E_PORT:-3210}" NODE_ENV=production LOG_LEVEL=warn
-export SIMULATOR_BASE_PORT=4810 WORKER_HEALTH_PORT=3310 TRACKING_TIME_SCALE=0.05 TRACKING_MIN_INTERVAL_MS=100
+# E2E_PORT, E2E_DATABASE_URL, E2E_REDIS_PREFIX, SIMULATOR_BASE_PORT and E2E_WORKER_HEALTH_PORT move a second
+# run (another checkout) out of this one's way; the specs read the same variables.
+export REDIS_PREFIX="${E2E_REDIS_PREFIX:-e2e}" PORT="${E2E_PORT:-3210}" NODE_ENV=production LOG_LEVEL=warn
+export SIMULATOR_BASE_PORT="${SIMULATOR_BASE_PORT:-4810}" WORKER_HEALTH_PORT="${E2E_WORKER_HEALTH_PORT:-3310}"
+export TRACKING_TIME_SCALE=0.05 TRACKING_MIN_INTERVAL_MS=100
 # The webhook test's receiver listens on loopback.
 export WEBHOOK_ALLOW_PRIVATE_TARGETS=true
 node scripts/build-server.mjs

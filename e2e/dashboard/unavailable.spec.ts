@@ -15,7 +15,7 @@ test.beforeAll(async () => {
       NEXT_TELEMETRY_DISABLED: '1',
       LOG_LEVEL: 'silent',
       PORT: String(PORT),
-      REDIS_PREFIX: 'e2e',
+      REDIS_PREFIX: process.env.E2E_REDIS_PREFIX ?? 'e2e',
       DATABASE_URL: 'postgres://postgres@127.0.0.1:1/unreachable',
     },
     stdio: 'ignore',
