@@ -107,14 +107,18 @@ export async function checkBooks(
   connection.on('error', () => {});
   const tracking = createQueue('tracking', connection, SOAK.redisPrefix);
   try {
-    const pending = await sql<{ id: string; next_poll_at: Date | null }[]>`select id, next_poll_at from transactions
-      where status = 'PENDING'`;
+    // awaiting_client: no hash yet (or a rejected one cleared) and a deposit deadline: nothing polls it, and
+    // the expiry sweep ends it FAILED / EXPIRED past the deadline unless its client reports the right hash.
+    const pending = await sql<{ id: string; next_poll_at: Date | null; awaiting_client: boolean }[]>`
+      select id, next_poll_at, (hash = '' and inbound_hash = '' and deposit_deadline is not null) as awaiting_client
+      from transactions where status = 'PENDING'`;
     const sweepHorizon = Date.now() + 10 * 60_000;
     for (const tx of pending) {
       const job = await tracking.getJob(tx.id);
       const state = job ? await job.getState() : undefined;
       const queued = state === 'delayed' || state === 'waiting' || state === 'active' || state === 'prioritized';
-      const sweepable = tx.next_poll_at !== null && new Date(tx.next_poll_at).getTime() < sweepHorizon;
+      const sweepable =
+        tx.awaiting_client || (tx.next_poll_at !== null && new Date(tx.next_poll_at).getTime() < sweepHorizon);
       pendingTracked.set(tx.id, queued || sweepable);
       if (!queued && !sweepable && untrackedSamples.length < 20)
         untrackedSamples.push(`${tx.id} (job ${state ?? 'missing'})`);
