@@ -6,7 +6,7 @@
  */
 import { childEnv } from './config';
 import { insertSyntheticTransactions } from './fixtures';
-import { type Aggregate, httpRequest, interleaved, unexpected } from './load';
+import { type Aggregate, unexpected, warmedGetRounds } from './load';
 import { type NextHandle, startChild, startNext } from './procs';
 import type { Bench } from './setup';
 
@@ -121,27 +121,7 @@ export async function httpSection(b: Bench): Promise<void> {
     const leanPaths = [...hashes.slice(0, BODY_SAMPLE / 2), ...pending.slice(0, BODY_SAMPLE / 2)].map(statusPath);
     const bodiesBefore = await statusBodies(api.port, leanPaths);
 
-    const spec = (t: (typeof targets)[number], durationMs: number, warmupMs: number) => ({
-      label: t.label,
-      port: t.port,
-      requests: t.paths.map((p) => httpRequest('GET', t.port, p)),
-      connections: b.settings.connections,
-      durationMs,
-      warmupMs,
-      maxRequests: 5_000_000,
-    });
-    // Warm every target (Next loads route modules and JITs on first use) before anything counts.
-    await interleaved(
-      b.load,
-      targets.map((t) => spec(t, b.ms(1.5), 0)),
-      1,
-      () => {},
-    );
-    const results = await interleaved(
-      b.load,
-      targets.map((t) => spec(t, b.ms(3), b.ms(0.5, 250))),
-      5,
-    );
+    const results = await warmedGetRounds(b.load, targets, b.settings.connections, b.ms);
     b.report.details.http = results;
     report(b, results);
     await checkCachedBodies(b, api.port, bodiesBefore);

@@ -179,6 +179,45 @@ export async function interleaved(
   return Object.fromEntries([...results].map(([label, r]) => [label, aggregate(label, r)]));
 }
 
+/** A server asked GET for each of `paths` in turn. */
+export interface GetTarget {
+  label: string;
+  port: number;
+  paths: string[];
+}
+
+/**
+ * Every target warmed once (Next loads route modules and JITs on first use), then five interleaved rounds
+ * that count. `ms` scales the bench's seconds (Bench.ms).
+ */
+export async function warmedGetRounds(
+  load: LoadGenerator,
+  targets: GetTarget[],
+  connections: number,
+  ms: (seconds: number, minMs?: number) => number,
+): Promise<Record<string, Aggregate>> {
+  const spec = (t: GetTarget, durationMs: number, warmupMs: number) => ({
+    label: t.label,
+    port: t.port,
+    requests: t.paths.map((p) => httpRequest('GET', t.port, p)),
+    connections,
+    durationMs,
+    warmupMs,
+    maxRequests: 5_000_000,
+  });
+  await interleaved(
+    load,
+    targets.map((t) => spec(t, ms(1.5), 0)),
+    1,
+    () => {},
+  );
+  return interleaved(
+    load,
+    targets.map((t) => spec(t, ms(3), ms(0.5, 250))),
+    5,
+  );
+}
+
 /** Statuses other than the expected ones, as a short note (empty when there are none). */
 export function unexpected(agg: Aggregate, expected: number[]): string {
   const odd = Object.entries(agg.statuses).filter(([s]) => !expected.includes(Number(s)));

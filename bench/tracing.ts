@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { listen } from '../server/lifecycle';
 import { childEnv } from './config';
 import { insertSyntheticTransactions } from './fixtures';
-import { type Aggregate, httpRequest, interleaved, unexpected } from './load';
+import { type Aggregate, unexpected, warmedGetRounds } from './load';
 import { startChild } from './procs';
 import type { Bench } from './setup';
 
@@ -88,26 +88,7 @@ export async function tracingSection(b: Bench): Promise<void> {
       { label: 'off-pending', port: off.port, paths: hashes.pending.map(statusPath) },
       { label: 'on-pending', port: onPort, paths: hashes.pending.map(statusPath) },
     ];
-    const spec = (t: (typeof targets)[number], durationMs: number, warmupMs: number) => ({
-      label: t.label,
-      port: t.port,
-      requests: t.paths.map((p) => httpRequest('GET', t.port, p)),
-      connections: b.settings.connections,
-      durationMs,
-      warmupMs,
-      maxRequests: 5_000_000,
-    });
-    await interleaved(
-      b.load,
-      targets.map((t) => spec(t, b.ms(1.5), 0)),
-      1,
-      () => {},
-    );
-    const r = await interleaved(
-      b.load,
-      targets.map((t) => spec(t, b.ms(3), b.ms(0.5, 250))),
-      5,
-    );
+    const r = await warmedGetRounds(b.load, targets, b.settings.connections, b.ms);
     b.report.details.tracing = { ...r, sink: sink.received() };
     for (const agg of Object.values(r)) {
       const odd = unexpected(agg, [200]);
