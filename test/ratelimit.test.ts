@@ -241,7 +241,7 @@ describe('the limiter’s cost per request', () => {
     try {
       const clock = manualClock();
       const limiter = createRateLimiter(withCatalogLimit(t.app, 1000), t.app.redis, clock.now);
-      const counter = countRedisWrites(t.app.redis);
+      const counter = countRedisWrites(t.app.redis, 'fast-client');
       const remaining: number[] = [];
       for (let i = 0; i < 200; i++) {
         clock.advance(1);
@@ -290,7 +290,7 @@ describe('the limiter’s cost per request', () => {
       const clock = manualClock();
       const limiter = createRateLimiter(withCatalogLimit(t.app, 1000), t.app.redis, clock.now);
       await limiter.consume('catalog', 'warm-up');
-      const counter = countRedisWrites(t.app.redis);
+      const counter = countRedisWrites(t.app.redis, 'slow-client');
       for (let i = 0; i < 4; i++) {
         await limiter.consume('catalog', 'slow-client');
         clock.advance(150);
@@ -340,7 +340,7 @@ describe('the limiter’s cost per request', () => {
         clock.advance(1);
         await limiter.consume('catalog', 'windowed-client');
       }
-      const counter = countRedisWrites(t.app.redis);
+      const counter = countRedisWrites(t.app.redis, 'windowed-client');
       const leased = await limiter.consume('catalog', 'windowed-client');
       expect(leased.remaining).toBe(994);
       expect(counter.writes).toBe(0);

@@ -15,13 +15,19 @@ export function countingContext(app: AppContext) {
   return { ctx: { ...app, sql, db: drizzle(sql, { schema }) } as AppContext, statements, close: () => sql.end() };
 }
 
-/** Counts writes to a Redis connection's socket: each unpipelined command is one write, so one round trip. */
-export function countRedisWrites(redis: Redis) {
+/**
+ * Counts writes to a Redis connection's socket: each unpipelined command is one write, so one round trip.
+ * With `naming`, only writes whose command names it (a client's key): other users of the connection
+ * (a background flush, a fire-and-forget write finishing late on a busy machine) are not counted.
+ */
+export function countRedisWrites(redis: Redis, naming?: string) {
   const socket = (redis as unknown as { stream: { write: (...args: unknown[]) => boolean } }).stream;
   const write = socket.write.bind(socket);
   const counter = { writes: 0 };
   socket.write = (...args: unknown[]) => {
-    counter.writes++;
+    const [data] = args;
+    if (naming === undefined || (typeof data === 'string' || Buffer.isBuffer(data) ? data.includes(naming) : false))
+      counter.writes++;
     return write(...args);
   };
   return counter;
