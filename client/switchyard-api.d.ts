@@ -1110,6 +1110,13 @@ export interface components {
                     /** @enum {string} */
                     error?: "timeout" | "unreachable";
                 };
+                replica?: {
+                    ok: boolean;
+                    latencyMs: number;
+                    lagSeconds: number | null;
+                    /** @enum {string} */
+                    error?: "lagging" | "unreachable";
+                };
             };
         };
         QuoteRequest: {
