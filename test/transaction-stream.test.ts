@@ -2,9 +2,9 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSibling, startTestApp, type TestApp } from './support/app';
 import { ETH_TO_BTC } from './support/fixtures';
-import { executeSwap, waitForStatus } from './support/flows';
+import { executeSwap, randomHex, waitForStatus } from './support/flows';
 import { freePort, httpOk, spawnEntry, waitUntil } from './support/processes';
-import { type EventStreamClient, nextStatus, openEventStream } from './support/sse';
+import { type EventStreamClient, nextStatus, openEventStream, type ServerSentEvent } from './support/sse';
 
 /**
  * The status stream as integrators use it: this process is one web process, a lean API server is a
@@ -66,7 +66,9 @@ const dataOf = (event: { data?: string } | undefined) => JSON.parse(event?.data 
 
 describe('GET /api/v1/transaction/stream', () => {
   it('follows a swap from PENDING to its final status across web processes, then ends', async () => {
-    t.sims.RELAY.configure({ outcome: 'success', settleAfterPolls: 4 });
+    // The swap moves only when the test moves it (its deposit reported, then settling), so every change
+    // below happens after the stream is open, however slow the machine.
+    t.sims.RELAY.configure({ outcome: 'success', autoDepositMs: null, settleAfterPolls: 100_000 });
     const executed = await executeSwap(t, ETH_TO_BTC, 'RELAY');
     const id = executed.transaction.id;
 
@@ -75,9 +77,18 @@ describe('GET /api/v1/transaction/stream', () => {
     expect(events.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const first = await nextStatus(events);
     expect(dataOf(first)).toMatchObject({ final: false, transaction: { id, status: 'PENDING' } });
+
+    const hash = `0x${randomHex()}`;
+    const tracked = await t.post('/api/v1/transaction/track', { transactionId: id, txHash: hash });
+    expect(tracked.status, JSON.stringify(tracked.body)).toBe(200);
+    const changes: (ServerSentEvent | undefined)[] = [];
+    for (let i = 0; i < 10 && !changes.some((e) => dataOf(e)?.transaction?.hash === hash); i++)
+      changes.push(await nextStatus(events));
+    expect(changes.map((e) => dataOf(e)?.transaction?.hash)).toContain(hash);
+    t.sims.RELAY.configure({ settleAfterPolls: 1 });
     const rest = await events.rest();
 
-    const all = [first, ...rest].map((e) => ({ id: e?.id, data: dataOf(e) }));
+    const all = [first, ...changes, ...rest].map((e) => ({ id: e?.id, data: dataOf(e) }));
     expect(all.length).toBeGreaterThanOrEqual(3);
     expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
     expect(all.slice(0, -1).every((e) => e.data.final === false)).toBe(true);
