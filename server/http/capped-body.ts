@@ -1,4 +1,5 @@
 import { IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { AppError } from '../errors';
 import { newRequestId } from '../ids';
 import { type ApiResponse, errorBody, interfaceHeaders, interfaceOf, jsonApiResponse } from './respond';
@@ -78,15 +79,24 @@ export async function withCappedBody(request: Request, maxBytes: number): Promis
 }
 
 /**
+ * After a 413 the connection is half-closed and what the client still sends is read and dropped, up to
+ * these bounds, before it is closed: closing a socket with unread bytes makes the kernel answer RST, and a
+ * client still sending its body may then lose the 413 it was already sent (a lingering close).
+ */
+const LINGER_MS = 2_000;
+const LINGER_BYTES = 4 * 1024 * 1024;
+
+/**
  * A node:http request whose body is counted as the parser hands it over (the server's `IncomingMessage`
- * class). Once `limitBody`'s cap is crossed nothing more reaches its readers, the parser stops reading the
- * socket, and `onOverCap` runs once.
+ * class). Once `limitBody`'s cap is crossed nothing more reaches its readers, `onOverCap` runs once, and
+ * the parser reads on only to drop up to LINGER_BYTES more.
  */
 export class BodyCappedMessage extends IncomingMessage {
   private bodyBytes = 0;
   private maxBodyBytes = Number.POSITIVE_INFINITY;
   private onOverCap: (() => void) | undefined;
   private cut = false;
+  private dropped = 0;
 
   limitBody(maxBytes: number, onOverCap: () => void): void {
     this.maxBodyBytes = maxBytes;
@@ -95,13 +105,26 @@ export class BodyCappedMessage extends IncomingMessage {
 
   // Past the cap its end is held back too: a body cut there never reads as a whole one.
   override push(chunk: any, encoding?: BufferEncoding): boolean {
-    if (this.cut) return false;
+    if (this.cut) {
+      this.dropped += chunk?.length ?? 0;
+      return this.dropped < LINGER_BYTES;
+    }
     if (chunk !== null) this.bodyBytes += chunk.length;
     if (this.bodyBytes <= this.maxBodyBytes) return super.push(chunk, encoding);
     this.cut = true;
     this.onOverCap?.();
-    return false;
+    return true;
   }
+}
+
+/** Node closes a `connection: close` answer's socket with destroySoon: here it lingers first (above). */
+function lingerAfterAnswer(socket: Socket): void {
+  socket.destroySoon = () => {
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  };
 }
 
 /**
@@ -117,10 +140,12 @@ export function capRequestBody(req: BodyCappedMessage, res: ServerResponse, maxB
     const pathname = URL.canParse(req.url ?? '', 'http://x') ? new URL(req.url ?? '', 'http://x').pathname : '';
     const refusal = bodyTooLarge(pathname, maxBytes);
     const body = Buffer.from(refusal.body ?? '');
+    lingerAfterAnswer(req.socket);
     res.writeHead(refusal.status, { ...refusal.headers, 'content-length': body.byteLength, connection: 'close' });
     res.end(body);
   };
   if (Number(req.headers['content-length'] ?? '0') > maxBytes) {
+    req.limitBody(0, () => {});
     refuse();
     return true;
   }
