@@ -122,7 +122,7 @@ test('swap through a deposit channel, attributed to the referral code, then foll
     await expect(page.getByRole('heading', { level: 1, name: 'Swap status' })).toBeVisible();
     const status = page.getByRole('status').filter({ has: page.locator('[data-status]') });
     await expect(status.locator('[data-status]')).toHaveText('PENDING');
-    await expect(page.locator('dd', { hasText: 'Chainflip' })).toBeVisible();
+    await expect(page.locator('dd', { hasText: /^Chainflip$/i })).toBeVisible();
     await expect(page.getByText('on Ethereum')).toBeVisible();
     await expect(page.getByText(WALLETS.bitcoin)).toBeVisible();
     await expect(page.getByTestId('stream-state')).toHaveText(/^Live: changes appear as they happen/);
