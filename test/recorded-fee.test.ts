@@ -4,8 +4,8 @@ import { pollTransaction } from '../server/tracking/poll';
 import { startTestApp, type TestApp } from './support/app';
 import { firstRow } from './support/assertions';
 import { callerFor, signedInUser } from './support/dashboard';
-import { ADDR, ETH_TO_BTC, USDC_ETH_TO_ARB, WALLETS } from './support/fixtures';
-import { executeSwap } from './support/flows';
+import { ADDR, BTC_TO_ETH, ETH_TO_BTC, USDC_ETH_TO_ARB, WALLETS } from './support/fixtures';
+import { executeSwap, randomHex } from './support/flows';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -158,6 +158,37 @@ describe('the fee quoted at execute and the fee the provider records', () => {
     expect(await feeColumns(id)).toMatchObject({ recordedUsd: actual });
     expect((await affiliate.affiliates.overview({ range: '7d' })).totals.feesUsd).toBe(actual);
   });
+
+  const FLOWS = [
+    { provider: 'RELAY', body: ETH_TO_BTC, hash: undefined },
+    { provider: 'THORCHAIN', body: BTC_TO_ETH, hash: () => randomHex() },
+    { provider: 'CHAINFLIP', body: ETH_TO_BTC, hash: undefined },
+    { provider: 'LIFI', body: USDC_ETH_TO_ARB, hash: () => `0x${randomHex()}` },
+  ] as const;
+  for (const flow of FLOWS) {
+    it(`${flow.provider}: every fee line and the total in USD from quote to settlement, so the totals count it`, async () => {
+      t.sims[flow.provider].configure({ outcome: 'success', settleAfterPolls: 1, autoDepositMs: 0 });
+      const quoted = await t.post('/api/v1/quote', flow.body);
+      const route = quoted.body.data.find((r: { provider: string }) => r.provider === flow.provider);
+      expect(route.fee.details.length).toBeGreaterThan(0);
+      for (const line of route.fee.details) expect(typeof line.amountUsd, JSON.stringify(line)).toBe('number');
+      expect(typeof route.fee.usd).toBe('number');
+      expect(route.feeBreakdown.total.usd).toBe(route.fee.usd);
+
+      const executed = await executeSwap(t, flow.body, flow.provider);
+      const id = executed.transaction.id;
+      expect(typeof executed.fee.usd).toBe('number');
+      expect((await feeColumns(id)).quoted).toBe(executed.fee.usd);
+      if (flow.hash) await t.post('/api/v1/transaction/track', { transactionId: id, txHash: flow.hash() });
+      await pollUntilSettled(id);
+      const [row] = await t.app.sql`
+        select fee_usd::float8 as "feeUsd", coalesce(fee_amount_usd, quoted_fee_usd)::float8 as best
+        from transactions where id = ${id}`;
+      expect(typeof row?.feeUsd).toBe('number');
+      expect(row?.feeUsd).toBe(row?.best);
+      expect((await statusFee(id)).amountUsd).toBe(row?.feeUsd);
+    });
+  }
 
   it('keeps a recorded USD fee beside a different quoted one (LI.FI): neither replaces the other', async () => {
     t.sims.LIFI.configure({ outcome: 'success', settleAfterPolls: 1 });
