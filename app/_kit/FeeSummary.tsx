@@ -53,9 +53,11 @@ export function FeeSummary({
           {lines.map((line, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: fee lines have no id and never reorder
             <li key={index}>
-              <span className={styles.lineAmount}>{formatAmount(line.amount, line.currency)}</span>
-              {line.label ? <span className={styles.lineLabel}> {line.label.toLowerCase()}</span> : null}
-              {line.amountUsd != null ? <span className={styles.lineUsd}> · {formatUsd(line.amountUsd)}</span> : null}
+              {line.label ? `${line.label}: ` : null}
+              <span className={styles.lineValue}>
+                {formatAmount(line.amount, line.currency)}
+                {line.amountUsd != null ? ` · ${formatUsd(line.amountUsd)}` : null}
+              </span>
             </li>
           ))}
         </ul>
