@@ -116,6 +116,38 @@ describe('GET /api/v1/transaction/events', () => {
     expect(byHash.body.data).toEqual(events);
   });
 
+  it('says each change once: one step per provider answer, its badge the status after it (Chainflip)', async () => {
+    t.sims.CHAINFLIP.configure({ outcome: 'success' });
+    const executed = await executeSwap(t, BTC_TO_ETH, 'CHAINFLIP');
+    const id = executed.transaction.id;
+    await waitForStatus(t, id, (s) => s.status === 'SUCCESS');
+    const recorded = await t.app.sql<{ type: string; substatus: string | null }[]>`
+      select type, data->>'substatus' as substatus from transaction_events where transaction_id = ${id} order by id`;
+    // The provider reported completion in a progress event of its own, written before the status moved.
+    expect(recorded.findIndex((e) => e.type === 'progress' && e.substatus === 'COMPLETED')).toBeLessThan(
+      recorded.findIndex((e) => e.type === 'status_changed'),
+    );
+    expect(recorded.findIndex((e) => e.type === 'progress' && e.substatus === 'COMPLETED')).toBeGreaterThan(-1);
+
+    type Step = Record<'type' | 'status' | 'hash' | 'inboundHash' | 'outboundHash', string> & {
+      substatus: string | null;
+    };
+    const steps: Step[] = (await t.json(`/api/v1/transaction/events?transactionId=${id}`)).body.data;
+    const state = ({ status, substatus, hash, inboundHash, outboundHash }: Step) =>
+      JSON.stringify([status, substatus, hash, inboundHash, outboundHash]);
+    expect(steps.length).toBeLessThan(recorded.length);
+    for (const [i, step] of steps.entries()) {
+      if (i > 0 && !['track', 'created'].includes(step.type)) expect(state(step)).not.toBe(state(steps[i - 1]!));
+    }
+    const entered = (substatus: string) =>
+      steps.filter((s, i) => s.substatus === substatus && steps[i - 1]?.substatus !== substatus).length;
+    expect(entered('WAITING_DESTINATION')).toBe(1);
+    expect(entered('COMPLETED')).toBe(1);
+    expect(steps.filter((s) => s.substatus === 'COMPLETED' && s.status !== 'SUCCESS')).toEqual([]);
+    expect(steps.at(-1)).toMatchObject({ type: 'status_changed', status: 'SUCCESS', substatus: 'COMPLETED' });
+    expect(steps.filter((s) => s.status === 'SUCCESS')).toHaveLength(1);
+  });
+
   it('answers 404 for an unknown transaction and 400 without a lookup key', async () => {
     const unknown = await t.json('/api/v1/transaction/events?transactionId=tx_doesnotexist');
     expect(unknown.status).toBe(404);

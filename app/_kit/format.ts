@@ -51,7 +51,28 @@ export const formatCountOf = (count: number, singular: string, plural = `${singu
   `${formatCount(count)} ${count === 1 ? singular : plural}`;
 export const formatBps = (bps: number) => `${(bps / 100).toFixed(2).replace(/\.?0+$/, '')}%`;
 
-/** An amount given in an asset's smallest units, in whole units with its symbol: `2,500 USDC`. */
+const AMOUNT_FRACTION_DIGITS = 8;
+const groupThousands = (whole: string) => whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/**
+ * The one display rule for token amounts, in every view: at most 8 decimals, cut (never rounded up,
+ * so a minimum is never overstated), trailing zeros dropped, thousands grouped: `7.405047458996875`
+ * → `7.40504745`, `2500` → `2,500`. A value that is not a plain decimal is shown as it came.
+ */
+export function formatAmount(amount: string | null | undefined, symbol?: string | null): string {
+  if (amount == null || amount === '') return DASH;
+  const tail = symbol ? ` ${symbol}` : '';
+  if (!/^\d+(\.\d+)?$/.test(amount)) return `${amount}${tail}`;
+  const [whole = '0', fraction = ''] = amount.split('.');
+  const kept = fraction.slice(0, AMOUNT_FRACTION_DIGITS).replace(/0+$/, '');
+  const grouped = groupThousands(whole.replace(/^0+(?=\d)/, ''));
+  return `${kept ? `${grouped}.${kept}` : grouped}${tail}`;
+}
+
+/**
+ * An amount given in an asset's smallest units, exact, with its symbol: `2,500.000001 USDC`. Only for
+ * what a person must send or approve to the last unit; everything else shows `formatAmount`.
+ */
 export function formatTokenAmount(
   baseUnits: string | null | undefined,
   asset: { decimals: number; symbol: string } | undefined,
@@ -59,27 +80,7 @@ export function formatTokenAmount(
   if (!baseUnits || !/^\d+$/.test(baseUnits)) return DASH;
   if (!asset) return `${formatCount(Number(baseUnits))} (smallest units)`;
   const [whole = '0', fraction = ''] = formatUnits(BigInt(baseUnits), asset.decimals).split('.');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${fraction ? `${grouped}.${fraction}` : grouped} ${asset.symbol}`;
-}
-
-/**
- * A decimal amount cut to `significant` digits (at least the whole part), rounded down so a minimum
- * is never overstated: `0.01234567891` → `0.012345`, `1234.5678` → `1,234.56`.
- */
-export function formatAmountDown(amount: string, significant = 6): string {
-  if (!/^\d+(\.\d+)?$/.test(amount)) return amount;
-  const [whole = '0', fraction = ''] = amount.split('.');
-  const wholeDigits = whole.replace(/^0+/, '').length;
-  const keep =
-    wholeDigits >= significant
-      ? 0
-      : wholeDigits > 0
-        ? significant - wholeDigits
-        : (fraction.match(/^0*/)?.[0].length ?? 0) + significant;
-  const cut = fraction.slice(0, keep).replace(/0+$/, '');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return cut ? `${grouped}.${cut}` : grouped;
+  return `${fraction ? `${groupThousands(whole)}.${fraction}` : groupThousands(whole)} ${asset.symbol}`;
 }
 
 /**

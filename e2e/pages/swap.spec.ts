@@ -1,12 +1,14 @@
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { ADDR, WALLETS } from '../../test/support/fixtures';
 import {
+  E2E_ADMIN,
   executeFirstRoute,
   expectAccessible,
   fillEthToBtc,
   fillUsdcEthereumToArbitrum,
   registerReferralCode,
   shot,
+  signInAs,
 } from '../support/helpers';
 import { expect, test } from '../support/test';
 
@@ -66,8 +68,8 @@ test('swap through a deposit channel, attributed to the referral code, then foll
     await expect(chainflip.getByRole('heading', { name: 'Chainflip' })).toBeVisible();
     await expect(chainflip).toContainText('BTC');
     // Every route: the total fee in USD beside each fee in its own token.
-    for (const route of await routes.all()) await expect(route).toContainText(/Total fees≈ \$[\d,.]+/);
-    await expect(chainflip).toContainText('ETH deposit');
+    for (const route of await routes.all()) await expect(route).toContainText(/Total fees\$[\d,.]+/);
+    await expect(chainflip).toContainText(/Deposit \(ingress\) fee: [\d.]+ ETH/);
     // THORChain's two ways to swap are told apart; minimums are rounded for reading.
     const thorchain = page.locator('li[data-provider="THORCHAIN"]');
     await expect(thorchain.getByText('Streaming', { exact: true })).toBeVisible();
@@ -120,7 +122,7 @@ test('swap through a deposit channel, attributed to the referral code, then foll
     await expect(page.getByRole('heading', { level: 1, name: 'Swap status' })).toBeVisible();
     const status = page.getByRole('status').filter({ has: page.locator('[data-status]') });
     await expect(status.locator('[data-status]')).toHaveText('PENDING');
-    await expect(page.locator('dd', { hasText: 'Chainflip' })).toBeVisible();
+    await expect(page.locator('dd', { hasText: /^Chainflip$/i })).toBeVisible();
     await expect(page.getByText('on Ethereum')).toBeVisible();
     await expect(page.getByText(WALLETS.bitcoin)).toBeVisible();
     await expect(page.getByTestId('stream-state')).toHaveText(/^Live: changes appear as they happen/);
@@ -315,3 +317,114 @@ test('a rate-limited request counts down to when it can be tried again', async (
   await expect(alert).toContainText('Too many requests from your connection');
   await expect(alert).not.toContainText('quote requests');
 });
+
+/** Fills the swap page's form for BTC to ETH on Ethereum: the ETH received has more decimals than are shown. */
+async function fillBtcToEth(page: Page, amount: string) {
+  await page.getByLabel('Source chain').selectOption('bitcoin');
+  await page.getByLabel('Source asset').selectOption('native');
+  await page.getByLabel('Destination chain').selectOption('ethereum');
+  await page.getByLabel('Destination asset').selectOption(ADDR.ethNative);
+  await page.getByLabel('Amount', { exact: true }).fill(amount);
+  await page.getByLabel('Source wallet').fill(WALLETS.bitcoin);
+  await page.getByLabel('Destination wallet').fill(WALLETS.evm);
+}
+
+const fee = (scope: Locator) => ({
+  total: scope.getByTestId('fee-total'),
+  quoted: scope.getByTestId('fee-quoted'),
+  lines: scope.getByTestId('fee-lines').getByRole('listitem'),
+});
+
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+]) {
+  test(`one fee and one amount from route card to settlement, support and the affiliate's total (${viewport.width} px)`, async ({
+    page,
+    request,
+    baseURL,
+  }, testInfo) => {
+    const code = `e2e-fees-${viewport.width}`;
+    await registerReferralCode(request, baseURL ?? '', code);
+    await page.setViewportSize(viewport);
+    await settleChainflipAfter(request, 1_000_000);
+    try {
+      await page.goto(`/?ref=${code}`);
+      await fillBtcToEth(page, '0.25');
+      await page.getByRole('button', { name: 'Get routes' }).click();
+      const card = page.locator('li[data-provider="CHAINFLIP"]').first();
+      const quotedTotal = (await fee(card).total.textContent()) ?? '';
+      expect(quotedTotal).toMatch(/^\$[\d,]+\.\d{2}$/);
+      // Chainflip charges in several assets; each line shows its token and its USD value.
+      const lines = await fee(card).lines.allInnerTexts();
+      const tokens = lines.map((line) => line.match(/: [\d,.]+ (\S+) · \$[\d,]+\.\d{2}$/)?.[1]);
+      expect(tokens, lines.join(' | ')).not.toContain(undefined);
+      expect(new Set(tokens).size, lines.join(' | ')).toBeGreaterThan(1);
+      await shot(page, testInfo, `fees-route-card-${viewport.width}`);
+
+      await card.getByRole('button', { name: 'Lock this route' }).click();
+      const lock = page.getByRole('region', { name: 'Quote locked' });
+      await expect(fee(lock).total).toHaveText(quotedTotal);
+      await expect(fee(lock).lines).toHaveText(lines);
+      // The ETH received has 18 decimals: shown cut to 8, the same on the lock panel and on /tx.
+      const received = (await lock.getByText(/ ETH$/).first().textContent()) ?? '';
+      expect(received).toMatch(/^\d+\.\d{1,8} ETH$/);
+      await shot(page, testInfo, `fees-lock-${viewport.width}`);
+
+      await page.getByRole('button', { name: 'Execute' }).click();
+      const link = page.getByRole('link', { name: 'Track this swap' });
+      const txId = ((await link.getAttribute('href')) ?? '').split('/').pop() ?? '';
+      await link.click();
+      await expect(page).toHaveURL(new RegExp(`/tx/${txId}$`));
+      const details = page.getByRole('region', { name: 'Details' });
+      await expect(fee(details).total).toHaveText(quotedTotal);
+      await expect(fee(details).quoted).toHaveCount(0);
+      await expect(page.getByText(received, { exact: true })).toBeVisible();
+      await shot(page, testInfo, `fees-tx-pending-${viewport.width}`);
+
+      // Settled: Chainflip's own fee lines, priced the same way, with the quoted total beside them.
+      await settleChainflipAfter(request, 3);
+      const status = page.getByRole('status').filter({ has: page.locator('[data-status]') });
+      await expect(status.locator('[data-status]')).toHaveText('SUCCESS', { timeout: 20_000 });
+      await expect(fee(details).quoted).toHaveText(`actual · quoted ${quotedTotal}`);
+      const actualTotal = (await fee(details).total.textContent()) ?? '';
+      expect(actualTotal).toMatch(/^\$[\d,]+\.\d{2}$/);
+      const actualLines = await fee(details).lines.allInnerTexts();
+
+      // The timeline says each change once, each badge the status after that change.
+      const steps = page.getByTestId('timeline-step');
+      await expect(steps.last()).toContainText('Completed');
+      const texts = await steps.allInnerTexts();
+      expect(texts.filter((s) => s.includes('Sending to the destination')).length).toBeLessThanOrEqual(1);
+      expect(texts.filter((s) => s.includes('Completed'))).toHaveLength(1);
+      await expect(steps.filter({ hasText: 'Completed' }).locator('[data-status]')).toHaveText('SUCCESS');
+      await expect(steps.locator('[data-status="SUCCESS"]')).toHaveCount(1);
+      await shot(page, testInfo, `fees-tx-success-${viewport.width}`);
+
+      await signInAs(page, E2E_ADMIN);
+      await page.goto(`/dashboard/transactions/${txId}`);
+      const swapPanel = page.getByRole('region', { name: 'Swap', exact: true });
+      await expect(fee(swapPanel).total).toHaveText(actualTotal);
+      await expect(fee(swapPanel).quoted).toHaveText(`actual · quoted ${quotedTotal}`);
+      await expect(fee(swapPanel).lines).toHaveText(actualLines);
+      await expect(swapPanel.getByText(received, { exact: true })).toBeVisible();
+      // Support reads every event, grouped by the change they recorded, each badge the status after it.
+      const changes = page.getByRole('region', { name: 'Timeline' }).getByTestId('support-timeline-change');
+      const settled = changes.filter({ hasText: 'status changed' });
+      await expect(settled).toHaveCount(1);
+      await expect(settled).toContainText('progress');
+      await expect(settled.locator('[data-status]')).toHaveText('SUCCESS');
+      await expect(changes.locator('[data-status="SUCCESS"]')).toHaveCount(1);
+      await expect(changes.first().locator('[data-status]')).toHaveText('PENDING');
+      await shot(page, testInfo, `fees-support-${viewport.width}`);
+
+      // The affiliate's "Provider fees" counts the swap's settled fee in USD.
+      await page.goto('/dashboard/affiliates');
+      const row = page.getByRole('row', { name: new RegExp(code) });
+      await expect(row.getByRole('cell', { name: actualTotal, exact: true })).toBeVisible();
+      await shot(page, testInfo, `fees-affiliates-${viewport.width}`);
+    } finally {
+      await settleChainflipAfter(request, 3);
+    }
+  });
+}

@@ -25,6 +25,8 @@ export interface CatalogSnapshot {
   chain(key: string): CatalogChain | undefined;
   asset(chainKey: string, address: string): RouteAsset | undefined;
   assetById(id: number): RouteAsset | undefined;
+  /** USD price of a token by symbol (a fee's currency names no chain): the first priced asset by id. */
+  priceOfSymbol(symbol: string): string | null;
   activeSources: Set<string>;
 }
 
@@ -71,6 +73,11 @@ async function loadSnapshot(ctx: AppContext): Promise<CatalogSnapshot> {
     byKey.set(`${a.chainKey}|${a.addressKey}`, asset);
     byId.set(a.id, asset);
   }
+  const symbolPrices = new Map<string, string>();
+  for (const asset of [...byId.values()].sort((a, b) => a.id - b.id)) {
+    const symbol = asset.symbol.toUpperCase();
+    if (asset.priceUsd && !symbolPrices.has(symbol)) symbolPrices.set(symbol, asset.priceUsd);
+  }
   const explorers = [...chainMap.values()].map((c) => `${c.key} ${c.explorerTxUrl}`).sort();
   return {
     loadedAt: Date.now(),
@@ -81,6 +88,7 @@ async function loadSnapshot(ctx: AppContext): Promise<CatalogSnapshot> {
       return chain ? byKey.get(`${chainKey}|${assetAddressKey(chain.type, address)}`) : undefined;
     },
     assetById: (id) => byId.get(id),
+    priceOfSymbol: (symbol) => symbolPrices.get(symbol.toUpperCase()) ?? null,
     activeSources: new Set(sourceRows.map((s) => s.key)),
   };
 }

@@ -10,6 +10,7 @@ import { formatAmount, usdValue } from '../catalog/amounts';
 import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import { AppError, notFound } from '../errors';
+import { type FeePrices, feePrices } from '../fees/summary';
 import { newTransactionId, PUBLIC_ID_PATTERN } from '../ids';
 import { perKey } from '../per-key';
 import { isProviderError, ProviderError, providerAppError } from '../providers/errors';
@@ -213,6 +214,7 @@ interface Execution {
   route: PublicRoute;
   transactionId: string;
   result: ExecutionResult;
+  prices: FeePrices;
 }
 
 /** Claim, call the provider, record the transaction, schedule its tracking, and present it. */
@@ -266,7 +268,7 @@ async function callProvider(ctx: AppContext, lock: LockRow, catalog: Catalog): P
       () => new ProviderError(adapter.key, 'UNAVAILABLE', `no answer within ${deadline} ms`),
     );
     holdsLockedTerms(lock, route, dst, result);
-    return { lock, adapter, src, dst, route, transactionId, result };
+    return { lock, adapter, src, dst, route, transactionId, result, prices: feePrices(catalog, [src, dst]) };
   } catch (error) {
     await releaseLock(ctx, lock.id);
     await ctx.metrics?.recordFailure(lock.provider, 'execute');
@@ -286,9 +288,9 @@ async function referralFor(ctx: AppContext, lock: LockRow, request: ExecuteReque
 const DIVISION_BY_ZERO = '22012';
 
 /** The fee and destination amount the provider's answer settles on, else those of the locked route. */
-function agreedTerms({ result, src, dst, route }: Execution): Terms {
+function agreedTerms({ result, dst, route, prices }: Execution): Terms {
   return {
-    fee: result.fee ? presentFee(result.fee, [src, dst]) : route.fee,
+    fee: result.fee ? presentFee(result.fee, prices) : route.fee,
     dstAmountBase: result.dstAmountBase ?? parseUnits(route.dst.amount, dst.decimals),
   };
 }

@@ -3,6 +3,7 @@ import { referralAsGiven } from '../affiliates/referrals';
 import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
+import { feePrices } from '../fees/summary';
 import { newLockId } from '../ids';
 import { providerAppError } from '../providers/errors';
 import type { ResilientAdapter } from '../providers/resilience';
@@ -85,7 +86,8 @@ export async function lockRoute(ctx: AppContext, request: LockRequest): Promise<
   const ttlMs = Math.floor(lockTtl(ctx, route, now));
   if (ttlMs < MIN_LOCK_TTL_MS) throw unavailable(`${adapter.key}'s quote expires too soon to lock`);
   const expiresAt = new Date(now + ttlMs);
-  const publicRoute = presentRoute(adapter.key, route, pair.src, pair.dst, pair.amountBase);
+  const prices = feePrices(await getCatalog(ctx), [pair.src, pair.dst]);
+  const publicRoute = presentRoute(adapter.key, route, pair.src, pair.dst, pair.amountBase, prices);
   const lockId = newLockId();
   const referral = await referralAsGiven(ctx, request.referralCode);
   await ctx.db.insert(locks).values({

@@ -1,4 +1,5 @@
 import { formatAmount, formatDisplay, usdValue } from '../catalog/amounts';
+import { type FeePrices, summarizeFee } from '../fees/summary';
 import type { DisplayFee, FeeItem, ProviderRoute, RouteAsset } from '../providers/types';
 
 export interface AmountDisplay {
@@ -36,31 +37,14 @@ export const amountDisplay = (base: bigint, asset: RouteAsset, usd: string | und
   amount: formatAmount(base, asset.decimals),
 });
 
-function priceItem(item: FeeItem, assets: RouteAsset[]): FeeItem {
-  if (item.amountUsd !== null) return item;
-  const asset = assets.find((a) => a.symbol === item.currency);
-  if (!asset?.priceUsd || !/^\d+(\.\d+)?$/.test(item.amount)) return item;
-  const [whole, frac = ''] = item.amount.split('.');
-  const base = BigInt(whole + frac.slice(0, asset.decimals).padEnd(asset.decimals, '0'));
-  const usd = usdValue(base, asset.decimals, asset.priceUsd);
-  return { ...item, amountUsd: usd === null ? null : Number(usd) };
-}
-
-/** Fee display with USD filled from catalog prices where the provider reported none. */
-export function presentFee(fee: DisplayFee, assets: RouteAsset[]): PublicFee {
-  const details = fee.details.map((item) => priceItem(item, assets));
-  const priced = details.filter((d) => d.amountUsd !== null);
-  const usd =
-    fee.usd !== null
-      ? Number(fee.usd)
-      : priced.length && priced.length === details.length
-        ? Math.round(priced.reduce((sum, d) => sum + (d.amountUsd ?? 0), 0) * 100) / 100
-        : null;
+/** Fee display with every line and the total in USD, by the one fee reading (`summarizeFee`). */
+export function presentFee(fee: DisplayFee, prices: FeePrices): PublicFee {
+  const { usd, items } = summarizeFee(fee.details, prices, fee.usd === null ? null : Number(fee.usd));
   return {
     usd,
     formatted: fee.formatted ?? (usd !== null ? `$${usd.toFixed(2)}` : null),
     currency: fee.currency ?? (usd !== null ? 'USD' : null),
-    details,
+    details: items,
   };
 }
 
@@ -70,8 +54,9 @@ export function presentRoute(
   src: RouteAsset,
   dst: RouteAsset,
   amountBase: bigint,
+  prices: FeePrices,
 ): PublicRoute {
-  const fee = presentFee(route.fee, [src, dst]);
+  const fee = presentFee(route.fee, prices);
   return {
     provider,
     routeId: route.routeId,

@@ -1,5 +1,7 @@
+import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
+import { feePrices } from '../fees/summary';
 import { isProviderError, ProviderError } from '../providers/errors';
 import type { ResilientAdapter } from '../providers/resilience';
 import type { ProviderKey, ProviderRoute } from '../providers/types';
@@ -89,6 +91,7 @@ export async function quoteRoutes(
   const cached = await cachedRoutes(ctx, pair);
   if (cached) return cached;
   const { allowed, heldBack, retryAfterSeconds } = await takeClientShares(ctx, candidates, client);
+  const prices = feePrices(await getCatalog(ctx), [pair.src, pair.dst]);
   if (allowed.length === 0) {
     throw new AppError(
       'RATE_LIMITED',
@@ -101,7 +104,7 @@ export async function quoteRoutes(
     allowed.map(async (adapter) => {
       const outcome = await quoteProvider(ctx, adapter, pair, 'preview', receivedAt);
       const presented = outcome.routes.map((route) =>
-        presentRoute(outcome.provider, route, pair.src, pair.dst, pair.amountBase),
+        presentRoute(outcome.provider, route, pair.src, pair.dst, pair.amountBase, prices),
       );
       return { outcome, presented };
     }),

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { transactions } from '../../drizzle/schema';
 import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
+import { feePrices, priceRecordedFee } from '../fees/summary';
 import { isProviderError, ProviderError } from '../providers/errors';
 import type { ProviderAdapter, RouteAsset, StatusResult, TxStatus } from '../providers/types';
 import { withDeadline } from '../routing/deadline';
@@ -73,7 +74,9 @@ export async function askProvider(
 ): Promise<StatusResult> {
   const catalog = await getCatalog(ctx);
   const deadline = ctx.config.providers[adapter.key].deadlineMs;
-  return withDeadline(
+  const src = assetFromSnapshot(tx, 'src', tx.srcAsset.id ? catalog.assetById(tx.srcAsset.id) : undefined);
+  const dst = assetFromSnapshot(tx, 'dst', tx.dstAsset.id ? catalog.assetById(tx.dstAsset.id) : undefined);
+  const result = await withDeadline(
     deadline,
     (signal) =>
       adapter.status(
@@ -84,14 +87,15 @@ export async function askProvider(
           depositor: tx.walletAddress,
           recipient: tx.recipientWalletAddress,
           srcAmountBase: BigInt(tx.srcAmountBase),
-          src: assetFromSnapshot(tx, 'src', tx.srcAsset.id ? catalog.assetById(tx.srcAsset.id) : undefined),
-          dst: assetFromSnapshot(tx, 'dst', tx.dstAsset.id ? catalog.assetById(tx.dstAsset.id) : undefined),
+          src,
+          dst,
           createdAt: tx.createdAt,
         },
         signal,
       ),
     () => new ProviderError(adapter.key, 'UNAVAILABLE', `no status within ${deadline} ms`),
   );
+  return result.fee ? { ...result, fee: priceRecordedFee(result.fee, feePrices(catalog, [src, dst])) } : result;
 }
 
 function delayFor(

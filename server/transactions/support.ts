@@ -2,11 +2,12 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import { chains, transactionEvents, transactions } from '../../drizzle/schema';
 import type { AppContext } from '../context';
 import { notFound } from '../errors';
+import { recordedFeeSummary } from '../fees/summary';
 import type { Substatus } from '../providers/types';
 import { claimedHash } from '../tracking/hash-claims';
 import { isPollable, pollTransaction } from '../tracking/poll';
 import { redactSecrets } from './redact';
-import { presentTransactionSummary, usd } from './search';
+import { presentTransactionSummary } from './search';
 
 type TransactionRow = typeof transactions.$inferSelect;
 
@@ -39,12 +40,7 @@ export async function getTransactionDetail(ctx: AppContext, transactionId: strin
       srcChainName: src?.name ?? tx.srcChain,
       dstChainName: dst?.name ?? tx.dstChain,
       inboundHash: tx.inboundHash,
-      fee: {
-        quotedUsd: usd(tx.quotedFeeUsd),
-        recordedAmount: tx.feeAmount,
-        recordedCurrency: tx.feeCurrency,
-        recordedUsd: usd(tx.feeAmountUsd),
-      },
+      fee: recordedFeeSummary(tx),
       referralCredited: tx.referralOwnerId !== null,
       substatus: tx.substatus as Substatus | null,
       updatedAt: tx.updatedAt,

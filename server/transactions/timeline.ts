@@ -44,10 +44,83 @@ const substatusIn = (data: EventRow['data']) => {
   return SUBSTATUSES.includes(value as Substatus) ? (value as Substatus) : undefined;
 };
 
+type TimelineState = Omit<TimelineEvent, 'id' | 'at' | 'source' | 'type'>;
+
+/** Which of the events one write recorded together names the change: the most telling one. */
+const TELLING = ['status_changed', 'partial_fill', 'hash_rejected', 'hash_verified', 'hash_updated', 'progress'];
+const telling = (type: string) => {
+  const rank = TELLING.indexOf(type);
+  return rank === -1 ? TELLING.length : rank;
+};
+
+/** Steps that are news in themselves, even when the swap's visible state stays the same. */
+const ALWAYS_SHOWN = new Set(['created', 'track', 'hash_rejected', 'partial_fill', 'stale', 'manual_poll']);
+
+const sameState = (a: TimelineState, b: TimelineState) =>
+  a.status === b.status &&
+  a.substatus === b.substatus &&
+  a.hash === b.hash &&
+  a.inboundHash === b.inboundHash &&
+  a.outboundHash === b.outboundHash;
+
+/** One recorded event applied to the replayed state. */
+function replay(state: TimelineState, row: EventRow) {
+  const data = row.data ?? {};
+  if (row.toStatus) state.status = row.toStatus;
+  const substatus = row.type === 'status_changed' ? substatusFor(state.status, substatusIn(data)) : substatusIn(data);
+  if (substatus) state.substatus = substatus;
+  if (row.type === 'track' && text(data.txHash)) state.hash = text(data.txHash) as string;
+  if (row.type === 'hash_rejected') {
+    if (state.hash === data.hash) state.hash = '';
+    if (state.inboundHash === data.hash) state.inboundHash = '';
+  }
+  if (text(data.inboundHash)) {
+    state.inboundHash = text(data.inboundHash) as string;
+    state.hash ||= state.inboundHash;
+  }
+  if (text(data.outboundHash)) state.outboundHash = text(data.outboundHash) as string;
+}
+
 /**
- * The swap's public timeline, oldest first: each recorded step with the state it left behind (status,
- * substatus, hashes), replayed from the events alone. Messages and provider payloads stay internal.
+ * The public timeline from the recorded events, oldest first: one step per change. The events one
+ * write recorded together (a provider answer's progress, hashes and status) are one step, named by
+ * the most telling of them and carrying the state after all of them; a step that changes nothing a
+ * person can see (a provider state with the same meaning as the last) is left out.
  */
+export function buildTimeline(rows: readonly EventRow[], initial: TimelineState): TimelineEvent[] {
+  const state = { ...initial };
+  const steps: TimelineEvent[] = [];
+  let shown: TimelineState = { ...initial };
+  let group = null as { rows: EventRow[]; source: TimelineSource } | null;
+  const close = () => {
+    if (!group) return;
+    const named = group.rows.reduce((best, row) => (telling(row.type) < telling(best.type) ? row : best));
+    const last = group.rows.at(-1) as EventRow;
+    const news = group.rows.some((row) => ALWAYS_SHOWN.has(row.type));
+    if (news || steps.length === 0 || !sameState(state, shown)) {
+      steps.push({ id: last.id, at: named.createdAt.toISOString(), source: group.source, type: named.type, ...state });
+      shown = { ...state };
+    }
+    group = null;
+  };
+  for (const row of rows) {
+    const source = PUBLIC_EVENTS[row.type];
+    if (!source) continue;
+    const together =
+      group?.source === source &&
+      group.rows[0]?.createdAt.getTime() === row.createdAt.getTime() &&
+      !ALWAYS_SHOWN.has(row.type) &&
+      !group.rows.some((r) => ALWAYS_SHOWN.has(r.type));
+    if (!together) close();
+    group ??= { rows: [], source };
+    group.rows.push(row);
+    replay(state, row);
+  }
+  close();
+  return steps;
+}
+
+/** The swap's public timeline (see `buildTimeline`); messages and provider payloads stay internal. */
 export async function getTransactionTimeline(ctx: AppContext, query: StatusQuery): Promise<TimelineEvent[]> {
   const tx = await findTransaction(ctx, query);
   const rows = await ctx.db
@@ -55,32 +128,11 @@ export async function getTransactionTimeline(ctx: AppContext, query: StatusQuery
     .from(transactionEvents)
     .where(eq(transactionEvents.transactionId, tx.id))
     .orderBy(asc(transactionEvents.id));
-  const state: Omit<TimelineEvent, 'id' | 'at' | 'source' | 'type'> = {
+  return buildTimeline(rows, {
     status: 'PENDING',
     substatus: null,
     hash: text(tx.providerResult.txHash) ?? '',
     inboundHash: text(tx.providerResult.txHash) ?? '',
     outboundHash: '',
-  };
-  const timeline: TimelineEvent[] = [];
-  for (const row of rows) {
-    const source = PUBLIC_EVENTS[row.type];
-    if (!source) continue;
-    const data = row.data ?? {};
-    if (row.toStatus) state.status = row.toStatus;
-    const substatus = row.type === 'status_changed' ? substatusFor(state.status, substatusIn(data)) : substatusIn(data);
-    if (substatus) state.substatus = substatus;
-    if (row.type === 'track' && text(data.txHash)) state.hash = text(data.txHash) as string;
-    if (row.type === 'hash_rejected') {
-      if (state.hash === data.hash) state.hash = '';
-      if (state.inboundHash === data.hash) state.inboundHash = '';
-    }
-    if (text(data.inboundHash)) {
-      state.inboundHash = text(data.inboundHash) as string;
-      state.hash ||= state.inboundHash;
-    }
-    if (text(data.outboundHash)) state.outboundHash = text(data.outboundHash) as string;
-    timeline.push({ id: row.id, at: row.createdAt.toISOString(), source, type: row.type, ...state });
-  }
-  return timeline;
+  });
 }

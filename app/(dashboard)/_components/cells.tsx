@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { formatAmount } from '@/app/_kit/format';
 import text from '@/app/_kit/text.module.css';
 
 /** `0.5 ETH (ethereum) → BTC (bitcoin)`, chains muted; without chains, `0.5 ETH → BTC`. */
@@ -19,13 +20,13 @@ export function SwapRoute({
   if (srcChain === undefined) {
     return (
       <span>
-        {srcAmount} {srcSymbol} → {dstSymbol}
+        {formatAmount(srcAmount, srcSymbol)} → {dstSymbol}
       </span>
     );
   }
   return (
     <span>
-      {srcAmount} {srcSymbol}{' '}
+      {formatAmount(srcAmount, srcSymbol)}{' '}
       <span className={text.muted}>
         ({srcChain}) → {dstSymbol} ({dstChain})
       </span>

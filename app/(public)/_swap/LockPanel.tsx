@@ -3,7 +3,8 @@
 import { type Ref, useEffect, useState } from 'react';
 import { Button } from '@/app/_kit/Button';
 import { Detail, DetailList } from '@/app/_kit/DetailList';
-import { formatCountdown, formatUsd } from '@/app/_kit/format';
+import { FeeSummary } from '@/app/_kit/FeeSummary';
+import { formatAmount, formatCountdown, formatUsd } from '@/app/_kit/format';
 import layout from '@/app/_kit/layout.module.css';
 import { Notice } from '@/app/_kit/Notice';
 import { Panel } from '@/app/_kit/Panel';
@@ -61,13 +62,15 @@ export function LockPanel(props: LockPanelProps) {
       lead={`${props.providerName} holds this price for a short time. Execute before the lock runs out.`}
     >
       <SwapSummary
-        send={{ amount: lock.src.formatted }}
-        receive={{ amount: lock.dst.formatted, extra: dstUsd && `≈ ${dstUsd}` }}
+        send={{ amount: formatAmount(lock.src.amount, lock.src.currency) }}
+        receive={{ amount: formatAmount(lock.dst.amount, lock.dst.currency), extra: dstUsd && `≈ ${dstUsd}` }}
       />
 
       <DetailList className={layout.spaced}>
         <Detail label="Provider">{props.providerName}</Detail>
-        <Detail label="Fee">{formatUsd(lock.fee.usd, lock.fee.formatted ?? '—')}</Detail>
+        <Detail label="Fee">
+          <FeeSummary usd={lock.fee.usd} details={lock.feeBreakdown?.items ?? lock.fee.details} />
+        </Detail>
         <Detail label="Lock ID">
           <span className={`${text.mono} ${text.value}`}>{lock.lockId}</span>
         </Detail>

@@ -1,6 +1,7 @@
 import { VisuallyHidden } from '@/app/_kit/a11y';
 import { Button } from '@/app/_kit/Button';
-import { formatAmountDown, formatEstimate, formatUsd } from '@/app/_kit/format';
+import { FeeSummary } from '@/app/_kit/FeeSummary';
+import { formatAmount, formatEstimate, formatUsd } from '@/app/_kit/format';
 import type { Route } from '../_lib/api';
 import styles from './routes.module.css';
 
@@ -21,39 +22,6 @@ function modeLabel(route: Route): { label: string; hint: string } | null {
     : { label: 'Rapid', hint: 'One swap in the next block: faster, more price impact on large amounts.' };
 }
 
-const DOLLAR_STABLECOINS = new Set(['USDC', 'USDT', 'DAI', 'USDC.E']);
-
-/** USD per unit of a fee's token, from what the route itself says its two sides are worth. */
-function unitPriceUsd(route: Route, currency: string): number | null {
-  if (DOLLAR_STABLECOINS.has(currency.toUpperCase())) return 1;
-  const side = [route.src, route.dst].find((s) => s.currency === currency);
-  const price = side ? Number(side.usd) / Number(side.amount) : Number.NaN;
-  return Number.isFinite(price) && price > 0 ? price : null;
-}
-
-/**
- * The route's total fee in USD: the API's own total, else the sum of its items, each valued by the
- * API or at the route's own prices; `null` when an item has no price at all.
- */
-function totalFeeUsd(route: Route): number | null {
-  if (route.fee.usd != null) return Number(route.fee.usd);
-  let total = 0;
-  for (const item of route.feeBreakdown?.items ?? route.fee.details ?? []) {
-    const price = item.amountUsd != null ? null : unitPriceUsd(route, item.currency);
-    const usd = item.amountUsd ?? (price === null ? null : Number(item.amount) * price);
-    if (usd === null || !Number.isFinite(usd)) return null;
-    total += usd;
-  }
-  return total;
-}
-
-/** Each fee in its own token: `0.0012 ETH network · 0.5 USDC provider`. */
-const feeTokens = (route: Route) =>
-  (route.feeBreakdown?.items ?? route.fee.details ?? [])
-    .filter((item) => Number(item.amount) > 0)
-    .map((item) => `${formatAmountDown(item.amount, 4)} ${item.currency} ${item.label.toLowerCase()}`)
-    .join(' · ');
-
 /** Routes as the API ranks them (best first); each can be locked. */
 export function RouteList({ routes, providerName, onChoose, lockingRouteId, disabled }: RouteListProps) {
   return (
@@ -64,8 +32,6 @@ export function RouteList({ routes, providerName, onChoose, lockingRouteId, disa
         const usd = formatUsd(route.dst.usd, '');
         const locking = lockingRouteId === route.routeId;
         const mode = modeLabel(route);
-        const tokens = feeTokens(route);
-        const feeUsd = totalFeeUsd(route);
         return (
           <li
             key={`${route.provider}:${route.routeId}`}
@@ -86,15 +52,14 @@ export function RouteList({ routes, providerName, onChoose, lockingRouteId, disa
             </div>
             <p className={styles.receive}>
               <VisuallyHidden>You receive </VisuallyHidden>
-              <span className={styles.amount}>{route.dst.formatted}</span>
+              <span className={styles.amount}>{formatAmount(route.dst.amount, route.dst.currency)}</span>
               {usd && <span className={styles.usd}>≈ {usd}</span>}
             </p>
             <dl className={styles.stats}>
               <div className={styles.stat}>
                 <dt>Total fees</dt>
                 <dd>
-                  {feeUsd === null ? 'USD value unknown' : `≈ ${formatUsd(feeUsd)}`}
-                  {tokens && <span className={styles.feeTokens}>{tokens}</span>}
+                  <FeeSummary usd={route.fee.usd} details={route.feeBreakdown?.items ?? route.fee.details} />
                 </dd>
               </div>
               <div className={styles.stat}>
@@ -105,7 +70,7 @@ export function RouteList({ routes, providerName, onChoose, lockingRouteId, disa
                 <div className={styles.stat}>
                   <dt>Min. received</dt>
                   <dd title={`${route.minimumReceived} ${route.dst.currency}`}>
-                    {formatAmountDown(route.minimumReceived)} {route.dst.currency}
+                    {formatAmount(route.minimumReceived, route.dst.currency)}
                   </dd>
                 </div>
               )}

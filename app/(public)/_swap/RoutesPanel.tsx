@@ -1,5 +1,6 @@
 'use client';
 
+import { formatAmount } from '@/app/_kit/format';
 import layout from '@/app/_kit/layout.module.css';
 import { Notice } from '@/app/_kit/Notice';
 import { Panel } from '@/app/_kit/Panel';
@@ -21,7 +22,7 @@ export function RoutesPanel({ swap, providerName }: { swap: Swap; providerName: 
       busy={stage.step === 'quoting'}
       lead={
         routes.length > 0
-          ? `${routes.length} route${routes.length > 1 ? 's' : ''} for ${routes[0]?.src.formatted}, best rate first.`
+          ? `${routes.length} route${routes.length > 1 ? 's' : ''} for ${formatAmount(routes[0]?.src.amount, routes[0]?.src.currency)}, best rate first.`
           : undefined
       }
     >

@@ -17,6 +17,14 @@ const SOURCE_TEXT: Record<TimelineEvent['source'], string> = {
   support: 'Support',
 };
 
+const SETTLED_TEXT: Record<TimelineEvent['status'], string> = {
+  PENDING: 'Back in progress',
+  SUCCESS: 'Completed',
+  FAILED: 'Failed',
+  REFUND: 'Refunded',
+};
+
+/** What a step did; a step that only moved the swap along says where it is now. */
 function stepText(event: TimelineEvent): string {
   switch (event.type) {
     case 'created':
@@ -30,7 +38,7 @@ function stepText(event: TimelineEvent): string {
     case 'hash_rejected':
       return 'A reported hash did not match this swap';
     case 'status_changed':
-      return 'Status changed';
+      return event.substatus ? SUBSTATUS_TEXT[event.substatus] : SETTLED_TEXT[event.status];
     case 'partial_fill':
       return 'Partly filled; the rest refunded';
     case 'stale':
@@ -40,6 +48,15 @@ function stepText(event: TimelineEvent): string {
     default:
       return event.substatus ? SUBSTATUS_TEXT[event.substatus] : 'Progress reported';
   }
+}
+
+/** What else the step changed, beside what it is named for: where the swap got to, a payout sent. */
+function stepNotes(event: TimelineEvent, previous: TimelineEvent | undefined): string[] {
+  const main = stepText(event);
+  const notes: string[] = [];
+  if (event.substatus && event.substatus !== previous?.substatus) notes.push(SUBSTATUS_TEXT[event.substatus]);
+  if (event.outboundHash && event.outboundHash !== previous?.outboundHash) notes.push('Payout transaction sent');
+  return notes.filter((note) => note !== main);
 }
 
 /** The recorded steps, oldest first; re-read whenever the stream reports a change (`version`). */
@@ -62,23 +79,24 @@ export function Timeline({ transactionId, version }: { transactionId: string; ve
         <LoadingState label="Loading the steps…" rows={2} />
       ) : (
         <ol className={styles.timeline} aria-label="Steps so far, oldest first">
-          {events.map((event) => (
-            <li key={event.id} className={styles.step}>
-              <time className={styles.stepTime} dateTime={event.at}>
-                {formatLocalTime(new Date(event.at))}
-              </time>
-              <span className={styles.stepText}>
-                {stepText(event)}
-                {event.type === 'progress' || !event.substatus ? null : (
-                  <span className={styles.stepSub}> · {SUBSTATUS_TEXT[event.substatus]}</span>
-                )}
-              </span>
-              <span className={styles.stepMeta}>
-                <StatusBadge status={event.status} />{' '}
-                <span className={styles.stepSource}>{SOURCE_TEXT[event.source]}</span>
-              </span>
-            </li>
-          ))}
+          {events.map((event, index) => {
+            const notes = stepNotes(event, events[index - 1]);
+            return (
+              <li key={event.id} className={styles.step} data-testid="timeline-step">
+                <time className={styles.stepTime} dateTime={event.at}>
+                  {formatLocalTime(new Date(event.at))}
+                </time>
+                <span className={styles.stepText}>
+                  {stepText(event)}
+                  {notes.length > 0 && <span className={styles.stepSub}> · {notes.join(' · ')}</span>}
+                </span>
+                <span className={styles.stepMeta}>
+                  <StatusBadge status={event.status} />{' '}
+                  <span className={styles.stepSource}>{SOURCE_TEXT[event.source]}</span>
+                </span>
+              </li>
+            );
+          })}
         </ol>
       )}
     </Panel>

@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { VisuallyHidden } from '@/app/_kit/a11y';
 import { buttonClass } from '@/app/_kit/Button';
 import { Detail, DetailList } from '@/app/_kit/DetailList';
-import { formatEstimate, formatLocalDateTime, formatLocalTime, formatUsd } from '@/app/_kit/format';
+import { FeeSummary } from '@/app/_kit/FeeSummary';
+import { formatAmount, formatEstimate, formatLocalDateTime, formatLocalTime } from '@/app/_kit/format';
 import { Hash } from '@/app/_kit/Hash';
 import layout from '@/app/_kit/layout.module.css';
 import { PageHeader, Panel } from '@/app/_kit/Panel';
@@ -28,7 +29,7 @@ const STATUS_TEXT: Record<string, string> = {
   REFUND: 'The swap was refunded to the source wallet.',
 };
 
-const assetLabel = (amount: string, asset: TxAsset) => `${amount} ${asset.symbol ?? ''}`.trim();
+const assetLabel = (amount: string, asset: TxAsset) => formatAmount(amount, asset.symbol);
 
 function HashDetail({ label, value, href }: { label: string; value: string | null; href?: string }) {
   return (
@@ -119,7 +120,7 @@ function Ready({ tx, final, receivedAt, connected }: Extract<TrackerState, { kin
         <DetailList>
           <Detail label="Provider">{providerName(tx.provider)}</Detail>
           <Detail label="Fee">
-            <span className={text.value}>{formatUsd(tx.fee.amountUsd ?? tx.fee.usd, tx.fee.formatted ?? '—')}</span>
+            <FeeSummary usd={tx.fee.amountUsd ?? tx.fee.usd} quotedUsd={tx.fee.usd} details={tx.fee.details} />
           </Detail>
           <HashDetail label="Source wallet" value={tx.walletAddress} />
           <HashDetail label="Destination wallet" value={tx.recipientWalletAddress} />

@@ -14,21 +14,60 @@ const DOTS: Record<string, string | undefined> = {
   manual_poll: styles.dotWarn,
 };
 
-/** A transaction's events, oldest first, each marked by what kind of event it is. */
+/** The events one write recorded together (a provider answer), with the status the swap had after them. */
+interface Change {
+  events: TimelineEvent[];
+  status: TimelineEvent['fromStatus'] & string;
+}
+
+function changesOf(events: TimelineEvent[]): Change[] {
+  let status: Change['status'] = 'PENDING';
+  const changes: Change[] = [];
+  for (const event of events) {
+    if (event.toStatus) status = event.toStatus;
+    const last = changes.at(-1);
+    const at = new Date(event.createdAt).getTime();
+    if (last && new Date(last.events[0]?.createdAt ?? 0).getTime() === at) {
+      last.events.push(event);
+      last.status = status;
+    } else {
+      changes.push({ events: [event], status });
+    }
+  }
+  return changes;
+}
+
+function dotOf(change: Change): string {
+  if (
+    change.events.some((e) => e.type === 'status_changed') &&
+    (change.status === 'FAILED' || change.status === 'REFUND')
+  )
+    return styles.dotError ?? '';
+  const telling = change.events.find((e) => e.type === 'status_changed') ?? change.events[0];
+  return (telling && DOTS[telling.type]) || '';
+}
+
+/** A transaction's events, oldest first, one entry per change, each badge the status after that change. */
 export function Timeline({ events }: { events: TimelineEvent[] }) {
   return (
     <ol className={styles.timeline}>
-      {events.map((event) => {
-        const failed = event.type === 'status_changed' && (event.toStatus === 'FAILED' || event.toStatus === 'REFUND');
+      {changesOf(events).map((change) => {
+        const first = change.events[0] as TimelineEvent;
         return (
-          <li key={event.id} className={styles.item}>
-            <span className={`${styles.dot} ${failed ? styles.dotError : (DOTS[event.type] ?? '')}`} />
+          <li key={first.id} className={styles.item} data-testid="support-timeline-change">
+            <span className={`${styles.dot} ${dotOf(change)}`} />
             <div className={styles.meta}>
-              <span className={styles.type}>{event.type.replaceAll('_', ' ')}</span>
-              {event.toStatus ? <StatusBadge status={event.toStatus} /> : null}
-              <time dateTime={new Date(event.createdAt).toISOString()}>{formatDateTime(event.createdAt)}</time>
+              <span className={styles.type}>
+                {[...new Set(change.events.map((e) => e.type.replaceAll('_', ' ')))].join(' · ')}
+              </span>
+              <StatusBadge status={change.status} />
+              <time dateTime={new Date(first.createdAt).toISOString()}>{formatDateTime(first.createdAt)}</time>
             </div>
-            <p className={styles.message}>{event.message}</p>
+            {change.events.map((event) => (
+              <p key={event.id} className={styles.message}>
+                {event.message}
+              </p>
+            ))}
           </li>
         );
       })}

@@ -4,7 +4,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '@/app/_kit/Button';
 import { CodeBlock } from '@/app/_kit/CodeBlock';
 import { Detail, DetailList } from '@/app/_kit/DetailList';
-import { formatCountOf, formatDateTime, formatUsd } from '@/app/_kit/format';
+import { FeeSummary } from '@/app/_kit/FeeSummary';
+import { formatAmount, formatCountOf, formatDateTime, formatUsd } from '@/app/_kit/format';
 import { Hash } from '@/app/_kit/Hash';
 import layout from '@/app/_kit/layout.module.css';
 import { FormStatus, Notice } from '@/app/_kit/Notice';
@@ -125,21 +126,13 @@ function DetailPanels({
           <SwapSummary
             labels={['Source', 'Destination']}
             className={styles.summary}
-            send={{ amount: `${tx.srcAmount} ${tx.srcAsset.symbol}`, extra: `on ${tx.srcChainName}` }}
-            receive={{ amount: `${tx.dstAmount} ${tx.dstAsset.symbol}`, extra: `on ${tx.dstChainName}` }}
+            send={{ amount: formatAmount(tx.srcAmount, tx.srcAsset.symbol), extra: `on ${tx.srcChainName}` }}
+            receive={{ amount: formatAmount(tx.dstAmount, tx.dstAsset.symbol), extra: `on ${tx.dstChainName}` }}
           />
           <DetailList>
             <Detail label="Value">{formatUsd(tx.amountUsd)}</Detail>
-            <Detail label="Quoted fee">{tx.fee.quotedUsd != null ? formatUsd(tx.fee.quotedUsd) : '—'}</Detail>
-            <Detail label="Recorded fee">
-              {tx.fee.recordedAmount ? (
-                `${tx.fee.recordedAmount} ${tx.fee.recordedCurrency ?? ''}`
-              ) : (
-                <span className={text.muted}>not reported by the provider yet</span>
-              )}
-              {tx.fee.recordedUsd != null && tx.fee.recordedCurrency?.toUpperCase() !== 'USD' ? (
-                <span className={text.muted}> ({formatUsd(tx.fee.recordedUsd)})</span>
-              ) : null}
+            <Detail label="Fee">
+              <FeeSummary usd={tx.fee.usd} quotedUsd={tx.fee.quotedUsd} details={tx.fee.items} />
             </Detail>
             <Detail label="Provider">{tx.provider}</Detail>
             <Detail label="From wallet">

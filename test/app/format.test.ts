@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { formatAmount, formatTokenAmount } from '../../app/_kit/format';
+
+describe('formatAmount: the one display rule for token amounts', () => {
+  it('cuts to 8 decimals without rounding up, drops trailing zeros and groups thousands', () => {
+    expect(formatAmount('7.405047458996875', 'ETH')).toBe('7.40504745 ETH');
+    expect(formatAmount('0.999999999999', 'ETH')).toBe('0.99999999 ETH');
+    expect(formatAmount('2500.50000000', 'USDC')).toBe('2,500.5 USDC');
+    expect(formatAmount('1234567')).toBe('1,234,567');
+    expect(formatAmount('0.000000001', 'ETH')).toBe('0 ETH');
+  });
+
+  it('shows a missing value as a dash and anything that is not a plain decimal as it came', () => {
+    expect(formatAmount(null)).toBe('—');
+    expect(formatAmount('')).toBe('—');
+    expect(formatAmount('1e-7', 'BTC')).toBe('1e-7 BTC');
+  });
+
+  it('keeps what a person must send or approve exact', () => {
+    expect(formatTokenAmount('2500000001', { decimals: 6, symbol: 'USDC' })).toBe('2,500.000001 USDC');
+  });
+});
