@@ -297,7 +297,9 @@ test('editing the form after a lock gives the lock up', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Execute' })).toHaveCount(0);
 });
 
-test('a rate-limited request counts down to when it can be tried again', async ({ page }) => {
+test('a rate-limited request counts down, and the error takes the focus in view at both widths', async ({
+  page,
+}, testInfo) => {
   await page.route('**/api/v1/quote', (route) =>
     route.fulfill({
       status: 429,
@@ -305,13 +307,33 @@ test('a rate-limited request counts down to when it can be tried again', async (
       json: { error: { code: 'RATE_LIMITED', message: 'Too many quote requests' } },
     }),
   );
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/');
   await fillEthToBtc(page, '0.5');
-  await page.getByRole('button', { name: 'Get routes' }).click();
+  const getRoutes = page.getByRole('button', { name: 'Get routes' });
+  await getRoutes.scrollIntoViewIfNeeded();
+  await getRoutes.click();
   const countdown = page.getByTestId('retry-countdown');
   await expect(countdown).toHaveText(/You can try again in 0:(30|29|28)\./);
   await expect(countdown).not.toHaveText(/0:30/, { timeout: 3_000 });
   const alert = page.getByRole('alert').filter({ hasText: 'Could not get routes' });
   await expect(alert).toContainText('Too many requests from your connection');
   await expect(alert).not.toContainText('quote requests');
+
+  // The failure is announced where the reader is: focus moves to it, and it is scrolled into view.
+  const focusedIsError = () =>
+    page.evaluate(() => document.activeElement?.textContent?.startsWith('Could not get routes.') ?? false);
+  await expect(alert).toBeFocused();
+  expect(await focusedIsError()).toBe(true);
+  await expect(alert).toBeInViewport();
+  await page.screenshot({ path: testInfo.outputPath('swap-routes-429.png') });
+
+  // On a phone the routes sit below the form, out of sight of the button.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await getRoutes.scrollIntoViewIfNeeded();
+  await getRoutes.click();
+  await expect(alert).toBeFocused();
+  expect(await focusedIsError()).toBe(true);
+  await expect(alert).toBeInViewport();
+  await page.screenshot({ path: testInfo.outputPath('swap-routes-429-mobile.png') });
 });
