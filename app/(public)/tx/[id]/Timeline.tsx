@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import { formatLocalTime } from '@/app/_kit/format';
+import { LocalTime } from '@/app/_kit/LocalTime';
 import { Panel } from '@/app/_kit/Panel';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { LoadingState } from '@/app/_kit/states';
@@ -42,19 +42,31 @@ function stepText(event: TimelineEvent): string {
   }
 }
 
-/** The recorded steps, oldest first; re-read whenever the stream reports a change (`version`). */
-export function Timeline({ transactionId, version }: { transactionId: string; version: string }) {
-  const [events, setEvents] = useState<TimelineEvent[] | null>(null);
+/**
+ * The recorded steps, oldest first; re-read whenever the stream reports a change (`version`) after
+ * the one the page was rendered with (`initial`).
+ */
+export function Timeline({
+  transactionId,
+  version,
+  initial,
+}: {
+  transactionId: string;
+  version: string;
+  initial?: TimelineEvent[];
+}) {
+  const [events, setEvents] = useState<TimelineEvent[] | null>(initial ?? null);
+  const [renderedVersion] = useState(initial ? version : null);
 
   useEffect(() => {
-    if (!version) return;
+    if (!version || version === renderedVersion) return;
     const controller = new AbortController();
     api
       .events(transactionId, controller.signal)
       .then(({ data }) => setEvents(data))
       .catch(() => {});
     return () => controller.abort();
-  }, [transactionId, version]);
+  }, [transactionId, version, renderedVersion]);
 
   return (
     <Panel title="Timeline" headingId="timeline-title">
@@ -64,9 +76,9 @@ export function Timeline({ transactionId, version }: { transactionId: string; ve
         <ol className={styles.timeline} aria-label="Steps so far, oldest first">
           {events.map((event) => (
             <li key={event.id} className={styles.step}>
-              <time className={styles.stepTime} dateTime={event.at}>
-                {formatLocalTime(new Date(event.at))}
-              </time>
+              <span className={styles.stepTime}>
+                <LocalTime value={event.at} />
+              </span>
               <span className={styles.stepText}>
                 {stepText(event)}
                 {event.type === 'progress' || !event.substatus ? null : (
