@@ -1,4 +1,4 @@
-import type { AriaRole, ReactNode } from 'react';
+import type { AriaRole, ReactNode, Ref } from 'react';
 import styles from './notice.module.css';
 
 type Tone = 'error' | 'warning' | 'success';
@@ -9,16 +9,24 @@ export function Notice({
   title,
   role,
   className,
+  focusRef,
   children,
 }: {
   tone: Tone;
   title?: ReactNode;
   role?: AriaRole;
   className?: string;
+  /** Makes the notice a focus target, for flows that move the reader to it once it renders. */
+  focusRef?: Ref<HTMLDivElement>;
   children?: ReactNode;
 }) {
   return (
-    <div className={[styles.notice, styles[tone], className].filter(Boolean).join(' ')} role={role}>
+    <div
+      className={[styles.notice, styles[tone], className].filter(Boolean).join(' ')}
+      role={role}
+      ref={focusRef}
+      tabIndex={focusRef ? -1 : undefined}
+    >
       {title ? <strong>{title}</strong> : null}
       {title && children ? ' ' : null}
       {children}

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
 import { Button } from './Button';
 import { Notice } from './Notice';
 import styles from './states.module.css';
@@ -83,14 +83,17 @@ export function ErrorState({
   title = 'Something went wrong.',
   message,
   onRetry,
+  focusRef,
 }: {
   title?: string;
   message: ReactNode;
   onRetry?: () => void;
+  /** See `Notice`. */
+  focusRef?: Ref<HTMLDivElement>;
 }) {
   return (
     <div className={styles.error}>
-      <Notice tone="error" role="alert" title={title}>
+      <Notice tone="error" role="alert" title={title} focusRef={focusRef}>
         {message}
       </Notice>
       {onRetry ? <Button onClick={onRetry}>Try again</Button> : null}

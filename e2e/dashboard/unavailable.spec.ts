@@ -55,3 +55,23 @@ test('with Postgres down, a dashboard page answers 503 and says the dashboard is
   await shot(page, testInfo, 'dashboard-unavailable');
   await context.close();
 });
+
+test('with Postgres down, /tx/<id> is loaded by the browser, which says it could not load the swap', async ({
+  page,
+}, testInfo) => {
+  let failStatus = () => {};
+  const statusHeld = new Promise<void>((resolve) => {
+    failStatus = resolve;
+  });
+  await page.route('**/api/v1/transaction/status*', async (route) => {
+    await statusHeld;
+    await route.fulfill({ status: 500, json: { error: { code: 'INTERNAL_ERROR', message: 'Internal error' } } });
+  });
+  await page.goto(`${DOWN}/tx/tx_1111111111111111111111`);
+  await expect(page.getByText('Loading the swap…')).toBeVisible();
+  await shot(page, testInfo, 'tx-loading');
+  failStatus();
+  await expect(page.getByRole('alert').filter({ hasText: 'Could not load this swap.' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
+  await shot(page, testInfo, 'tx-error');
+});

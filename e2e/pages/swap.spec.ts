@@ -261,30 +261,12 @@ test('empty, error and expired-lock states', async ({ page }, testInfo) => {
   await expect(page.locator('li[data-provider]').first()).toBeVisible();
 });
 
-test('an unknown transaction shows the not-found state; a failing API shows the error state', async ({
-  page,
-}, testInfo) => {
+test('an unknown transaction shows the not-found state', async ({ page }, testInfo) => {
   await page.goto('/tx/tx_0000000000000000000000');
   await expect(page.getByRole('heading', { level: 1, name: 'Transaction not found' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Start a swap' })).toHaveAttribute('href', '/');
   await shot(page, testInfo, 'tx-not-found');
   await expectAccessible(page);
-
-  let failStatus = () => {};
-  const statusHeld = new Promise<void>((resolve) => {
-    failStatus = resolve;
-  });
-  await page.route('**/api/v1/transaction/status*', async (route) => {
-    await statusHeld;
-    await route.fulfill({ status: 500, json: { error: { code: 'INTERNAL_ERROR', message: 'Internal error' } } });
-  });
-  await page.goto('/tx/tx_1111111111111111111111');
-  await expect(page.getByText('Loading the swap…')).toBeVisible();
-  await shot(page, testInfo, 'tx-loading');
-  failStatus();
-  await expect(page.getByRole('alert').filter({ hasText: 'Could not load this swap.' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
-  await shot(page, testInfo, 'tx-error');
 });
 
 test('editing the form after a lock gives the lock up', async ({ page }) => {
@@ -299,7 +281,9 @@ test('editing the form after a lock gives the lock up', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Execute' })).toHaveCount(0);
 });
 
-test('a rate-limited request counts down to when it can be tried again', async ({ page }) => {
+test('a rate-limited request counts down, and the error takes the focus in view at both widths', async ({
+  page,
+}, testInfo) => {
   await page.route('**/api/v1/quote', (route) =>
     route.fulfill({
       status: 429,
@@ -307,15 +291,35 @@ test('a rate-limited request counts down to when it can be tried again', async (
       json: { error: { code: 'RATE_LIMITED', message: 'Too many quote requests' } },
     }),
   );
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/');
   await fillEthToBtc(page, '0.5');
-  await page.getByRole('button', { name: 'Get routes' }).click();
+  const getRoutes = page.getByRole('button', { name: 'Get routes' });
+  await getRoutes.scrollIntoViewIfNeeded();
+  await getRoutes.click();
   const countdown = page.getByTestId('retry-countdown');
   await expect(countdown).toHaveText(/You can try again in 0:(30|29|28)\./);
   await expect(countdown).not.toHaveText(/0:30/, { timeout: 3_000 });
   const alert = page.getByRole('alert').filter({ hasText: 'Could not get routes' });
   await expect(alert).toContainText('Too many requests from your connection');
   await expect(alert).not.toContainText('quote requests');
+
+  // The failure is announced where the reader is: focus moves to it, and it is scrolled into view.
+  const focusedIsError = () =>
+    page.evaluate(() => document.activeElement?.textContent?.startsWith('Could not get routes.') ?? false);
+  await expect(alert).toBeFocused();
+  expect(await focusedIsError()).toBe(true);
+  await expect(alert).toBeInViewport();
+  await page.screenshot({ path: testInfo.outputPath('swap-routes-429.png') });
+
+  // On a phone the routes sit below the form, out of sight of the button.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await getRoutes.scrollIntoViewIfNeeded();
+  await getRoutes.click();
+  await expect(alert).toBeFocused();
+  expect(await focusedIsError()).toBe(true);
+  await expect(alert).toBeInViewport();
+  await page.screenshot({ path: testInfo.outputPath('swap-routes-429-mobile.png') });
 });
 
 /** Fills the swap page's form for BTC to ETH on Ethereum: the ETH received has more decimals than are shown. */

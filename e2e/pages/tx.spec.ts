@@ -1,6 +1,10 @@
-import { type APIRequestContext, expect, test } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { BTC_TO_ETH } from '../../test/support/fixtures';
 import { expectAccessible, shot } from '../support/helpers';
+import { expect, test } from '../support/test';
+
+// Not the server's zone: local times must not make the browser's first render differ from the server's.
+test.use({ timezoneId: 'Pacific/Auckland' });
 
 // scripts/e2e-server.sh starts the simulators from SIMULATOR_BASE_PORT in PROVIDER_KEYS order: THORCHAIN is first.
 const THORCHAIN_SIMULATOR = `http://127.0.0.1:${Number(process.env.SIMULATOR_BASE_PORT ?? 4810)}`;
@@ -15,6 +19,7 @@ async function settleThorchainAfter(request: APIRequestContext, polls: number) {
 test('/tx/<id> shows the deposit still owed, takes its hash, and follows the stream live to SUCCESS', async ({
   page,
   request,
+  browser,
 }, testInfo) => {
   await settleThorchainAfter(request, 1_000_000);
   try {
@@ -25,6 +30,29 @@ test('/tx/<id> shows the deposit still owed, takes its hash, and follows the str
     });
     expect(executed.status(), await executed.text()).toBe(200);
     const { transaction, exec } = (await executed.json()).data;
+
+    // The server renders the state the swap is in: read without JavaScript, it already waits for the swapper.
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      const context = await browser.newContext({ javaScriptEnabled: false, viewport });
+      const html = await context.newPage();
+      await html.goto(`/tx/${transaction.id}`);
+      const state = html.getByRole('status').filter({ has: html.locator('[data-status]') });
+      await expect(state).toContainText('Waiting for you: the swap starts once your deposit or wallet transaction');
+      await expect(state).not.toContainText('in progress');
+      await expect(html.getByText('on Bitcoin', { exact: true })).toBeVisible();
+      const owed = html.getByRole('region', { name: 'Send your deposit' });
+      await expect(owed.getByText(exec.meta.depositAddress)).toBeVisible();
+      await expect(owed.getByText(`${BTC_TO_ETH.amount} BTC`)).toBeVisible();
+      await expect(html.getByRole('list', { name: 'Steps so far, oldest first' })).toContainText('Swap created');
+      await expect(html.getByText(/Loading/)).toHaveCount(0);
+      await shot(html, testInfo, `tx-server-rendered-${viewport.width}`);
+      await html.goto('/tx/tx_0000000000000000000000');
+      await expect(html.getByRole('heading', { level: 1, name: 'Transaction not found' })).toBeVisible();
+      await context.close();
+    }
 
     const requests: string[] = [];
     page.on('request', (r) => requests.push(new URL(r.url()).pathname));

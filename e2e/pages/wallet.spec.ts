@@ -1,6 +1,12 @@
-import type { Page } from '@playwright/test';
-import { WALLETS } from '../../test/support/fixtures';
-import { executeFirstRoute, expectAccessible, fillUsdcEthereumToArbitrum, shot } from '../support/helpers';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { USDC_ETH_TO_ARB, WALLETS } from '../../test/support/fixtures';
+import {
+  executeFirstRoute,
+  expectAccessible,
+  fillUsdcEthereumToArbitrum,
+  shot,
+  waitForTransactionStatus,
+} from '../support/helpers';
 import { expect, test } from '../support/test';
 
 interface WalletCall {
@@ -80,14 +86,48 @@ async function injectWallet(page: Page, account: string) {
 const walletCalls = (page: Page) =>
   page.evaluate(() => (window as unknown as { walletCalls: WalletCall[] }).walletCalls);
 
+// The scripted wallet's hashes: the approval is its first transaction, the swap its second.
+const SWAP_HASH = `0x${'2'.repeat(64)}`;
+
+const isTrack = (r: { url(): string; method(): string }) =>
+  r.url().endsWith('/api/v1/transaction/track') && r.method() === 'POST';
+
+/** Connects the scripted wallet, moves it to Ethereum, approves and sends; the track request that follows. */
+async function signAndSend(page: Page, wallet: ReturnType<Page['getByTestId']>) {
+  await wallet.getByRole('button', { name: 'Connect wallet' }).click();
+  await wallet.getByRole('button', { name: 'Switch to Ethereum' }).click();
+  await wallet.getByRole('button', { name: 'Approve 2,500 USDC' }).click();
+  const tracked = page.waitForRequest(isTrack);
+  await wallet.getByRole('button', { name: /^Send 2,?500 USDC$/ }).click();
+  return tracked;
+}
+
+/** A USDC swap executed through the API and left unsigned, as when the swapper closed the swap page. */
+async function unsignedWalletSwap(request: APIRequestContext): Promise<string> {
+  const locked = await request.post('/api/v1/quote/lock', { data: { ...USDC_ETH_TO_ARB, provider: 'RELAY' } });
+  expect(locked.status(), await locked.text()).toBe(200);
+  const executed = await request.post('/api/v1/quote/execute', { data: { lockId: (await locked.json()).data.lockId } });
+  expect(executed.status(), await executed.text()).toBe(200);
+  const { transaction, exec } = (await executed.json()).data;
+  expect(exec.meta.executionMode).toBe('evm-calldata');
+  return transaction.id;
+}
+
 test('an injected wallet connects, switches chain, approves, sends, and the hash is tracked', async ({
   page,
 }, testInfo) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
   await injectWallet(page, WALLETS.evm);
   await page.goto('/');
   await fillUsdcEthereumToArbitrum(page);
   await executeFirstRoute(page, ['RELAY', 'LIFI']);
   await expect(page.getByRole('heading', { name: 'Sign in your wallet' })).toBeVisible();
+  // Nothing is done yet: no "Track this swap" beside "Connect wallet", only where the same steps can be finished later.
+  await expect(page.getByRole('link', { name: /Track this swap/ })).toHaveCount(0);
+  await expect(page.getByTestId('recorded').getByRole('link', { name: "the swap's own page" })).toHaveAttribute(
+    'href',
+    /^\/tx\/tx_/,
+  );
   // Amounts read in units with symbols; the raw call waits behind "Technical details".
   await expect(page.getByText(/base units/)).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Copy calldata' })).toBeHidden();
@@ -103,14 +143,19 @@ test('an injected wallet connects, switches chain, approves, sends, and the hash
   await expectAccessible(page);
   await wallet.getByRole('button', { name: 'Approve 2,500 USDC' }).click();
 
-  const tracked = page.waitForRequest((r) => r.url().endsWith('/api/v1/transaction/track') && r.method() === 'POST');
+  const tracked = page.waitForRequest(isTrack);
   await wallet.getByRole('button', { name: /^Send 2,?500 USDC$/ }).click();
   const track = await tracked;
-  const swapHash = `0x${'2'.repeat(64)}`;
-  expect(track.postDataJSON()).toMatchObject({ txHash: swapHash });
-  await expect(wallet.getByText('Swap sent.')).toBeVisible();
+  expect(track.postDataJSON()).toMatchObject({ txHash: SWAP_HASH });
+  // Said only once track took the wallet's hash; then the swap's page is where to follow it.
+  await expect(wallet.getByRole('status')).toHaveText(
+    /^Sent from your wallet: 0x222222…222222.* — we're tracking it\.$/,
+  );
   await expect(wallet.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: /Track this swap/ })).toBeVisible();
   await shot(page, testInfo, 'wallet-sent');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, testInfo, 'wallet-sent-mobile');
 
   const calls = await walletCalls(page);
   const methods = calls.map((c) => c.method);
@@ -122,6 +167,67 @@ test('an injected wallet connects, switches chain, approves, sends, and the hash
   expect(approval?.data.startsWith('0x095ea7b3')).toBe(true);
   expect(swap?.from.toLowerCase()).toBe(WALLETS.evm.toLowerCase());
   expect(methods.indexOf('wallet_switchEthereumChain')).toBeLessThan(methods.indexOf('eth_sendTransaction'));
+});
+
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+]) {
+  test(`/tx/<id> carries on an unsigned wallet swap: connect, approve, send, tracked (${viewport.width} px)`, async ({
+    page,
+    request,
+  }, testInfo) => {
+    await page.setViewportSize(viewport);
+    await injectWallet(page, WALLETS.evm);
+    const id = await unsignedWalletSwap(request);
+    await page.goto(`/tx/${id}`);
+    await expect(page.getByText(/^Waiting for you: the swap starts once/)).toBeVisible();
+    const action = page.getByRole('region', { name: 'Sign in your wallet' });
+    const wallet = action.getByTestId('wallet');
+    await expect(wallet.getByRole('button', { name: 'Connect wallet' })).toBeVisible();
+    await shot(page, testInfo, `tx-wallet-connect-${viewport.width}`);
+
+    const track = await signAndSend(page, wallet);
+    expect(track.postDataJSON()).toEqual({ transactionId: id, txHash: SWAP_HASH });
+    // The swap now has the wallet's hash: nothing is owed any more, and the page says what happened.
+    await expect(action).toHaveCount(0);
+    const said = page.getByRole('status').filter({ hasText: 'Sent from your wallet' });
+    await expect(said).toHaveText(/^Sent from your wallet: 0x222222…222222.* — we're tracking it\.$/);
+    await expect(said).toBeFocused();
+    await expect(page.locator(`[title="${SWAP_HASH}"]`).first()).toBeVisible();
+    await shot(page, testInfo, `tx-wallet-sent-${viewport.width}`);
+    await expectAccessible(page);
+  });
+}
+
+test('a wallet send to a swap that finished meanwhile says so, and never "tracking"', async ({
+  page,
+  request,
+}, testInfo) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await injectWallet(page, WALLETS.evm);
+  await page.goto('/');
+  await fillUsdcEthereumToArbitrum(page);
+  await executeFirstRoute(page, ['RELAY', 'LIFI']);
+  const href = await page.getByTestId('recorded').getByRole('link').getAttribute('href');
+  const id = href?.split('/').pop() ?? '';
+  // Meanwhile the swap was paid from elsewhere and completed.
+  const paid = await request.post('/api/v1/transaction/track', {
+    data: { transactionId: id, txHash: `0x${'ab'.repeat(32)}` },
+  });
+  expect(paid.status(), await paid.text()).toBe(200);
+  await waitForTransactionStatus(request, id, 'SUCCESS');
+
+  const wallet = page.getByTestId('wallet');
+  const track = await signAndSend(page, wallet);
+  expect(track.postDataJSON()).toEqual({ transactionId: id, txHash: SWAP_HASH });
+  const said = wallet.getByRole('status');
+  await expect(said).toContainText('This swap had already finished.');
+  await expect(said).toContainText('the swap had already completed');
+  await expect(said).not.toContainText(/track/i);
+  await shot(page, testInfo, 'wallet-sent-final-mobile');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await shot(page, testInfo, 'wallet-sent-final');
 });
 
 test('without a browser wallet the page says so and keeps the technical details', async ({ page }) => {

@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useState } from 'react';
-import { type ApiError, api, asApiError, type Chain } from './api';
+import { type ApiError, api, asApiError, type Chain, type Source } from './api';
 
 export type Remote<T> =
   | { status: 'idle' }
@@ -9,13 +9,19 @@ export type Remote<T> =
   | { status: 'ready'; data: T }
   | { status: 'error'; error: ApiError };
 
+const namesOf = (sources: Source[]) => Object.fromEntries(sources.map((s) => [s.key, s.name]));
+
 /**
  * The chain list and the display names of chains and providers. Names fall back to the key until
- * (or unless) the catalog loads; `reload` tries the chains again after a failure.
+ * (or unless) the catalog loads; `reload` tries the chains again after a failure. A page rendered
+ * with the catalog (`known`) starts from it and loads nothing.
  */
-export function useCatalog() {
-  const [chains, setChains] = useState<Remote<Chain[]>>({ status: 'loading' });
-  const [providers, setProviders] = useState<Record<string, string>>({});
+export function useCatalog(known?: { chains: Chain[]; sources: Source[] }) {
+  const [chains, setChains] = useState<Remote<Chain[]>>(
+    known ? { status: 'ready', data: known.chains } : { status: 'loading' },
+  );
+  const [providers, setProviders] = useState<Record<string, string>>(() => (known ? namesOf(known.sources) : {}));
+  const [preloaded] = useState(Boolean(known));
 
   const load = useCallback(() => {
     const controller = new AbortController();
@@ -28,11 +34,11 @@ export function useCatalog() {
       });
     api
       .sources(controller.signal)
-      .then(({ data }) => setProviders(Object.fromEntries(data.map((s) => [s.key, s.name]))))
+      .then(({ data }) => setProviders(namesOf(data)))
       .catch(() => {});
     return () => controller.abort();
   }, []);
-  useEffect(() => load(), [load]);
+  useEffect(() => (preloaded ? undefined : load()), [load, preloaded]);
 
   const chainName = useCallback(
     (key: string | null) => {

@@ -1,6 +1,7 @@
 import { Detail, DetailList } from '@/app/_kit/DetailList';
-import { formatLocalDateTime, formatTokenAmount } from '@/app/_kit/format';
+import { formatTokenAmount } from '@/app/_kit/format';
 import { Hash } from '@/app/_kit/Hash';
+import { LocalTime } from '@/app/_kit/LocalTime';
 import layout from '@/app/_kit/layout.module.css';
 import { Notice } from '@/app/_kit/Notice';
 import text from '@/app/_kit/text.module.css';
@@ -188,7 +189,9 @@ export function DepositInstructions({
         )}
         {exec?.meta.expiresAt && (
           <Detail label={mode === 'deposit-channel' ? 'Channel expires' : 'Quote expires'}>
-            <span className={text.value}>{formatLocalDateTime(exec.meta.expiresAt)}</span>
+            <span className={text.value}>
+              <LocalTime value={exec.meta.expiresAt} withDate />
+            </span>
           </Detail>
         )}
       </DetailList>

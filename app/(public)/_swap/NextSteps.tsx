@@ -1,23 +1,16 @@
+'use client';
+
 import Link from 'next/link';
-import type { Ref } from 'react';
+import { type Ref, useState } from 'react';
 import { Button, buttonClass } from '@/app/_kit/Button';
-import { formatTokenAmount } from '@/app/_kit/format';
 import layout from '@/app/_kit/layout.module.css';
 import { Notice } from '@/app/_kit/Notice';
 import { Panel } from '@/app/_kit/Panel';
 import text from '@/app/_kit/text.module.css';
 import type { ExecuteResult } from '../_lib/api';
-import {
-  DepositInstructions,
-  EvmInstructions,
-  type ExecAssets,
-  sendAmount,
-  WALLET_MODES,
-  WalletStepsInstructions,
-} from './ExecInstructions';
+import type { ExecAssets } from './ExecInstructions';
 import styles from './next-steps.module.css';
-import { TrackForm } from './TrackForm';
-import { WalletSteps } from './WalletSteps';
+import { executionOf, SwapperSteps } from './SwapperSteps';
 
 interface NextStepsProps {
   result: ExecuteResult;
@@ -30,7 +23,11 @@ interface NextStepsProps {
   onRestart: () => void;
 }
 
-/** After execute: what the swapper does to complete the swap, and where to follow it. */
+/**
+ * After execute: what the swapper does to complete the swap, and where to follow it. The swap's own
+ * page is offered as the place to follow it only once nothing is owed; until then it is where the
+ * same steps can be finished later.
+ */
 export function NextSteps({
   result,
   providerName,
@@ -40,12 +37,11 @@ export function NextSteps({
   headingRef,
   onRestart,
 }: NextStepsProps) {
-  const exec = result.exec;
-  const mode = exec?.meta.executionMode ?? result.providerResult?.execution ?? '';
-  const wallet = WALLET_MODES.has(mode);
-  const deposit = mode === 'deposit-address' || mode === 'deposit-channel';
+  const { mode, wallet, deposit, owed } = executionOf(result);
+  const [handedOver, setHandedOver] = useState(false);
   const title = wallet ? 'Sign in your wallet' : deposit ? 'Send your deposit' : 'Swap submitted';
   const txId = result.transaction?.id;
+  const txPage = txId ? `/tx/${encodeURIComponent(txId)}` : '';
 
   return (
     <Panel
@@ -60,42 +56,34 @@ export function NextSteps({
             : `${providerName} is executing the swap. Follow its progress on the transaction page.`
       }
     >
-      {mode === 'evm-calldata' && exec && (
-        <>
-          <WalletSteps
-            exec={exec}
-            transactionId={txId}
-            sendLabel={sendAmount(result, exec, assets.src)}
-            approvalLabel={formatTokenAmount(exec.approvalAmount ?? exec.srcAmount, assets.src)}
-            depositor={depositor}
-            chainName={chainName}
-          />
-          <EvmInstructions exec={exec} assets={assets} chainName={chainName} />
-        </>
-      )}
-      {mode === 'ton-messages' && exec && <WalletStepsInstructions exec={exec} chain="TON" assets={assets} />}
-      {mode === 'solana-instructions' && exec && <WalletStepsInstructions exec={exec} chain="Solana" assets={assets} />}
-      {deposit && <DepositInstructions result={result} exec={exec} assets={assets} />}
+      <SwapperSteps
+        result={result}
+        transactionId={txId}
+        assets={assets}
+        depositor={depositor}
+        chainName={chainName}
+        onSent={(send) => setHandedOver(send.outcome.kind !== 'failed')}
+        onReported={() => setHandedOver(true)}
+      />
 
-      {txId ? (
-        <>
-          <Notice tone="success" className={`${layout.spaced} ${styles.recorded}`}>
-            <p>
-              Swap recorded as <code className={text.mono}>{txId}</code>. Its page follows the status live.
-            </p>
-            <Link
-              href={`/tx/${encodeURIComponent(txId)}`}
-              className={buttonClass({ variant: 'primary', size: 'large' })}
-            >
-              Track this swap <span aria-hidden="true">→</span>
-            </Link>
-          </Notice>
-          <hr className={styles.divider} />
-          <TrackForm transactionId={txId} />
-        </>
-      ) : (
+      {!txId ? (
         <Notice tone="warning" className={layout.spaced}>
           The provider accepted the swap but no transaction was recorded, so it cannot be tracked here.
+        </Notice>
+      ) : owed && !handedOver ? (
+        <p className={`${styles.hint} ${layout.spaced}`} data-testid="recorded">
+          Swap recorded as <code className={text.mono}>{txId}</code>. Nothing moves until you{' '}
+          {deposit ? 'send the deposit' : 'sign and send it'}; <Link href={txPage}>the swap&apos;s own page</Link>{' '}
+          offers the same steps if you finish later.
+        </p>
+      ) : (
+        <Notice tone="success" className={`${layout.spaced} ${styles.recorded}`}>
+          <p>
+            Swap recorded as <code className={text.mono}>{txId}</code>. Its page follows the status live.
+          </p>
+          <Link href={txPage} className={buttonClass({ variant: 'primary', size: 'large' })}>
+            Track this swap <span aria-hidden="true">→</span>
+          </Link>
         </Notice>
       )}
 

@@ -33,6 +33,7 @@ export function RoutesPanel({ swap, providerName }: { swap: Swap; providerName: 
           title="Could not get routes."
           message={<ErrorText error={stage.error} />}
           onRetry={() => swap.getRoutes()}
+          focusRef={swap.errors.routes}
         />
       ) : stage.step !== 'routes' && stage.step !== 'locking' ? (
         <EmptyState icon="⇄">

@@ -12,7 +12,13 @@ import { ErrorText } from './ErrorText';
 import styles from './next-steps.module.css';
 
 /** "I've sent it": hands the wallet transaction's hash to the API so tracking picks it up at once. */
-export function TrackForm({ transactionId }: { transactionId: string }) {
+export function TrackForm({
+  transactionId,
+  onAnswer,
+}: {
+  transactionId: string;
+  onAnswer?: (answer: TrackResult) => void;
+}) {
   const [hash, setHash] = useState('');
   const [pending, setPending] = useState(false);
   const [answer, setAnswer] = useState<TrackResult | null>(null);
@@ -27,6 +33,7 @@ export function TrackForm({ transactionId }: { transactionId: string }) {
       const txHash = hash.trim();
       const { data } = await api.track({ transactionId, ...(txHash ? { txHash } : {}) });
       setAnswer(data);
+      onAnswer?.(data);
     } catch (caught) {
       setError(asApiError(caught));
     } finally {

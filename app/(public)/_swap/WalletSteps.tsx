@@ -1,17 +1,18 @@
 'use client';
 
-import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import type { Hash as TxHash } from 'viem';
 import { Button } from '@/app/_kit/Button';
 import { Detail, DetailList } from '@/app/_kit/DetailList';
 import { truncateMiddle } from '@/app/_kit/format';
-import { Hash } from '@/app/_kit/Hash';
 import layout from '@/app/_kit/layout.module.css';
 import { Notice } from '@/app/_kit/Notice';
 import text from '@/app/_kit/text.module.css';
 import { api, asApiError, type ExecPayload } from '../_lib/api';
+import { friendlyMessage } from '../_lib/friendly';
 import styles from './next-steps.module.css';
+import { SentNotice } from './SentNotice';
+import { trackOutcome, type WalletSend } from './track-outcome';
 import {
   approvalOf,
   approve,
@@ -36,18 +37,29 @@ interface WalletStepsProps {
   /** The wallet entered as the sender. */
   depositor: string;
   chainName: (chainId: number) => string;
+  /** Told once the wallet sent the swap and its hash was reported (or could not be). */
+  onSent?: (send: WalletSend) => void;
 }
 
 /**
  * Connect the browser wallet, move it to the swap's chain, approve the token when the allowance is
- * short, then send the swap. The hash goes to the API as soon as the wallet returns it.
+ * short, then send the swap. The hash goes to track as soon as the wallet returns it, and the page
+ * says what track made of it.
  */
-export function WalletSteps({ exec, transactionId, sendLabel, approvalLabel, depositor, chainName }: WalletStepsProps) {
+export function WalletSteps({
+  exec,
+  transactionId,
+  sendLabel,
+  approvalLabel,
+  depositor,
+  chainName,
+  onSent,
+}: WalletStepsProps) {
   const [available, setAvailable] = useState<boolean | null>(null);
   const [wallet, setWallet] = useState<Wallet | null>(null);
   const [phase, setPhase] = useState<Phase>('idle');
   const [approvalNeeded, setApprovalNeeded] = useState<boolean | null>(null);
-  const [hash, setHash] = useState<TxHash | null>(null);
+  const [sent, setSent] = useState<WalletSend | null>(null);
   const [error, setError] = useState<string | null>(null);
   const approval = approvalOf(exec);
   const targetChain = exec.chainId;
@@ -111,17 +123,25 @@ export function WalletSteps({ exec, transactionId, sendLabel, approvalLabel, dep
   async function send() {
     const provider = injectedProvider();
     if (!provider || !wallet) return;
-    const sent = await run('sending', () => sendSwap(provider, wallet, exec));
-    if (!sent) return;
-    setHash(sent);
-    if (!transactionId) return setPhase('sent');
+    const hash = await run('sending', () => sendSwap(provider, wallet, exec));
+    if (hash) await report(hash);
+  }
+
+  async function report(hash: TxHash) {
+    const finish = (outcome: WalletSend['outcome']) => {
+      const done = { hash, outcome };
+      setSent(done);
+      setPhase('sent');
+      onSent?.(done);
+    };
+    if (!transactionId) return finish({ kind: 'no-transaction' });
     setPhase('tracking');
     try {
-      await api.track({ transactionId, txHash: sent });
+      const { data } = await api.track({ transactionId, txHash: hash });
+      finish(trackOutcome(hash, data));
     } catch (caught) {
-      setError(`The swap was sent, but Switchyard could not record its hash yet: ${asApiError(caught).message}`);
+      finish({ kind: 'failed', message: friendlyMessage(asApiError(caught)) });
     }
-    setPhase('sent');
   }
 
   if (available === false) {
@@ -170,14 +190,11 @@ export function WalletSteps({ exec, transactionId, sendLabel, approvalLabel, dep
         </Notice>
       )}
 
-      {phase === 'sent' && hash ? (
-        <Notice tone="success" className={layout.spaced} title="Swap sent.">
-          <p>
-            Transaction <Hash value={hash} copy="Copy transaction hash" short />{' '}
-            {transactionId ? 'is being tracked.' : 'is on its way.'}
-          </p>
-          {transactionId && <Link href={`/tx/${encodeURIComponent(transactionId)}`}>Follow it live</Link>}
-        </Notice>
+      {phase === 'sent' && sent ? (
+        <SentNotice
+          send={sent}
+          onRetry={sent.outcome.kind === 'failed' ? () => void report(sent.hash as TxHash) : undefined}
+        />
       ) : (
         <div className={layout.actions}>
           {!wallet ? (

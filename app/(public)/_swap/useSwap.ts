@@ -16,7 +16,7 @@ import {
 } from './swap-state';
 import { useChainAssets } from './useChainAssets';
 
-type Heading = RefObject<HTMLHeadingElement | null>;
+type FocusTarget = RefObject<HTMLElement | null>;
 
 /**
  * The swap page's state and the calls that move it along. Focus follows each new stage (or the
@@ -37,6 +37,8 @@ export function useSwap({
     lock: useRef<HTMLHeadingElement>(null),
     next: useRef<HTMLHeadingElement>(null),
   };
+  // A failure far from the button that asked (above it on a wide screen, below it on a phone) gets the focus.
+  const errors = { routes: useRef<HTMLDivElement>(null) };
   const pendingFocus = useRef<(() => HTMLElement | null) | null>(null);
   // Answers to a quote asked before the latest one (or before a restart) are dropped.
   const quoteSeq = useRef(0);
@@ -49,8 +51,8 @@ export function useSwap({
     element.focus({ preventScroll: true });
   });
 
-  const focusAfterRender = (heading: Heading | null) => {
-    pendingFocus.current = heading ? () => heading.current : null;
+  const focusAfterRender = (target: FocusTarget | null) => {
+    pendingFocus.current = target ? () => target.current : null;
   };
 
   const showFieldErrors = (errors: Record<string, string>, stage?: 'form' | 'routes') => {
@@ -77,7 +79,10 @@ export function useSwap({
       const error = asApiError(caught);
       const inForm = formFieldErrors(error);
       if (Object.keys(inForm).length) showFieldErrors(inForm, 'form');
-      else dispatch({ type: 'quote-failed', error });
+      else {
+        dispatch({ type: 'quote-failed', error });
+        focusAfterRender(errors.routes);
+      }
     }
   }
 
@@ -140,6 +145,7 @@ export function useSwap({
     state,
     assets,
     headings,
+    errors,
     edit: (field: keyof FormValues, value: string) => dispatch({ type: 'edit', field, value }),
     flip: () => dispatch({ type: 'flip' }),
     getRoutes,

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import { formatLocalTime } from '@/app/_kit/format';
+import { LocalTime } from '@/app/_kit/LocalTime';
 import { Panel } from '@/app/_kit/Panel';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { LoadingState } from '@/app/_kit/states';
@@ -59,19 +59,31 @@ function stepNotes(event: TimelineEvent, previous: TimelineEvent | undefined): s
   return notes.filter((note) => note !== main);
 }
 
-/** The recorded steps, oldest first; re-read whenever the stream reports a change (`version`). */
-export function Timeline({ transactionId, version }: { transactionId: string; version: string }) {
-  const [events, setEvents] = useState<TimelineEvent[] | null>(null);
+/**
+ * The recorded steps, oldest first; re-read whenever the stream reports a change (`version`) after
+ * the one the page was rendered with (`initial`).
+ */
+export function Timeline({
+  transactionId,
+  version,
+  initial,
+}: {
+  transactionId: string;
+  version: string;
+  initial?: TimelineEvent[];
+}) {
+  const [events, setEvents] = useState<TimelineEvent[] | null>(initial ?? null);
+  const [renderedVersion] = useState(initial ? version : null);
 
   useEffect(() => {
-    if (!version) return;
+    if (!version || version === renderedVersion) return;
     const controller = new AbortController();
     api
       .events(transactionId, controller.signal)
       .then(({ data }) => setEvents(data))
       .catch(() => {});
     return () => controller.abort();
-  }, [transactionId, version]);
+  }, [transactionId, version, renderedVersion]);
 
   return (
     <Panel title="Timeline" headingId="timeline-title">
@@ -83,9 +95,9 @@ export function Timeline({ transactionId, version }: { transactionId: string; ve
             const notes = stepNotes(event, events[index - 1]);
             return (
               <li key={event.id} className={styles.step} data-testid="timeline-step">
-                <time className={styles.stepTime} dateTime={event.at}>
-                  {formatLocalTime(new Date(event.at))}
-                </time>
+                <span className={styles.stepTime}>
+                  <LocalTime value={event.at} />
+                </span>
                 <span className={styles.stepText}>
                   {stepText(event)}
                   {notes.length > 0 && <span className={styles.stepSub}> · {notes.join(' · ')}</span>}

@@ -1,13 +1,14 @@
 'use client';
 
 import Link from 'next/link';
-import { useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { VisuallyHidden } from '@/app/_kit/a11y';
 import { buttonClass } from '@/app/_kit/Button';
 import { Detail, DetailList } from '@/app/_kit/DetailList';
 import { FeeSummary } from '@/app/_kit/FeeSummary';
-import { formatAmount, formatEstimate, formatLocalDateTime, formatLocalTime } from '@/app/_kit/format';
+import { formatAmount, formatEstimate } from '@/app/_kit/format';
 import { Hash } from '@/app/_kit/Hash';
+import { LocalTime } from '@/app/_kit/LocalTime';
 import layout from '@/app/_kit/layout.module.css';
 import { PageHeader, Panel } from '@/app/_kit/Panel';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
@@ -15,12 +16,34 @@ import { SwapSummary } from '@/app/_kit/SwapSummary';
 import { EmptyState, ErrorState, LoadingState } from '@/app/_kit/states';
 import { SUBSTATUS_TEXT } from '@/app/_kit/substatus';
 import text from '@/app/_kit/text.module.css';
-import type { Transaction, TxAsset } from '../../_lib/api';
+import type {
+  Asset,
+  Chain,
+  Source,
+  TimelineEvent,
+  Transaction,
+  TransactionExecution,
+  TransactionStatus,
+  TxAsset,
+} from '../../_lib/api';
 import { useCatalog } from '../../_lib/useCatalog';
+import { SentNotice } from '../../_swap/SentNotice';
+import type { WalletSend } from '../../_swap/track-outcome';
 import { OutstandingAction, useExecution } from './OutstandingAction';
 import { Timeline } from './Timeline';
 import styles from './tracker.module.css';
 import { type TrackerState, useStatusStream } from './useStatusStream';
+
+/** The swap as the server read it for this page: what the status, execution, timeline and catalog endpoints answer. */
+export interface TrackerInitial {
+  status: TransactionStatus;
+  execution: TransactionExecution;
+  timeline: TimelineEvent[];
+  chains: Chain[];
+  sources: Source[];
+  sourceAssets: { src: Asset | null; native: Asset | null };
+  readAt: number;
+}
 
 const STATUS_TEXT: Record<string, string> = {
   PENDING: 'The swap is in progress. This page updates on its own.',
@@ -44,20 +67,43 @@ function HashDetail({ label, value, href }: { label: string; value: string | nul
 }
 
 /** How long swaps like this take, and when this one should be done (or how long it took). */
-function timing(tx: Transaction, final: boolean, estimatedSeconds: number | undefined): string | null {
+function timing(tx: Transaction, final: boolean, estimatedSeconds: number | undefined): ReactNode {
   if (final) {
     const took = (Date.parse(tx.updatedAt) - Date.parse(tx.createdAt)) / 1000;
     return took > 0 ? `Took ${formatEstimate(took).replace('~', 'about ')}` : null;
   }
   if (!estimatedSeconds) return null;
   const due = Date.parse(tx.createdAt) + estimatedSeconds * 1000;
-  return `Usually takes ${formatEstimate(estimatedSeconds)} once the deposit confirms · expected around ${formatLocalTime(due)}`;
+  return (
+    <>
+      Usually takes {formatEstimate(estimatedSeconds)} once the deposit confirms · expected around{' '}
+      <LocalTime value={due} />
+    </>
+  );
 }
 
-function Ready({ tx, final, receivedAt, connected }: Extract<TrackerState, { kind: 'ready' }>) {
-  const { chainName, chainNameById, providerName } = useCatalog();
-  const execution = useExecution(tx.id);
+const CONNECTION_TEXT = {
+  opening: 'Connecting to live updates…',
+  lost: 'Reconnecting to live updates…',
+} as const;
+
+function Ready({
+  tx,
+  final,
+  receivedAt,
+  connection,
+  initial,
+}: Extract<TrackerState, { kind: 'ready' }> & { initial?: TrackerInitial }) {
+  const { chainName, chainNameById, providerName } = useCatalog(initial);
+  const execution = useExecution(tx.id, initial?.execution);
+  const [walletSend, setWalletSend] = useState<WalletSend | null>(null);
   const awaitingSwapper = execution?.outstanding === true && tx.status === 'PENDING' && !tx.hash && !tx.inboundHash;
+  const sentNotice = useRef<HTMLDivElement>(null);
+  const showSent = walletSend !== null && !awaitingSwapper;
+  // The wallet steps just went away with the button that had the focus: it moves to what became of the send.
+  useEffect(() => {
+    if (showSent && document.activeElement === document.body) sentNotice.current?.focus();
+  }, [showSent]);
   const estimate = timing(tx, final, execution?.result?.quote.estimatedTime);
   const links = tx.explorerUrls;
   return (
@@ -85,12 +131,17 @@ function Ready({ tx, final, receivedAt, connected }: Extract<TrackerState, { kin
 
         {estimate && <p className={styles.meta}>{estimate}</p>}
         <p className={styles.meta} data-testid="stream-state">
-          {final
-            ? 'Final status — this page no longer updates.'
-            : connected
-              ? `Live: changes appear as they happen · last update ${formatLocalTime(receivedAt)}`
-              : 'Reconnecting to live updates…'}
+          {final ? (
+            'Final status — this page no longer updates.'
+          ) : connection === 'live' ? (
+            <>
+              Live: changes appear as they happen · last update <LocalTime value={receivedAt} />
+            </>
+          ) : (
+            CONNECTION_TEXT[connection]
+          )}
         </p>
+        {showSent && <SentNotice send={walletSend} focusRef={sentNotice} />}
         {links.provider && (
           <p className={styles.meta}>
             <a href={links.provider} target="_blank" rel="noopener noreferrer">
@@ -107,12 +158,16 @@ function Ready({ tx, final, receivedAt, connected }: Extract<TrackerState, { kin
           result={execution?.result ?? null}
           providerName={providerName(tx.provider)}
           srcAsset={tx.srcAsset}
+          sourceAssets={initial?.sourceAssets}
+          depositor={tx.walletAddress}
           chainName={chainNameById}
+          onSent={setWalletSend}
         />
       )}
 
       <Timeline
         transactionId={tx.id}
+        initial={initial?.timeline}
         version={`${tx.status}:${tx.substatus}:${tx.hash}:${tx.outboundHash}:${receivedAt}`}
       />
 
@@ -132,10 +187,14 @@ function Ready({ tx, final, receivedAt, connected }: Extract<TrackerState, { kin
           <HashDetail label="Inbound hash" value={tx.inboundHash} href={tx.inboundHash ? links.inbound : undefined} />
           <HashDetail label="Outbound hash" value={tx.outboundHash} href={links.outbound} />
           <Detail label="Created">
-            <span className={text.value}>{formatLocalDateTime(tx.createdAt)}</span>
+            <span className={text.value}>
+              <LocalTime value={tx.createdAt} withDate />
+            </span>
           </Detail>
           <Detail label="Updated">
-            <span className={text.value}>{formatLocalDateTime(tx.updatedAt)}</span>
+            <span className={text.value}>
+              <LocalTime value={tx.updatedAt} withDate />
+            </span>
           </Detail>
         </DetailList>
       </Panel>
@@ -143,14 +202,50 @@ function Ready({ tx, final, receivedAt, connected }: Extract<TrackerState, { kin
   );
 }
 
-/** Follows the status stream until it is final; a retry remounts the view and starts over. */
-export function TransactionTracker({ transactionId }: { transactionId: string }) {
+/**
+ * Follows the status stream until it is final, from the state the server rendered (`initial`: null
+ * when no such swap exists, undefined when the server could not read it); a retry remounts the view
+ * and starts over.
+ */
+export function TransactionTracker({
+  transactionId,
+  initial,
+}: {
+  transactionId: string;
+  initial: TrackerInitial | null | undefined;
+}) {
   const [attempt, setAttempt] = useState(0);
-  return <TrackerView key={attempt} transactionId={transactionId} onRetry={() => setAttempt((n) => n + 1)} />;
+  return (
+    <TrackerView
+      key={attempt}
+      transactionId={transactionId}
+      initial={attempt === 0 ? initial : undefined}
+      onRetry={() => setAttempt((n) => n + 1)}
+    />
+  );
 }
 
-function TrackerView({ transactionId, onRetry }: { transactionId: string; onRetry: () => void }) {
-  const state = useStatusStream(transactionId);
+const stateOf = (initial: TrackerInitial | null | undefined): TrackerState | undefined =>
+  initial === null
+    ? { kind: 'not-found' }
+    : initial && {
+        kind: 'ready',
+        tx: initial.status.transaction,
+        final: initial.status.final,
+        receivedAt: initial.readAt,
+        connection: 'opening',
+      };
+
+function TrackerView({
+  transactionId,
+  initial,
+  onRetry,
+}: {
+  transactionId: string;
+  initial: TrackerInitial | null | undefined;
+  onRetry: () => void;
+}) {
+  const state = useStatusStream(transactionId, stateOf(initial));
 
   if (state.kind === 'not-found') {
     return (
@@ -206,7 +301,7 @@ function TrackerView({ transactionId, onRetry }: { transactionId: string; onRetr
           <ErrorState title="Could not load this swap." message={state.error.message} onRetry={onRetry} />
         </Panel>
       )}
-      {state.kind === 'ready' && <Ready {...state} />}
+      {state.kind === 'ready' && <Ready {...state} initial={initial ?? undefined} />}
     </>
   );
 }

@@ -10,41 +10,52 @@ export type TrackerState =
   | { kind: 'loading' }
   | { kind: 'not-found' }
   | { kind: 'error'; error: ApiError }
-  | { kind: 'ready'; tx: Transaction; final: boolean; receivedAt: number; connected: boolean };
+  | { kind: 'ready'; tx: Transaction; final: boolean; receivedAt: number; connection: Connection };
+
+/** The live updates: being opened (the state shown came with the page), open, or lost and being reopened. */
+export type Connection = 'opening' | 'live' | 'lost';
 
 const isNotFound = (error: ApiError) =>
   error.status === 404 || (error.status === 400 && error.fieldMessages().transactionId !== undefined);
 
 /**
- * The transaction's status pushed by the server over Server-Sent Events until it is final.
+ * The transaction's status pushed by the server over Server-Sent Events until it is final, starting
+ * from the state the page was rendered with (`initial`), when there is one.
  * `EventSource` reconnects by itself after a dropped connection, sending `Last-Event-ID`, so
  * nothing is missed; a refused stream (an error answer) is diagnosed with one status read.
  */
-export function useStatusStream(transactionId: string): TrackerState {
-  const [state, setState] = useState<TrackerState>({ kind: 'loading' });
+export function useStatusStream(transactionId: string, initial: TrackerState = { kind: 'loading' }): TrackerState {
+  const [state, setState] = useState<TrackerState>(initial);
+  const settled = initial.kind === 'not-found' || (initial.kind === 'ready' && initial.final);
 
   useEffect(() => {
+    if (settled) return;
     let source: EventSource | undefined;
     let reopen: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
     const controller = new AbortController();
-    setState({ kind: 'loading' });
 
-    const setConnected = (connected: boolean) =>
-      setState((prev) => (prev.kind === 'ready' && prev.connected !== connected ? { ...prev, connected } : prev));
+    const setConnection = (connection: Connection) =>
+      setState((prev) => (prev.kind === 'ready' && prev.connection !== connection ? { ...prev, connection } : prev));
 
     async function diagnose() {
       try {
         const { data } = await api.status(transactionId, controller.signal);
         if (stopped) return;
-        setState({ kind: 'ready', tx: data.transaction, final: data.final, receivedAt: Date.now(), connected: false });
+        setState({
+          kind: 'ready',
+          tx: data.transaction,
+          final: data.final,
+          receivedAt: Date.now(),
+          connection: 'lost',
+        });
         if (!data.final) reopen = setTimeout(open, REOPEN_AFTER_MS);
       } catch (caught) {
         if (stopped) return;
         const error = asApiError(caught);
         if (isNotFound(error)) setState({ kind: 'not-found' });
         else {
-          setState((prev) => (prev.kind === 'ready' ? { ...prev, connected: false } : { kind: 'error', error }));
+          setState((prev) => (prev.kind === 'ready' ? { ...prev, connection: 'lost' } : { kind: 'error', error }));
           reopen = setTimeout(open, REOPEN_AFTER_MS);
         }
       }
@@ -52,10 +63,16 @@ export function useStatusStream(transactionId: string): TrackerState {
 
     function open() {
       source = new EventSource(api.statusStreamUrl(transactionId));
-      source.addEventListener('open', () => setConnected(true));
+      source.addEventListener('open', () => setConnection('live'));
       source.addEventListener('status', (event) => {
         const data = JSON.parse((event as MessageEvent<string>).data) as TransactionStatus;
-        setState({ kind: 'ready', tx: data.transaction, final: data.final, receivedAt: Date.now(), connected: true });
+        setState({
+          kind: 'ready',
+          tx: data.transaction,
+          final: data.final,
+          receivedAt: Date.now(),
+          connection: 'live',
+        });
         if (data.final) {
           stopped = true;
           source?.close();
@@ -64,7 +81,7 @@ export function useStatusStream(transactionId: string): TrackerState {
       source.addEventListener('error', () => {
         if (stopped) return;
         // CONNECTING: the browser is already retrying with Last-Event-ID. CLOSED: the server refused it.
-        if (source?.readyState === EventSource.CONNECTING) setConnected(false);
+        if (source?.readyState === EventSource.CONNECTING) setConnection('lost');
         else void diagnose();
       });
     }
@@ -76,7 +93,7 @@ export function useStatusStream(transactionId: string): TrackerState {
       clearTimeout(reopen);
       source?.close();
     };
-  }, [transactionId]);
+  }, [transactionId, settled]);
 
   return state;
 }

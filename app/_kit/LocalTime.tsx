@@ -1,0 +1,20 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+import { formatDateTime, formatLocalDateTime, formatLocalTime } from './format';
+
+/**
+ * A time in the reader's own zone. The server does not know that zone, so the server and the
+ * browser's first render show UTC (the same text on both, as hydration needs) and the browser then
+ * switches to local time.
+ */
+export function LocalTime({ value, withDate = false }: { value: string | number; withDate?: boolean }) {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return <>{String(value)}</>;
+  const iso = date.toISOString();
+  const utc = formatDateTime(date);
+  const local = withDate ? formatLocalDateTime(iso) : formatLocalTime(date);
+  return <time dateTime={iso}>{hydrated ? local : withDate ? utc : utc.slice(11)}</time>;
+}
