@@ -46,4 +46,6 @@ export function authErrorWords(error: { status: number; code?: string; message?:
 const checkWords = (field: string) =>
   field === 'email'
     ? 'Enter a valid email address'
-    : `Check ${ACCOUNT_NOUNS[field as keyof typeof ACCOUNT_NOUNS] ?? 'this field'}`;
+    : field in ACCOUNT_NOUNS
+      ? `Check the ${field}`
+      : 'Check this field';
