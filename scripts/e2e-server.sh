@@ -10,6 +10,8 @@ export DATABASE_URL="${E2E_DATABASE_URL:-postgres://postgres:postgres@127.0.0.1:
 export REDIS_PREFIX="${E2E_REDIS_PREFIX:-e2e}" PORT="${E2E_PORT:-3210}" NODE_ENV=production LOG_LEVEL=warn
 export SIMULATOR_BASE_PORT="${SIMULATOR_BASE_PORT:-4810}" WORKER_HEALTH_PORT="${E2E_WORKER_HEALTH_PORT:-3310}"
 export TRACKING_TIME_SCALE=0.05 TRACKING_MIN_INTERVAL_MS=100
+# The Rate limits page reads 429s once rolled up: a few seconds after they happen, not a minute.
+export RATE_LIMIT_ROLLUP_INTERVAL_MS=2000
 # The webhook test's receiver listens on loopback.
 export WEBHOOK_ALLOW_PRIVATE_TARGETS=true
 node scripts/build-server.mjs

@@ -28,10 +28,14 @@ import styles from './table.module.css';
 
 export type { SortingState } from '@tanstack/react-table';
 
-/** How a column's cells look: figures right-aligned, long text wrapped, or the row's header cell. */
+/**
+ * How a column's cells look: figures right-aligned, long text wrapped, short text that may break at
+ * its spaces when the table is short of room (a date and its time), or the row's header cell.
+ */
 interface ColumnLook {
   numeric?: boolean;
   wrap?: boolean;
+  breakable?: boolean;
   rowHeader?: boolean;
 }
 
@@ -156,7 +160,13 @@ export function DataTable<Row extends RowData>({
             <tr key={row.id}>
               {row.getAllCells().map((item) => {
                 const look = item.column.columnDef.meta;
-                const className = look?.numeric ? cell.num : look?.wrap ? cell.wrap : undefined;
+                const className = look?.numeric
+                  ? cell.num
+                  : look?.wrap
+                    ? cell.wrap
+                    : look?.breakable
+                      ? cell.breakable
+                      : undefined;
                 return look?.rowHeader ? (
                   <th key={item.id} scope="row" className={className}>
                     <table.FlexRender cell={item} />

@@ -3,8 +3,11 @@ import { VisuallyHidden } from './a11y';
 import { TableScroll } from './TableScroll';
 import styles from './table.module.css';
 
-/** Cell classes: `num` right-aligns figures, `wrap` lets a long cell wrap, `nowrap` keeps one from it. */
-export const cell = { num: styles.num, wrap: styles.wrap, nowrap: styles.nowrap } as const;
+/**
+ * Cell classes: `num` right-aligns figures, `wrap` lets a long cell wrap, `breakable` lets a short one
+ * break at its spaces only when the table is short of room, `nowrap` keeps one from wrapping.
+ */
+export const cell = { num: styles.num, wrap: styles.wrap, breakable: styles.breakable, nowrap: styles.nowrap } as const;
 
 /** A table that scrolls sideways inside its container on narrow screens, with a caption for screen readers. */
 export function Table({
@@ -27,7 +30,7 @@ export function Table({
   children: ReactNode;
 }) {
   return (
-    <TableScroll label={caption} className={bleed ? `${styles.scroll} ${styles.bleed}` : styles.scroll}>
+    <TableScroll label={caption} className={bleed ? styles.bleed : undefined}>
       <table className={prose ? `${styles.table} ${styles.prose}` : styles.table} aria-busy={busy || undefined}>
         <caption>
           <VisuallyHidden>{caption}</VisuallyHidden>

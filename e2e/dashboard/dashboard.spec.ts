@@ -9,6 +9,7 @@ import {
   fillEthToBtc,
   shot,
   signInAs,
+  WIDTHS,
   waitForTransactionStatus,
 } from '../support/helpers';
 import { expect, test } from '../support/test';
@@ -81,12 +82,71 @@ test('anonymous visitors are sent to sign-in; pages carry a nonce CSP, the publi
   expect(blocked).toEqual([]);
 });
 
+test("sign-up and sign-in say what is wrong next to each field, in words, never the validator's text", async ({
+  page,
+}, testInfo) => {
+  const described = (label: string, words: string) =>
+    expect(page.getByLabel(label, { exact: true })).toHaveAccessibleDescription(new RegExp(words));
+  for (const size of WIDTHS) {
+    await page.setViewportSize(size);
+    await page.goto('/sign-up');
+    const create = page.getByRole('button', { name: 'Create affiliate account' });
+    await create.click();
+    await described('Name', 'Enter a name');
+    await described('Email', 'Enter an email address');
+    await described('Password', 'Enter a password');
+    await page.getByLabel('Name').fill('Ada');
+    await page.getByLabel('Email').fill('ada@');
+    await page.getByLabel('Password').fill('short');
+    await create.click();
+    await described('Email', 'Enter a valid email address');
+    await described('Password', 'Use at least 12 characters');
+    await expect(page.getByLabel('Name')).not.toHaveAttribute('aria-invalid', 'true');
+    await shot(page, testInfo, `sign-up-errors-${size.name}`);
+    // Better Auth's own refusal reaches the field it is about, in the same words.
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel('Password').fill('a-long-enough-password');
+    await create.click();
+    await described('Email', 'An account with this email already exists');
+    await expect(page.getByText(/\[body\.|Too small|expected string/)).toHaveCount(0);
+    await expectAccessible(page);
+
+    await page.goto('/sign-in');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await described('Email', 'Enter an email address');
+    await described('Password', 'Enter a password');
+    await shot(page, testInfo, `sign-in-errors-${size.name}`);
+  }
+});
+
 test('the admin adds a support user from the Users page', async ({ browser }, testInfo) => {
   const { context, page, blocked } = await signIn(browser, ADMIN, testInfo, 'admin');
   await page.goto('/dashboard/users');
   await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible();
   // The users table is client-rendered: once it shows, the form is hydrated and keeps what is typed.
   await expect(page.getByRole('cell', { name: ADMIN.email })).toBeVisible();
+  const described = (label: string, words: string) =>
+    expect(page.getByLabel(label, { exact: true })).toHaveAccessibleDescription(new RegExp(words));
+  for (const size of WIDTHS) {
+    await page.setViewportSize(size);
+    await page.getByLabel('Email').fill('');
+    await page.getByRole('button', { name: 'Add user' }).click();
+    await described('Name', 'Enter a name');
+    await described('Email', 'Enter an email address');
+    await described('Initial password', 'Enter a password');
+    await page.getByLabel('Email').fill('sam@');
+    await page.getByRole('button', { name: 'Add user' }).click();
+    await described('Email', 'Enter a valid email address');
+    await expect(page.getByText(/\[body\.|Too small|expected string|Invalid email/)).toHaveCount(0);
+    await shot(page, testInfo, `users-form-errors-${size.name}`);
+  }
+  await page.setViewportSize(WIDTHS[0]);
+  // The server's refusal is shown at its field too.
+  await page.getByLabel('Name').fill(SUPPORT.name);
+  await page.getByLabel('Email').fill(ADMIN.email);
+  await page.getByLabel('Initial password').fill(SUPPORT.password);
+  await page.getByRole('button', { name: 'Add user' }).click();
+  await described('Email', `A user with the email ${ADMIN.email} already exists`);
   await page.getByLabel('Name').fill(SUPPORT.name);
   await expect(page.getByLabel('Name')).toHaveValue(SUPPORT.name);
   await page.getByLabel('Email').fill(SUPPORT.email);

@@ -1,8 +1,26 @@
-import { clippedSelects, expectAccessible, signInAs } from '../support/helpers';
+import type { APIRequestContext } from '@playwright/test';
+import { ETH_TO_BTC } from '../../test/support/fixtures';
+import {
+  clippedSelects,
+  expectAccessible,
+  expectSideScrollCue,
+  postFromAnotherClient,
+  signInAs,
+  tablesWiderThanTheirPanel,
+  WIDTHS,
+} from '../support/helpers';
 import { expect, test } from '../support/test';
 
 // scripts/e2e-server.sh creates this admin with scripts/create-admin.ts.
 const ADMIN = { email: 'admin@e2e.switchyard.test', password: 'e2e-admin-password-not-secret' };
+
+/** A swap through the public API, so the transactions, locks and provider tables have a row. */
+async function executeSwap(request: APIRequestContext) {
+  const locked = await request.post('/api/v1/quote/lock', { data: { ...ETH_TO_BTC, provider: 'RELAY' } });
+  expect(locked.status(), await locked.text()).toBe(200);
+  const executed = await request.post('/api/v1/quote/execute', { data: { lockId: (await locked.json()).data.lockId } });
+  expect(executed.status(), await executed.text()).toBe(200);
+}
 
 test.beforeEach(async ({ page }) => {
   await signInAs(page, ADMIN);
@@ -23,7 +41,11 @@ test('dashboard tables sort by a column header', async ({ page }) => {
   await expect(providers).toHaveText(['THORCHAIN', 'RELAY', 'LIFI', 'CHAINFLIP']);
 });
 
-test('tables fit their panel at 1280 px and scroll inside it, by keyboard too, at 390 px', async ({ page }) => {
+test('tables fit their panel at 1280 px and scroll inside it, by keyboard too, at 390 px', async ({
+  page,
+  request,
+}) => {
+  await executeSwap(request);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/dashboard/transactions');
   await expect(page.getByText(/\d transactions? · page 1 of 1/)).toBeVisible();
@@ -34,6 +56,7 @@ test('tables fit their panel at 1280 px and scroll inside it, by keyboard too, a
   await expect(scroller).toBeVisible();
   const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
   expect(fits).toBe(true);
+  await expectSideScrollCue(scroller);
   await scroller.focus();
   await page.keyboard.press('ArrowRight');
   await expect.poll(() => scroller.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
@@ -47,35 +70,53 @@ const PAGES = [
   '/dashboard/rate-limits',
   '/dashboard/affiliates',
   '/dashboard/users',
+  '/dashboard/webhooks',
 ];
 
 const pageFits = (page: import('@playwright/test').Page) =>
   page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
-test('no dashboard page is wider than the screen at 1280 or 390 px; on a phone the menu folds', async ({
+test('no dashboard page is wider than the screen at 1280 or 390 px; every table fits its panel at 1280 px and shows it scrolls at 390 px; on a phone the menu folds', async ({
   page,
+  request,
+  baseURL,
 }, testInfo) => {
+  test.setTimeout(150_000);
+  // Rows for the tables whose long cells used to be cut off: a swap (provider health, transactions,
+  // locks), and a client refused with 429s (rate limits' top clients, down to "Last seen").
+  await executeSwap(request);
+  const refused = await postFromAnotherClient(baseURL ?? '', '/api/v1/quote/execute', { lockId: 'lk_none' }, 70);
+  expect(refused).toContain(429);
+  await page.goto('/dashboard/rate-limits');
+  const topClients = page.getByRole('region', { name: 'Top clients' }).getByRole('row');
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        return topClients.count();
+      },
+      { timeout: 20_000 },
+    )
+    .toBeGreaterThan(1);
+
   for (const path of PAGES) {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await page.waitForLoadState('networkidle');
     expect(await pageFits(page), `${path} at 1280 px`).toBe(true);
-    // No table sticks out of its panel at desktop width.
-    const overflowing = await page.evaluate(
-      () =>
-        [...document.querySelectorAll('table')].filter((table) => {
-          const panel = table.closest('section') ?? table.parentElement;
-          return panel ? table.getBoundingClientRect().right > panel.getBoundingClientRect().right + 1 : false;
-        }).length,
-    );
-    expect(overflowing, `${path}: tables wider than their panel at 1280 px`).toBe(0);
+    // No table scrolls, or is cut off, inside its panel at desktop width.
+    expect(await tablesWiderThanTheirPanel(page), `${path}: tables wider than their panel at 1280 px`).toEqual([]);
     expect(await clippedSelects(page), `${path}: selects that cut their value at 1280 px`).toEqual([]);
     await page.screenshot({ path: testInfo.outputPath(`${path.split('/').pop()}-1280.png`), fullPage: true });
 
     await page.setViewportSize({ width: 390, height: 844 });
     // Charts re-measure their container a moment after a resize; the page must fit once they have.
     await expect.poll(() => pageFits(page), { message: `${path} at 390 px`, timeout: 3000 }).toBe(true);
+    // A table wider than the phone scrolls inside its panel, a shaded edge showing there is more.
+    for (const scroller of await page.getByRole('group', { name: /\(scrolls sideways\)$/ }).all()) {
+      await expectSideScrollCue(scroller);
+    }
     const menu = page.getByRole('button', { name: 'Menu' });
     await expect(menu).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Dashboard' })).toBeHidden();
@@ -88,6 +129,78 @@ test('no dashboard page is wider than the screen at 1280 or 390 px; on a phone t
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Locks' }).click();
   await expect(page).toHaveURL(/\/dashboard\/locks$/);
   await expect(page.getByRole('navigation', { name: 'Dashboard' })).toBeHidden();
+});
+
+test('the Operations trend charts draw an hour of quotes as dots, at 24 hours and at 7 days, at both widths', async ({
+  page,
+  request,
+}, testInfo) => {
+  const quoted = await request.post('/api/v1/quote', { data: ETH_TO_BTC });
+  expect(quoted.status(), await quoted.text()).toBe(200);
+  const dots = (chart: string) => page.getByRole('region', { name: chart }).locator('.recharts-area-dot');
+  // The quote's calls are recorded a moment after it is answered.
+  await page.goto('/dashboard/operations');
+  await expect(async () => {
+    await page.reload();
+    await expect(dots('Quote latency, p50').first()).toBeVisible({ timeout: 2000 });
+  }).toPass({ timeout: 20_000 });
+
+  for (const size of WIDTHS) {
+    await page.setViewportSize(size);
+    await page.goto('/dashboard/operations');
+    const ranges = page.getByRole('group', { name: 'Time range' });
+    for (const range of ['24 hours', '7 days']) {
+      await ranges.getByRole('button', { name: range }).click();
+      await expect(ranges.getByRole('button', { name: range })).toHaveAttribute('aria-pressed', 'true');
+      for (const chart of ['Quote latency, p50', 'Quote latency, p95', 'Quote error rate']) {
+        const panel = page.getByRole('region', { name: chart });
+        await expect(dots(chart).first()).toBeVisible();
+        await expect(panel.getByText('Not enough data yet')).toHaveCount(0);
+      }
+      await page.getByRole('region', { name: 'Quote latency, p50' }).scrollIntoViewIfNeeded();
+      await page.screenshot({
+        path: testInfo.outputPath(`operations-trends-${range.replace(' ', '')}-${size.width}.png`),
+      });
+    }
+  }
+});
+
+test('a bad date in the address is ignored with a notice; a bad date typed in the filter is named at its field', async ({
+  page,
+}, testInfo) => {
+  for (const size of WIDTHS) {
+    await page.setViewportSize(size);
+    await page.goto('/dashboard/transactions?from=2026-13-45&status=PENDING');
+    const notice = page.getByRole('status').filter({ hasText: "Part of this page's address was ignored." });
+    await expect(notice).toContainText('from=2026-13-45: Enter a date as YYYY-MM-DD, like 2026-01-31.');
+    await expect(page.getByText(/\d+ transactions? · page 1 of \d+/)).toBeVisible();
+    await expect(page.getByText('Something went wrong')).toHaveCount(0);
+    await expect(page.getByText('"expected"')).toHaveCount(0);
+    const from = page.getByLabel('From (UTC)');
+    await expect(from).toHaveValue('2026-13-45');
+    await expect(from).toHaveAccessibleDescription(/Enter a date as YYYY-MM-DD, like 2026-01-31/);
+    await expectAccessible(page);
+    await page.screenshot({ path: testInfo.outputPath(`transactions-bad-url-date-${size.width}.png`), fullPage: true });
+
+    await page.goto('/dashboard/transactions?status=PENDING');
+    await expect(notice).toHaveCount(0);
+    await page.getByLabel('To (UTC)').fill('yesterday');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const to = page.getByLabel('To (UTC)');
+    await expect(to).toBeFocused();
+    await expect(to).toHaveAttribute('aria-invalid', 'true');
+    await expect(to).toHaveAccessibleDescription(/Enter a date as YYYY-MM-DD, like 2026-01-31/);
+    await expect(page).not.toHaveURL(/to=/);
+    await page.getByLabel('From (UTC)').fill('2026-05-02');
+    await to.fill('2026-05-01');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect(to).toHaveAccessibleDescription(/Choose an end date on or after the start date/);
+    await expect(page).not.toHaveURL(/from=/);
+    await page.screenshot({
+      path: testInfo.outputPath(`transactions-bad-typed-date-${size.width}.png`),
+      fullPage: true,
+    });
+  }
 });
 
 test('the transactions chain filter is a select, and dates read as YYYY-MM-DD HH:MM:SS everywhere', async ({

@@ -1,10 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect, type Page, type TestInfo, test } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
 import { ETH_TO_BTC } from '../../test/support/fixtures';
-import { E2E_ADMIN, expectAccessible, shot, signInAs, waitForTransactionStatus } from '../support/helpers';
+import {
+  E2E_ADMIN,
+  expectAccessible,
+  expectSideScrollCue,
+  shot,
+  signInAs,
+  tablesWiderThanTheirPanel,
+  WIDTHS,
+  waitForTransactionStatus,
+} from '../support/helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -23,6 +32,23 @@ async function startReceiver() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/hooks`, received, stop: () => server.close() };
+}
+
+/**
+ * Every table on the page fits its panel at 1280 px, latency and message state included; at 390 px
+ * the wide ones scroll inside their panel with a shaded edge saying so. Leaves the page at 1280 px.
+ */
+async function expectTablesFitThenScroll(page: Page, testInfo: TestInfo, name: string) {
+  const [desktop, phone] = WIDTHS;
+  await page.setViewportSize(desktop);
+  expect(await tablesWiderThanTheirPanel(page), `${name}: tables wider than their panel at 1280 px`).toEqual([]);
+  await shot(page, testInfo, `${name}-${desktop.width}`);
+  await page.setViewportSize(phone);
+  const scrollers = page.getByRole('group', { name: /\(scrolls sideways\)$/ });
+  await expect(scrollers.first()).toBeVisible();
+  for (const scroller of await scrollers.all()) await expectSideScrollCue(scroller);
+  await shot(page, testInfo, `${name}-${phone.width}`);
+  await page.setViewportSize(desktop);
 }
 
 test('an admin adds a webhook endpoint, sees its failed delivery, redelivers, rotates the secret and deletes it', async ({
@@ -70,6 +96,7 @@ test('an admin adds a webhook endpoint, sees its failed delivery, redelivers, ro
     await expect(row).toContainText('Active');
     await expectAccessible(page);
     await shot(page, testInfo, 'webhooks');
+    await expectTablesFitThenScroll(page, testInfo, 'webhooks');
 
     const before = mine().length;
     await created
@@ -86,6 +113,7 @@ test('an admin adds a webhook endpoint, sees its failed delivery, redelivers, ro
       'delivered',
     );
     await expect(deliveries.getByRole('row').filter({ hasText: '500' }).first()).toBeVisible();
+    await expectTablesFitThenScroll(page, testInfo, 'transaction-webhook-deliveries');
 
     await page.goto('/dashboard/webhooks');
     page.on('dialog', (dialog) => dialog.accept());

@@ -1,5 +1,6 @@
+import { request as httpRequest } from 'node:http';
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, expect, type Page, type TestInfo } from '@playwright/test';
+import { type APIRequestContext, expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { ADDR, WALLETS } from '../../test/support/fixtures';
 
 /** axe on the current page: no serious or critical violations. */
@@ -114,4 +115,75 @@ export async function signInAs(page: Page, who: { email: string; password: strin
     await page.waitForTimeout(10_000);
   }
   await expect(page).toHaveURL(/\/dashboard\//);
+}
+
+/** The screen sizes every page is checked at: a laptop and a phone. */
+export const WIDTHS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+/**
+ * Tables on the page that do not fit the scroller around them (its parent, which the panel bounds):
+ * each as its caption and the widths, so a column cut off at the panel's edge names its table.
+ */
+export const tablesWiderThanTheirPanel = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('table')].flatMap((table) => {
+      const scroller = table.parentElement;
+      if (!scroller?.getClientRects().length || scroller.scrollWidth <= scroller.clientWidth + 1) return [];
+      return [`${table.caption?.textContent}: ${scroller.scrollWidth} px in ${scroller.clientWidth} px`];
+    }),
+  );
+
+/**
+ * A table scrolling sideways inside its panel shows a shaded edge on the side that hides columns:
+ * the right one at first, the left one, and not the right, once scrolled to the end.
+ */
+export async function expectSideScrollCue(scroller: Locator) {
+  const frame = scroller.locator('xpath=..');
+  const edge = (side: '::before' | '::after') =>
+    frame.evaluate((element, pseudo) => getComputedStyle(element, pseudo).opacity, side);
+  await expect(frame).toHaveAttribute('data-more-right', 'true');
+  await expect(frame).not.toHaveAttribute('data-more-left');
+  expect(await edge('::after')).toBe('1');
+  expect(await edge('::before')).toBe('0');
+  await scroller.evaluate((element) => element.scrollTo({ left: element.scrollWidth }));
+  await expect(frame).toHaveAttribute('data-more-left', 'true');
+  await expect(frame).not.toHaveAttribute('data-more-right');
+  expect(await edge('::after')).toBe('0');
+  expect(await edge('::before')).toBe('1');
+  await scroller.evaluate((element) => element.scrollTo({ left: 0 }));
+}
+
+/**
+ * POSTs `body` to `path` on the e2e server `times` times from another loopback address than the
+ * browser's, so the rate limit it runs into is that client's alone and no other test is refused.
+ */
+export async function postFromAnotherClient(baseURL: string, path: string, body: unknown, times: number) {
+  const { hostname, port } = new URL(baseURL);
+  const statuses: number[] = [];
+  for (let i = 0; i < times; i++) {
+    statuses.push(
+      await new Promise<number>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: hostname,
+            port,
+            path,
+            method: 'POST',
+            localAddress: '127.0.0.2',
+            headers: { 'content-type': 'application/json' },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on('error', reject);
+        req.end(JSON.stringify(body));
+      }),
+    );
+  }
+  return statuses;
 }

@@ -105,11 +105,11 @@ export const transactionSearchInput = z
   })
   .refine((input) => !input.from || !input.to || input.from <= input.to, {
     path: ['to'],
-    message: 'must not be before from',
+    message: 'Choose an end date on or after the start date',
   })
   .refine((input) => (input.page - 1) * input.perPage < SEARCH_MATCHES_CAP, {
     path: ['page'],
-    message: `only the first ${SEARCH_MATCHES_CAP.toLocaleString('en-US')} matches are paged; narrow the search`,
+    message: `Only the first ${SEARCH_MATCHES_CAP.toLocaleString('en-US')} matches can be paged through; narrow the search`,
   });
 export type TransactionSearchInput = z.output<typeof transactionSearchInput>;
 

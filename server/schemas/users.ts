@@ -16,5 +16,12 @@ export const createUserInput = z.object({
 });
 export type CreateUserInput = z.output<typeof createUserInput>;
 
+/** What the sign-up and sign-in forms check before Better Auth does, with its length rules. */
+export const signUpInput = createUserInput.omit({ role: true });
+export const signInInput = z.object({ email: z.email().trim(), password: z.string().min(1) });
+
+/** How each account field is named when something is wrong with it. */
+export const ACCOUNT_NOUNS = { name: 'a name', email: 'an email address', password: 'a password', role: 'a role' };
+
 export const userIdInput = z.object({ userId });
 export type UserIdInput = z.output<typeof userIdInput>;

@@ -1,10 +1,11 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
-import { ZodError, z } from 'zod';
+import { ZodError } from 'zod';
 import { GATES, type Gate, passesGate, type Viewer } from '../auth/roles';
 import { getViewer } from '../auth/session';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
+import { issueField, plainFieldErrors } from '../schemas/plain-words';
 import { toTRPCError } from './error-codes';
 
 export interface DashboardContext {
@@ -36,17 +37,37 @@ const t = initTRPC.context<DashboardContext>().create({
     // stack on deep nesting) and would answer with that error's own text.
     const ours =
       cause === undefined || cause instanceof AppError || cause instanceof ZodError || cause instanceof TRPCError;
+    // zod's message is its issues as JSON: people get each field's issue in words instead.
+    const fieldErrors = cause instanceof ZodError ? plainFieldErrors(cause.issues, nounsOf(cause)) : null;
     return {
       ...shape,
-      message: ours ? shape.message : error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal error' : 'Malformed request',
+      message: fieldErrors
+        ? invalidInputMessage(fieldErrors)
+        : ours
+          ? shape.message
+          : error.code === 'INTERNAL_SERVER_ERROR'
+            ? 'Internal error'
+            : 'Malformed request',
       data: {
         ...data,
         field: cause instanceof AppError ? (cause.field ?? null) : null,
-        fieldErrors: cause instanceof ZodError ? z.flattenError(cause).fieldErrors : null,
+        fieldErrors,
       },
     };
   },
 });
+
+/** "the user id" for `userId`: the server does not know a form's labels, only its field names. */
+function nounsOf(error: ZodError) {
+  return Object.fromEntries(
+    error.issues
+      .map(issueField)
+      .map((field) => [field, `the ${field.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()}`]),
+  );
+}
+
+const invalidInputMessage = (fieldErrors: Record<string, string>) =>
+  `Some values were not accepted. ${Object.values(fieldErrors).join('. ')}.`;
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;

@@ -6,34 +6,42 @@ import { type FormEvent, useId, useState } from 'react';
 import { Button } from '@/app/_kit/Button';
 import { controlClass, Field } from '@/app/_kit/Field';
 import { FormStatus } from '@/app/_kit/Notice';
+import { type FieldErrors, plainFieldErrors } from '@/server/schemas/plain-words';
+import { ACCOUNT_NOUNS, signInInput, signUpInput } from '@/server/schemas/users';
 import { authClient } from '../_lib/auth-client';
 import styles from './auth.module.css';
+import { authErrorWords } from './auth-errors';
 
 /** Sign-in and affiliate sign-up: both post to Better Auth on this origin, which sets the session cookie. */
 export function AuthForm({ mode, next }: { mode: 'sign-in' | 'sign-up'; next: string }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
   const errorId = useId();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const email = String(form.get('email') ?? '');
-    const password = String(form.get('password') ?? '');
-    setPending(true);
+    const values = Object.fromEntries(['name', 'email', 'password'].map((key) => [key, String(form.get(key) ?? '')]));
+    const parsed = (mode === 'sign-in' ? signInInput : signUpInput).safeParse(values);
     setError(null);
+    if (!parsed.success) {
+      setFieldErrors(plainFieldErrors(parsed.error.issues, ACCOUNT_NOUNS, values));
+      return;
+    }
+    setFieldErrors({});
+    setPending(true);
+    const { email, password } = parsed.data;
     const result =
       mode === 'sign-in'
         ? await authClient.signIn.email({ email, password })
-        : await authClient.signUp.email({ email, password, name: String(form.get('name') ?? '') });
+        : await authClient.signUp.email({ email, password, name: values.name?.trim() ?? '' });
     if (result.error) {
       setPending(false);
-      setError(
-        result.error.status === 429
-          ? 'Too many attempts. Wait a few seconds and try again.'
-          : (result.error.message ?? 'That did not work. Check the details and try again.'),
-      );
+      const words = authErrorWords(result.error);
+      setFieldErrors(words.fields);
+      setError(words.form);
       return;
     }
     router.replace(next);
@@ -43,14 +51,18 @@ export function AuthForm({ mode, next }: { mode: 'sign-in' | 'sign-up'; next: st
   return (
     <form className={styles.form} onSubmit={submit} aria-describedby={error ? errorId : undefined} noValidate>
       {mode === 'sign-up' ? (
-        <Field label="Name">
+        <Field label="Name" error={fieldErrors.name}>
           <input className={controlClass()} name="name" autoComplete="name" required />
         </Field>
       ) : null}
-      <Field label="Email">
+      <Field label="Email" error={fieldErrors.email}>
         <input className={controlClass()} name="email" type="email" autoComplete="email" required />
       </Field>
-      <Field label="Password">
+      <Field
+        label="Password"
+        error={fieldErrors.password}
+        hint={mode === 'sign-up' ? 'At least 12 characters' : undefined}
+      >
         <input
           className={controlClass()}
           name="password"

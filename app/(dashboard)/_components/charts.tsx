@@ -14,6 +14,7 @@ import {
 } from 'recharts';
 import { VisuallyHidden } from '@/app/_kit/a11y';
 import { formatBucket } from '@/app/_kit/format';
+import { EmptyState } from '@/app/_kit/states';
 
 /** Series colours, from the design tokens; SVG fills and strokes resolve CSS variables. */
 export const CHART = {
@@ -45,9 +46,15 @@ const tooltipStyle = {
   cursor: { fill: 'rgba(255,255,255,0.04)' },
 } as const;
 
+/** Whether any bucket has a value for any series: without one a chart is only empty axes. */
+export const hasPoints = (data: Record<string, unknown>[], series: SeriesSpec[]) =>
+  data.some((row) => series.some((s) => typeof row[s.key] === 'number'));
+
 /**
  * A time series over dashboard buckets. `summary` is the screen-reader text: charts are decorative
- * for assistive technology, the tables on each page carry the same numbers.
+ * for assistive technology, the tables on each page carry the same numbers. Every value is marked
+ * with a dot: a line needs two neighbouring buckets, and a lone one (the first hour of data, or
+ * one between empty buckets) would otherwise draw nothing while the axes scale to it.
  */
 export function TimeSeriesChart({
   data,
@@ -66,12 +73,15 @@ export function TimeSeriesChart({
   summary: string;
   valueFormatter?: (value: number) => string;
 }) {
+  if (!hasPoints(data, series)) {
+    return <EmptyState title="Not enough data yet">The chart starts with the first recorded {bucket}.</EmptyState>;
+  }
   const rows = data.map((d) => ({ ...d, label: formatBucket(d.bucket, bucket) }));
   const common = (
     <>
       <CartesianGrid stroke="var(--grid-line)" vertical={false} />
       <XAxis dataKey="label" {...axis} minTickGap={16} />
-      <YAxis {...axis} allowDecimals={false} width={56} tickFormatter={valueFormatter} />
+      <YAxis {...axis} allowDecimals={false} width={64} tickFormatter={valueFormatter} />
       <Tooltip {...tooltipStyle} formatter={valueFormatter ? (v) => valueFormatter(Number(v)) : undefined} />
       <Legend wrapperStyle={{ fontSize: 12, color: 'var(--muted)' }} />
     </>
@@ -113,6 +123,8 @@ export function TimeSeriesChart({
                     fill={colour}
                     fillOpacity={0.14}
                     strokeWidth={2}
+                    dot={{ r: 3, fill: colour, fillOpacity: 1, strokeWidth: 0 }}
+                    activeDot={{ r: 5 }}
                     stackId={stacked ? 'stack' : undefined}
                     isAnimationActive={false}
                   />

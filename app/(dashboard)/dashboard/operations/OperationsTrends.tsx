@@ -52,9 +52,7 @@ function TrendCharts({ data }: { data: Trends }) {
   ) => (
     <Panel title={title} note={panelNote}>
       {providers.length === 0 ? (
-        <EmptyState title="No quotes in this range">
-          Provider latency and errors appear once quotes are served.
-        </EmptyState>
+        <EmptyState title="Not enough data yet">No quotes were served in this range.</EmptyState>
       ) : (
         <TimeSeriesChart
           data={byBucket(providers, value)}
@@ -87,7 +85,7 @@ function TrendCharts({ data }: { data: Trends }) {
             summary="The most jobs waiting in each queue, over time."
           />
         ) : (
-          <EmptyState title="No queue samples yet">The worker records queue depth every minute.</EmptyState>
+          <EmptyState title="Not enough data yet">The worker records queue depth every minute.</EmptyState>
         )}
       </Panel>
     </div>

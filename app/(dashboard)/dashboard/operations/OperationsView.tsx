@@ -43,7 +43,7 @@ const providerColumns = provider.columns([
       );
     },
   }),
-  provider.accessor('otherFailures', { header: 'Lock/execute/status failures', ...numeric(formatCount) }),
+  provider.accessor('otherFailures', { header: 'Lock, execute and status failures', ...numeric(formatCount) }),
   provider.accessor('breaker', {
     header: 'Breaker',
     cell: (c) => <span className={text.muted}>{c.getValue() ?? 'disabled'}</span>,
@@ -73,6 +73,7 @@ const queueColumns = queue.columns([
   queue.display({
     id: 'latestFailure',
     header: 'Latest failure',
+    meta: { wrap: true },
     cell: ({ row: { original: q } }) => {
       if (!q.counts) return <StatusBadge status="Redis unavailable" tone="failed" />;
       const latest = q.recentFailures[0];

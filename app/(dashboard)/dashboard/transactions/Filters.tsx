@@ -1,10 +1,12 @@
-import type { FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Button } from '@/app/_kit/Button';
 import { controlClass, Field } from '@/app/_kit/Field';
 import { Panel } from '@/app/_kit/Panel';
 import { PROVIDER_KEYS } from '@/server/providers/keys';
+import type { FieldErrors } from '@/server/schemas/plain-words';
 import { TX_STATUSES } from '@/server/transactions/statuses';
 import forms from '../forms.module.css';
+import { checkDayRange } from './search-params';
 
 const FILTERS = ['q', 'status', 'provider', 'chain', 'from', 'to', 'ref', 'stale'] as const;
 
@@ -43,15 +45,14 @@ export type ChainOption = readonly [key: string, name: string];
  * A day typed as the tables write it (YYYY-MM-DD): a native date picker shows the browser's locale
  * format instead, which disagrees with every date on the page.
  */
-function DateField({ name, label, initial }: { name: string; label: string; initial: string }) {
+function DateField({ name, label, initial, error }: { name: string; label: string; initial: string; error?: string }) {
   return (
-    <Field label={label} hint="YYYY-MM-DD">
+    <Field label={label} hint="YYYY-MM-DD" error={error}>
       <input
         name={name}
         className={controlClass({ narrow: true })}
         defaultValue={initial}
         placeholder="2026-01-31"
-        pattern="\d{4}-\d{2}-\d{2}"
         inputMode="numeric"
         autoComplete="off"
       />
@@ -59,28 +60,43 @@ function DateField({ name, label, initial }: { name: string; label: string; init
   );
 }
 
-/** The search form; it starts from the URL's values and hands what was submitted back as URL values. */
+/**
+ * The search form; it starts from the URL's values and hands what was submitted back as URL values.
+ * Dates that are not days stop the search with a message at their field, as a date the URL carried
+ * but the search ignored (`ignored`) does.
+ */
 export function Filters({
   values,
   chains,
+  ignored,
   onApply,
   onReset,
 }: {
   values: URLSearchParams;
   chains: readonly ChainOption[];
+  ignored: FieldErrors;
   onApply: (values: Record<string, string | null>) => void;
   onReset: () => void;
 }) {
+  const [errors, setErrors] = useState<FieldErrors>(ignored);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    onApply(Object.fromEntries(FILTERS.map((name) => [name, String(form.get(name) ?? '').trim() || null])));
+    const typed = Object.fromEntries(FILTERS.map((name) => [name, String(form.get(name) ?? '').trim() || null]));
+    const dateErrors = checkDayRange(typed);
+    setErrors(dateErrors);
+    const invalid = Object.keys(dateErrors)[0];
+    if (invalid) {
+      event.currentTarget.querySelector<HTMLInputElement>(`[name="${invalid}"]`)?.focus();
+      return;
+    }
+    onApply(typed);
   };
   const initial = (name: (typeof FILTERS)[number]) => values.get(name) ?? '';
   return (
     <search>
       <Panel>
-        <form onSubmit={submit} aria-label="Search transactions">
+        <form onSubmit={submit} aria-label="Search transactions" noValidate>
           <div className={forms.row}>
             <Field label="Transaction id, lock id, hash or wallet" grow>
               <input
@@ -98,12 +114,12 @@ export function Filters({
             </Button>
             <Button onClick={onReset}>Reset</Button>
           </div>
-          <div className={forms.row}>
+          <div className={`${forms.row} ${forms.rowTop}`}>
             <Choice name="status" label="Status" initial={initial('status')} options={TX_STATUSES} />
             <Choice name="provider" label="Provider" initial={initial('provider')} options={PROVIDER_KEYS} />
             <Choice name="chain" label="Chain" initial={initial('chain')} options={chains} />
-            <DateField name="from" label="From (UTC)" initial={initial('from')} />
-            <DateField name="to" label="To (UTC)" initial={initial('to')} />
+            <DateField name="from" label="From (UTC)" initial={initial('from')} error={errors.from} />
+            <DateField name="to" label="To (UTC)" initial={initial('to')} error={errors.to} />
             <Field label="Referral code">
               <input name="ref" className={controlClass({ narrow: true })} defaultValue={initial('ref')} />
             </Field>

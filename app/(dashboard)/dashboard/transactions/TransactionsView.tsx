@@ -7,6 +7,7 @@ import { columnsOf, DataTable, numeric, type SortingState } from '@/app/_kit/Dat
 import { formatDateTime, formatUsd } from '@/app/_kit/format';
 import { Hash } from '@/app/_kit/Hash';
 import layout from '@/app/_kit/layout.module.css';
+import { Notice } from '@/app/_kit/Notice';
 import { Panel } from '@/app/_kit/Panel';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { EmptyState } from '@/app/_kit/states';
@@ -15,7 +16,7 @@ import { SwapRoute } from '../../_components/cells';
 import { QueryState } from '../../_components/states';
 import { type RouterOutputs, useTRPC } from '../../_trpc/client';
 import { type ChainOption, Filters } from './Filters';
-import { PER_PAGE, searchInputFromParams } from './search-params';
+import { type IgnoredParam, PER_PAGE, searchFromParams } from './search-params';
 import styles from './transactions.module.css';
 
 type Row = RouterOutputs['transactions']['search']['items'][number];
@@ -72,7 +73,7 @@ export function TransactionsView({ chains }: { chains: ChainOption[] }) {
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
-  const input = searchInputFromParams((key) => params.get(key));
+  const { input, ignored } = searchFromParams((key) => params.get(key));
   const result = useQuery(trpc.transactions.search.queryOptions(input, { placeholderData: keepPreviousData }));
 
   const navigate = (patch: Record<string, string | null>) => {
@@ -91,10 +92,12 @@ export function TransactionsView({ chains }: { chains: ChainOption[] }) {
 
   return (
     <div className={layout.stack}>
+      {ignored.length ? <IgnoredNotice ignored={ignored} /> : null}
       <Filters
         key={params.toString()}
         chains={chains}
         values={params}
+        ignored={Object.fromEntries(ignored.map(({ param, reason }) => [param, reason]))}
         onApply={(values) => navigate({ ...values, page: null })}
         onReset={() => router.replace(pathname, { scroll: false })}
       />
@@ -130,5 +133,24 @@ export function TransactionsView({ chains }: { chains: ChainOption[] }) {
         </QueryState>
       </Panel>
     </div>
+  );
+}
+
+/** Says which parts of the address the search left out: a shared or hand-edited link still shows results. */
+function IgnoredNotice({ ignored }: { ignored: IgnoredParam[] }) {
+  return (
+    <Notice tone="warning" role="status" title="Part of this page's address was ignored.">
+      <ul className={styles.ignored}>
+        {ignored.map(({ param, value, reason }) => (
+          <li key={param}>
+            <code className={text.mono}>
+              {param}={value}
+            </code>
+            : {reason}.
+          </li>
+        ))}
+      </ul>
+      Showing results without {ignored.length === 1 ? 'it' : 'them'}.
+    </Notice>
   );
 }

@@ -13,7 +13,8 @@ import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { EmptyState } from '@/app/_kit/states';
 import text from '@/app/_kit/text.module.css';
 import { ROLES, type Role } from '@/server/auth/roles';
-import { createUserInput } from '@/server/schemas/users';
+import { type FieldErrors, plainFieldErrors } from '@/server/schemas/plain-words';
+import { ACCOUNT_NOUNS, createUserInput } from '@/server/schemas/users';
 import { describeError } from '../../_components/query-error';
 import { QueryState } from '../../_components/states';
 import { type RouterOutputs, useTRPC } from '../../_trpc/client';
@@ -204,12 +205,14 @@ function AccountActions({ user: target, actions }: { user: User; actions: Return
 function CreateUser() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [checked, setChecked] = useState<FieldErrors>({});
   const create = useMutation(
     trpc.users.create.mutationOptions({
       onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.users.list.queryKey() }),
     }),
   );
+  const refused = create.isError ? describeError(create.error) : null;
+  const fieldErrors = { ...refused?.fieldErrors, ...checked };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -217,10 +220,11 @@ function CreateUser() {
     const form = Object.fromEntries(new FormData(formElement));
     const parsed = createUserInput.safeParse(form);
     if (!parsed.success) {
-      setFieldErrors(Object.fromEntries(parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message])));
+      setChecked(plainFieldErrors(parsed.error.issues, ACCOUNT_NOUNS, form));
+      create.reset();
       return;
     }
-    setFieldErrors({});
+    setChecked({});
     create.mutate(parsed.data, { onSuccess: () => formElement.reset() });
   };
 
@@ -247,9 +251,9 @@ function CreateUser() {
           </Button>
         </div>
         <div aria-live="polite">
-          {create.isError ? (
+          {refused && Object.keys(refused.fieldErrors).length === 0 ? (
             <FormStatus tone="error" role="alert">
-              {describeError(create.error).message}
+              {refused.message}
             </FormStatus>
           ) : create.isSuccess ? (
             <FormStatus tone="success">

@@ -31,7 +31,7 @@ export function useDeliveryColumns({
       attempt.columns([
         attempt.accessor('at', {
           header: 'At',
-          meta: { rowHeader: true },
+          meta: { rowHeader: true, breakable: true },
           cell: (c) => formatDateTime(c.getValue()),
         }),
         attempt.accessor('eventType', {
@@ -52,11 +52,13 @@ export function useDeliveryColumns({
             })
           : attempt.accessor('endpointUrl', {
               header: 'Endpoint',
+              meta: { wrap: true },
               cell: (c) => <span className={text.mono}>{c.getValue()}</span>,
             }),
         attempt.display({
           id: 'result',
           header: 'Attempt',
+          meta: { breakable: true },
           cell: ({ row: { original: d } }) => (
             <>
               <span className={text.muted}>#{d.attempt}</span>{' '}
