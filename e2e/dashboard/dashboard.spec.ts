@@ -7,6 +7,7 @@ import {
   executeFirstRoute,
   expectAccessible,
   fillEthToBtc,
+  reportDeposit,
   shot,
   signInAs,
   WIDTHS,
@@ -26,7 +27,7 @@ const CODE = `E2E_${run}`;
 
 test.describe.configure({ mode: 'serial' });
 
-/** Lock + execute through the public API with Relay, which tracks by request id at once, then wait for SUCCESS. */
+/** Lock + execute through the public API with Relay, report the deposit, then wait for SUCCESS. */
 async function settledRelaySwap(request: APIRequestContext, referralCode?: string) {
   const locked = await request.post('/api/v1/quote/lock', { data: { ...ETH_TO_BTC, provider: 'RELAY', referralCode } });
   expect(locked.status(), await locked.text()).toBe(200);
@@ -34,6 +35,7 @@ async function settledRelaySwap(request: APIRequestContext, referralCode?: strin
   const executed = await request.post('/api/v1/quote/execute', { data: { lockId } });
   expect(executed.status(), await executed.text()).toBe(200);
   const id: string = (await executed.json()).data.transaction.id;
+  await reportDeposit(request, id);
   const tx = await waitForTransactionStatus(request, id, 'SUCCESS');
   return { id, outboundHash: tx.outboundHash ?? '' };
 }
@@ -248,6 +250,7 @@ test('an affiliate signs up, creates a link, and sees the swap it brought in', a
   await expect(track).toBeVisible();
   const swapId = decodeURIComponent((await track.getAttribute('href'))?.split('/tx/')[1] ?? '');
   await visitor.close();
+  await reportDeposit(request, swapId);
   const swap = { id: swapId, ...(await waitForTransactionStatus(request, swapId, 'SUCCESS')) };
   await page.reload();
   const totals = page.getByRole('region', { name: 'Totals' });

@@ -8,6 +8,7 @@ import {
   E2E_ADMIN,
   expectAccessible,
   expectSideScrollCue,
+  reportDeposit,
   shot,
   signInAs,
   tablesWiderThanTheirPanel,
@@ -79,6 +80,7 @@ test('an admin adds a webhook endpoint, sees its failed delivery, redelivers, ro
       data: { lockId: (await locked.json()).data.lockId },
     });
     const transactionId: string = (await executed.json()).data.transaction.id;
+    await reportDeposit(request, transactionId);
     await waitForTransactionStatus(request, transactionId, 'SUCCESS');
     const mine = () => receiver.received.filter((r) => r.body.includes(transactionId));
     await expect.poll(() => mine().length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);

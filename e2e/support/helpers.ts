@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Locator, type Page, type TestInfo } from '@playwright/test';
@@ -65,6 +66,17 @@ export async function executeFirstRoute(page: Page, providers: string[]) {
   const selector = providers.map((p) => `li[data-provider="${p}"]`).join(', ');
   await page.locator(selector).first().getByRole('button', { name: 'Lock this route' }).click();
   await page.getByRole('button', { name: 'Execute' }).click();
+}
+
+/**
+ * Reports a deposit hash for the swap through track, as the swapper's wallet or client does: the
+ * simulated chain takes it as the deposit (simulators wait for one), so the swap can settle.
+ */
+export async function reportDeposit(request: APIRequestContext, transactionId: string) {
+  const txHash = `0x${randomBytes(32).toString('hex')}`;
+  const tracked = await request.post('/api/v1/transaction/track', { data: { transactionId, txHash } });
+  expect(tracked.status(), await tracked.text()).toBe(200);
+  return txHash;
 }
 
 /** Polls the public status endpoint until the transaction reaches `status`. */
