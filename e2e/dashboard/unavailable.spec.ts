@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { E2E_ADMIN, shot } from '../support/helpers';
+import { shot, signInByApi } from '../support/helpers';
 import { expect, test } from '../support/test';
 
 // A second web process of the same build and auth secret, whose Postgres is unreachable.
@@ -41,11 +41,7 @@ test('with Postgres down, a dashboard page answers 503 and says the dashboard is
   baseURL,
 }, testInfo) => {
   const context = await browser.newContext();
-  const signedIn = await context.request.post(`${baseURL}/api/auth/sign-in/email`, {
-    headers: { origin: baseURL ?? '' },
-    data: E2E_ADMIN,
-  });
-  expect(signedIn.status()).toBe(200);
+  await signInByApi(context.request, baseURL ?? '');
 
   const page = await context.newPage();
   const response = await page.goto(`${DOWN}/dashboard/operations`);

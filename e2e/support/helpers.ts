@@ -98,11 +98,25 @@ export async function waitForTransactionStatus(request: APIRequestContext, id: s
 // scripts/e2e-server.sh creates this admin with scripts/create-admin.ts.
 export const E2E_ADMIN = { email: 'admin@e2e.switchyard.test', password: 'e2e-admin-password-not-secret' };
 
+/**
+ * Signs the e2e admin in through Better Auth's endpoint on `baseURL`. Like the form (signInAs below), a
+ * throttled attempt (429: a few per ten seconds per address, and the suite signs in often from one)
+ * waits out the window and tries again.
+ */
+export async function signInByApi(request: APIRequestContext, baseURL: string) {
+  const headers = { origin: baseURL, 'content-type': 'application/json' };
+  let signedIn = await request.post(`${baseURL}/api/auth/sign-in/email`, { headers, data: E2E_ADMIN });
+  for (let attempt = 0; attempt < 3 && signedIn.status() === 429; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    signedIn = await request.post(`${baseURL}/api/auth/sign-in/email`, { headers, data: E2E_ADMIN });
+  }
+  expect(signedIn.status(), await signedIn.text()).toBe(200);
+}
+
 /** Registers a referral code as the e2e admin, through Better Auth and tRPC as the dashboard does. */
 export async function registerReferralCode(request: APIRequestContext, baseURL: string, code: string) {
   const headers = { origin: baseURL, 'content-type': 'application/json' };
-  const signedIn = await request.post('/api/auth/sign-in/email', { headers, data: E2E_ADMIN });
-  expect(signedIn.status(), await signedIn.text()).toBe(200);
+  await signInByApi(request, baseURL);
   const created = await request.post('/api/trpc/affiliates.createCode', { headers, data: { json: { code } } });
   expect([200, 409], await created.text()).toContain(created.status());
 }
