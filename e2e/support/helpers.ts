@@ -107,7 +107,11 @@ export async function signInByApi(request: APIRequestContext, baseURL: string) {
   const headers = { origin: baseURL, 'content-type': 'application/json' };
   let signedIn = await request.post(`${baseURL}/api/auth/sign-in/email`, { headers, data: E2E_ADMIN });
   for (let attempt = 0; attempt < 3 && signedIn.status() === 429; attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    // Better Auth says how long the window has left (X-Retry-After, in seconds).
+    const retryAfterSeconds = Number(signedIn.headers()['x-retry-after'] ?? '10');
+    await new Promise((resolve) =>
+      setTimeout(resolve, (Number.isFinite(retryAfterSeconds) ? retryAfterSeconds : 10) * 1000),
+    );
     signedIn = await request.post(`${baseURL}/api/auth/sign-in/email`, { headers, data: E2E_ADMIN });
   }
   expect(signedIn.status(), await signedIn.text()).toBe(200);

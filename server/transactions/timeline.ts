@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import { SUBSTATUSES, type Substatus, type TxStatus } from '../providers/types';
 import type { StatusQuery } from '../schemas/transactions';
 import { findTransaction } from './lookup';
+import { recordedTogether } from './recorded-together';
 import { substatusFor } from './transitions';
 
 type EventRow = typeof transactionEvents.$inferSelect;
@@ -91,32 +92,23 @@ export function buildTimeline(rows: readonly EventRow[], initial: TimelineState)
   const state = { ...initial };
   const steps: TimelineEvent[] = [];
   let shown: TimelineState = { ...initial };
-  let group = null as { rows: EventRow[]; source: TimelineSource } | null;
-  const close = () => {
-    if (!group) return;
-    const named = group.rows.reduce((best, row) => (telling(row.type) < telling(best.type) ? row : best));
-    const last = group.rows.at(-1) as EventRow;
-    const news = group.rows.some((row) => ALWAYS_SHOWN.has(row.type));
-    if (news || steps.length === 0 || !sameState(state, shown)) {
-      steps.push({ id: last.id, at: named.createdAt.toISOString(), source: group.source, type: named.type, ...state });
+  const visible = rows.filter((row) => PUBLIC_EVENTS[row.type]);
+  const news = (row: EventRow) => ALWAYS_SHOWN.has(row.type);
+  const runs = recordedTogether(
+    visible,
+    (row) => row.createdAt.getTime(),
+    (run, row) => PUBLIC_EVENTS[run[0]?.type ?? ''] === PUBLIC_EVENTS[row.type] && !news(row) && !run.some(news),
+  );
+  for (const run of runs) {
+    for (const row of run) replay(state, row);
+    const named = run.reduce((best, row) => (telling(row.type) < telling(best.type) ? row : best));
+    const last = run.at(-1) as EventRow;
+    if (run.some(news) || steps.length === 0 || !sameState(state, shown)) {
+      const source = PUBLIC_EVENTS[named.type] as TimelineSource;
+      steps.push({ id: last.id, at: named.createdAt.toISOString(), source, type: named.type, ...state });
       shown = { ...state };
     }
-    group = null;
-  };
-  for (const row of rows) {
-    const source = PUBLIC_EVENTS[row.type];
-    if (!source) continue;
-    const together =
-      group?.source === source &&
-      group.rows[0]?.createdAt.getTime() === row.createdAt.getTime() &&
-      !ALWAYS_SHOWN.has(row.type) &&
-      !group.rows.some((r) => ALWAYS_SHOWN.has(r.type));
-    if (!together) close();
-    group ??= { rows: [], source };
-    group.rows.push(row);
-    replay(state, row);
   }
-  close();
   return steps;
 }
 

@@ -10,7 +10,7 @@ import text from '@/app/_kit/text.module.css';
 import type { ExecuteResult } from '../_lib/api';
 import type { ExecAssets } from './ExecInstructions';
 import styles from './next-steps.module.css';
-import { executionOf, SwapperSteps } from './SwapperSteps';
+import { awaitingDepositText, executionOf, SwapperSteps } from './SwapperSteps';
 
 interface NextStepsProps {
   result: ExecuteResult;
@@ -52,7 +52,7 @@ export function NextSteps({
         wallet
           ? `${providerName} prepared the transaction. Connect your wallet to review and sign it.`
           : deposit
-            ? `${providerName} is waiting for your deposit${mode === 'deposit-channel' ? ' on a dedicated channel' : ''}.`
+            ? `${awaitingDepositText(providerName, mode)}.`
             : `${providerName} is executing the swap. Follow its progress on the transaction page.`
       }
     >

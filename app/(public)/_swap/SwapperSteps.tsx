@@ -21,6 +21,10 @@ export function executionOf(result: ExecuteResult | null) {
   return { exec, mode, deposit, wallet: WALLET_MODES.has(mode), owed: deposit || WALLET_MODES.has(mode) };
 }
 
+/** "RELAY is waiting for your deposit", and where: the swap page and /tx/<id> say it alike. */
+export const awaitingDepositText = (providerName: string, mode: string) =>
+  `${providerName} is waiting for your deposit${mode === 'deposit-channel' ? ' on a dedicated channel' : ''}`;
+
 /**
  * What the swapper still does for an executed swap — connect, approve and send from a browser
  * wallet, sign messages, or send a deposit — then the field that reports its hash. The swap page

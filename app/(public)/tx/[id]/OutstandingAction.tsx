@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { Panel } from '@/app/_kit/Panel';
 import { type Asset, api, type ExecuteResult, type TransactionExecution, type TxAsset } from '../../_lib/api';
 import type { ExecAssets } from '../../_swap/ExecInstructions';
-import { executionOf, SwapperSteps } from '../../_swap/SwapperSteps';
+import { awaitingDepositText, executionOf, SwapperSteps } from '../../_swap/SwapperSteps';
 import type { WalletSend } from '../../_swap/track-outcome';
 
 /** What execute answered for this swap, while the swapper still has to send or sign it; `initial` came with the page. */
@@ -80,7 +80,7 @@ export function OutstandingAction({
       headingId="action-title"
       lead={
         deposit
-          ? `${providerName} is waiting for your deposit${mode === 'deposit-channel' ? ' on a dedicated channel' : ''}. Nothing happens until it arrives.`
+          ? `${awaitingDepositText(providerName, mode)}. Nothing happens until it arrives.`
           : `${providerName} prepared the transaction. Nothing happens until you sign and send it.`
       }
     >

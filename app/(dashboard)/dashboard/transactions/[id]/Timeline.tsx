@@ -1,5 +1,6 @@
 import { formatDateTime } from '@/app/_kit/format';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
+import { recordedTogether } from '@/server/transactions/recorded-together';
 import type { RouterOutputs } from '../../../_trpc/client';
 import styles from './detail.module.css';
 
@@ -22,19 +23,10 @@ interface Change {
 
 function changesOf(events: TimelineEvent[]): Change[] {
   let status: Change['status'] = 'PENDING';
-  const changes: Change[] = [];
-  for (const event of events) {
-    if (event.toStatus) status = event.toStatus;
-    const last = changes.at(-1);
-    const at = new Date(event.createdAt).getTime();
-    if (last && new Date(last.events[0]?.createdAt ?? 0).getTime() === at) {
-      last.events.push(event);
-      last.status = status;
-    } else {
-      changes.push({ events: [event], status });
-    }
-  }
-  return changes;
+  return recordedTogether(events, (event) => new Date(event.createdAt).getTime()).map((run) => {
+    for (const event of run) if (event.toStatus) status = event.toStatus;
+    return { events: run, status };
+  });
 }
 
 function dotOf(change: Change): string {
