@@ -168,6 +168,19 @@ function wholeTableReads(node: PlanNode, partial: Set<string>, underLimit = fals
   return found;
 }
 
+/**
+ * Sorts of every row a scan of a swap table matched: a Sort with a scan below it and no Limit between
+ * (a Limit above the Sort bounds what is returned, not what is read).
+ */
+function sortsOfEveryMatch(node: PlanNode, inSort = false): string[] {
+  const found: string[] = [];
+  const relation = node['Relation Name'];
+  if (inSort && relation && BIG_TABLES.has(relation)) found.push(`Sort over ${node['Node Type']} on ${relation}`);
+  const below = node['Node Type'] === 'Limit' ? false : inSort || node['Node Type'] === 'Sort';
+  for (const child of node.Plans ?? []) found.push(...sortsOfEveryMatch(child, below));
+  return found;
+}
+
 describe('query plans', () => {
   let traced: postgres.Sql;
   let app: AppContext;
@@ -304,6 +317,37 @@ describe('query plans', () => {
     });
   });
 
+  it("a wallet's history page is read in index order, never every swap of the wallet sorted", async () => {
+    const [hot] = await t.app.sql<{ wallet: string; other: string }[]>`
+      select wallet_address as wallet,
+             (select wallet_address from transactions where wallet_key <> w.wallet_key limit 1) as other
+      from transactions w group by wallet_address, wallet_key order by count(*) desc limit 1`;
+    if (!hot) throw new Error('no wallet to sample');
+    const history = (q: string) => `/api/v1/transaction/history?${q}`;
+    const first = await (await fetch(`${baseUrl}${history(`addresses=${hot.wallet}&perPage=5`)}`)).json();
+    // [path, whether its plan is checked]: two wallets' branches may each be small enough that the
+    // planner rightly sorts a bitmap's few rows; their statement must still name each key by equality.
+    const paths: [string, boolean][] = [
+      [history(`addresses=${hot.wallet}`), true],
+      [history(`addresses=${hot.wallet}&statuses=SUCCESS,FAILED`), true],
+      [history(`addresses=${hot.wallet}&perPage=5&cursor=${first.pagination.nextCursor}`), true],
+      [`/api/transaction/history?addresses=${hot.wallet}`, true],
+      [history(`addresses=${hot.wallet},${hot.other}`), false],
+    ];
+    for (const [path, planChecked] of paths) {
+      plans = [];
+      const res = await fetch(`${baseUrl}${path}`);
+      expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200);
+      const pages = plans.filter((p) => /from transactions/.test(p.query) && /order by created_at/.test(p.query));
+      expect(pages.length, `${path}: no page statement was seen`).toBeGreaterThan(0);
+      for (const p of pages) {
+        const query = p.query.replace(/\s+/g, ' ');
+        expect(query, path).not.toMatch(/wallet_key = any/i);
+        if (planChecked) expect(sortsOfEveryMatch(p.plan), `${path}: ${query}`).toEqual([]);
+      }
+    }
+  });
+
   it('the check itself sees a whole-table read', async () => {
     plans = [];
     await traced`select count(*) from transactions`;
@@ -315,5 +359,10 @@ describe('query plans', () => {
     ]);
     expect(wholeTableReads(unindexed?.plan as PlanNode, partial)).toEqual(['Seq Scan on transactions']);
     expect(wholeTableReads(page?.plan as PlanNode, partial)).toEqual([]);
+    plans = [];
+    await traced`select id from transactions where wallet_key = any(${'{a,b}'}::text[]) order by created_at desc limit 5`;
+    expect(sortsOfEveryMatch(plans[0]?.plan as PlanNode)).toEqual([
+      expect.stringMatching(/^Sort over (Index|Index Only|Bitmap Heap) Scan on transactions$/),
+    ]);
   });
 });

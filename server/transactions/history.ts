@@ -313,12 +313,15 @@ async function countedPage(
 async function pageOf(ctx: AppContext, filter: HistoryFilter): Promise<{ positions: Position[]; total: number }> {
   const term = await resolveTerm(ctx, filter.search);
   if (filter.addresses?.length) {
-    const keys = arrayLiteral([...new Set(filter.addresses.flatMap(walletLookupKeys))]);
+    const walletKeys = [...new Set(filter.addresses.flatMap(walletLookupKeys))];
+    const keys = arrayLiteral(walletKeys);
     const where = historyWhere(filter, term);
-    const branches: Predicate[] = [
-      (s) => `wallet_key = any(${s.param(keys)}::text[])`,
-      (s) => `recipient_wallet_key = any(${s.param(keys)}::text[])`,
-    ];
+    // One branch per key and side: with an equality each index scan runs in page order and stops at the
+    // page's end; with `= any(keys)` Postgres reads every swap of the wallet and sorts them.
+    const branches = walletKeys.flatMap((key): Predicate[] => [
+      (s) => `wallet_key = ${s.param(key)}`,
+      (s) => `recipient_wallet_key = ${s.param(key)}`,
+    ]);
     // Only wallets and statuses: the wallet pair counters; with more filters, each side's index.
     const total =
       term || filter.referralCode !== undefined || filter.transactionId !== undefined
