@@ -63,7 +63,7 @@ const perProviderGauge = (name: string, help: string) =>
 
 export const providerCircuitOpen = perProviderGauge(
   'switchyard_provider_circuit_open',
-  "1 while this process's circuit breaker for an enabled provider is open or half-open",
+  "1 while either of this process's circuit breakers for an enabled provider (quote and execute; status reads) is open or half-open",
 );
 export const providerQuoteErrorRatio = perProviderGauge(
   'switchyard_provider_quote_error_ratio',

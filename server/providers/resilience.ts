@@ -1,5 +1,6 @@
 import {
   BrokenCircuitError,
+  type CircuitBreakerPolicy,
   CircuitState,
   ConsecutiveBreaker,
   circuitBreaker,
@@ -31,13 +32,19 @@ export type BreakerState = 'closed' | 'open' | 'half-open';
 export interface ResilientAdapter extends ProviderAdapter {
   /** A quote preview: like `quote`, but refused once only the reserved part of the budget is left. */
   previewQuote: ProviderAdapter['quote'];
+  /** The worse of the two breakers: what an operator is shown. */
   breakerState(): BreakerState;
+  /** Quote and execute calls, and status reads: each has its own breaker. */
+  breakerStates(): { swaps: BreakerState; status: BreakerState };
 }
 
 /** Failures that say something about the provider's health; "no route" and refusals do not. */
 const isUpstreamFailure = (error: unknown) =>
   error instanceof ProviderError &&
   (error.kind === 'UNAVAILABLE' || error.kind === 'BAD_RESPONSE' || error.kind === 'RATE_LIMITED');
+
+const SEVERITY: Record<BreakerState, number> = { closed: 0, 'half-open': 1, open: 2 };
+const worse = (a: BreakerState, b: BreakerState) => (SEVERITY[a] >= SEVERITY[b] ? a : b);
 
 const STATE_NAMES: Record<CircuitState, BreakerState> = {
   [CircuitState.Closed]: 'closed',
@@ -58,10 +65,15 @@ export function withResilience(
   redisPrefix: string,
 ): ResilientAdapter {
   const key: ProviderKey = adapter.key;
-  const breaker = circuitBreaker(handleWhen(isUpstreamFailure), {
-    halfOpenAfter: policy.halfOpenAfterMs,
-    breaker: new ConsecutiveBreaker(policy.breakerThreshold),
-  });
+  const newBreaker = () =>
+    circuitBreaker(handleWhen(isUpstreamFailure), {
+      halfOpenAfter: policy.halfOpenAfterMs,
+      breaker: new ConsecutiveBreaker(policy.breakerThreshold),
+    });
+  // Status reads have a breaker of their own: a provider's status API failing (each read retried, so
+  // a few reads are many failures) must not refuse its quotes and executes, nor the other way round.
+  const swapBreaker = newBreaker();
+  const statusBreaker = newBreaker();
   const statusRetry = retry(
     handleWhen((e) => e instanceof ProviderError && e.kind === 'UNAVAILABLE'),
     { maxAttempts: policy.statusRetries, backoff: new ExponentialBackoff({ initialDelay: 100, maxDelay: 1000 }) },
@@ -78,7 +90,7 @@ export function withResilience(
       })
     : memoryBudget;
 
-  async function guarded<T>(work: () => Promise<T>, reserve = 0): Promise<T> {
+  async function guarded<T>(breaker: CircuitBreakerPolicy, work: () => Promise<T>, reserve = 0): Promise<T> {
     try {
       const taken = await budget.consume(key);
       if (taken.remainingPoints < reserve) {
@@ -105,10 +117,12 @@ export function withResilience(
     pollIntervalMs: adapter.pollIntervalMs,
     supports: (src, dst) => adapter.supports(src, dst),
     canTrack: (context, hash) => adapter.canTrack(context, hash),
-    quote: (input, signal) => guarded(() => adapter.quote(input, signal)),
-    previewQuote: (input, signal) => guarded(() => adapter.quote(input, signal), policy.reservedPoints),
-    execute: (input, signal) => guarded(() => adapter.execute(input, signal)),
-    status: (input, signal) => statusPolicy.execute(() => guarded(() => adapter.status(input, signal)), signal),
-    breakerState: () => STATE_NAMES[breaker.state],
+    quote: (input, signal) => guarded(swapBreaker, () => adapter.quote(input, signal)),
+    previewQuote: (input, signal) => guarded(swapBreaker, () => adapter.quote(input, signal), policy.reservedPoints),
+    execute: (input, signal) => guarded(swapBreaker, () => adapter.execute(input, signal)),
+    status: (input, signal) =>
+      statusPolicy.execute(() => guarded(statusBreaker, () => adapter.status(input, signal)), signal),
+    breakerState: () => worse(STATE_NAMES[swapBreaker.state], STATE_NAMES[statusBreaker.state]),
+    breakerStates: () => ({ swaps: STATE_NAMES[swapBreaker.state], status: STATE_NAMES[statusBreaker.state] }),
   };
 }

@@ -33,6 +33,15 @@ const BTC_WALLET = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
 const EVM_WALLET = '0x86d526d6624AbC0178cF7296cD538Ecc080A95F1';
 const OTHER_EVM_WALLET = '0xde709f2102306220921060314715629080e2fb77';
 
+/** A breaker that opens at the first failure and stays open for the test; no budget to speak of, no retries. */
+const guardedPolicy = {
+  breakerThreshold: 1,
+  halfOpenAfterMs: 60_000,
+  budget: { points: 1000, windowSeconds: 60 },
+  reservedPoints: 0,
+  statusRetries: 0,
+};
+
 const quoteInput = (src: RouteAsset, dst: RouteAsset, amountBase: bigint, extra: Partial<QuoteInput> = {}) => ({
   src,
   dst,
@@ -107,18 +116,7 @@ describe('quote errors in THORNode v3 shape (gRPC gateway: HTTP 400 or 500 {code
   });
 
   it('a bad destination is REJECTED and never opens the circuit breaker; amounts below the minimum are no route', async () => {
-    const guarded = withResilience(
-      adapter,
-      {
-        breakerThreshold: 1,
-        halfOpenAfterMs: 60_000,
-        budget: { points: 1000, windowSeconds: 60 },
-        reservedPoints: 0,
-        statusRetries: 0,
-      },
-      undefined,
-      'test',
-    );
+    const guarded = withResilience(adapter, guardedPolicy, undefined, 'test');
     const bad = guarded.quote(quoteInput(btc, eth, 10_000_000n, { recipient: 'not-an-address' }), testSignal());
     expect(await providerErrorKind(bad)).toBe('REJECTED');
     expect(await guarded.quote(quoteInput(btc, eth, 2_000n), testSignal())).toEqual([]);
@@ -129,6 +127,41 @@ describe('quote errors in THORNode v3 shape (gRPC gateway: HTTP 400 or 500 {code
     sim.configure({ faults: { quote: 'error5xx' } });
     expect(await providerErrorKind(guarded.quote(quoteInput(btc, eth, 10_000_000n), testSignal()))).toBe('UNAVAILABLE');
     expect(guarded.breakerState()).toBe('open');
+  });
+
+  it('status reads and swap calls each have their own breaker: one failing does not refuse the other', async () => {
+    const guarded = withResilience(adapter, { ...guardedPolicy, breakerThreshold: 2 }, undefined, 'test');
+    const read: StatusInput = {
+      trackingContext: { node: 'thorchain', fromAsset: 'BTC.BTC', toAsset: 'ETH.ETH' },
+      hash: fakeHex('breaker-read').toUpperCase(),
+      inboundHash: '',
+      src: btc,
+      dst: eth,
+      createdAt: new Date(),
+      depositor: BTC_WALLET,
+      recipient: EVM_WALLET,
+      srcAmountBase: 10_000_000n,
+    };
+    const calls = (kind: string) => sim.log.filter((e) => e.kind === kind).length;
+
+    sim.configure({ faults: { status: 'error5xx' } });
+    for (let i = 0; i < 2; i++) expect(await providerErrorKind(guarded.status(read, testSignal()))).toBe('UNAVAILABLE');
+    expect(guarded.breakerStates()).toEqual({ swaps: 'closed', status: 'open' });
+    expect(guarded.breakerState()).toBe('open');
+    const statusCalls = calls('status');
+    expect(await providerErrorKind(guarded.status(read, testSignal()))).toBe('UNAVAILABLE');
+    expect(calls('status')).toBe(statusCalls);
+    expect(await guarded.quote(quoteInput(btc, eth, 10_000_000n), testSignal())).toHaveLength(2);
+
+    sim.configure({ faults: { status: 'none', quote: 'error5xx' } });
+    const other = withResilience(adapter, { ...guardedPolicy, breakerThreshold: 2 }, undefined, 'test');
+    for (let i = 0; i < 2; i++) {
+      expect(await providerErrorKind(other.quote(quoteInput(btc, eth, 10_000_000n), testSignal()))).toBe('UNAVAILABLE');
+    }
+    expect(other.breakerStates()).toEqual({ swaps: 'open', status: 'closed' });
+    const before = calls('status');
+    await other.status(read, testSignal());
+    expect(calls('status')).toBe(before + 1);
   });
 
   it.each([
