@@ -16,6 +16,17 @@ import { Recorder } from './recorder';
 import { buildReport, writeReport } from './report';
 import { Traffic } from './traffic';
 
+/** CPU seconds each product process instance still running has used, and the soak's own (its load). */
+function cpuSeconds(product: Product): Record<string, number | null> {
+  const own = process.cpuUsage();
+  return {
+    ...Object.fromEntries(
+      [...product.webs, ...product.workers, product.simulators].map((p) => [p.name, p.cpuSeconds() ?? null]),
+    ),
+    soakDriver: Math.round((own.user + own.system) / 10_000) / 100,
+  };
+}
+
 async function main() {
   console.log(
     `soak: ${SOAK.seconds} s, ${SOAK.topology} topology; private servers under ${SOAK.root}; ports ${SOAK.ports.base}-${SOAK.ports.base + 999}`,
@@ -81,6 +92,7 @@ async function main() {
       chaos: chaos.events,
       books,
       memory: memoryReport(start, deadline),
+      cpuSeconds: cpuSeconds(product),
     });
     writeReport(report);
     process.exitCode = report.passed ? 0 : 1;

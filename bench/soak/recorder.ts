@@ -30,6 +30,8 @@ export class Recorder {
   noAnswerOutsideOutage = 0;
   probeUnavailable = 0;
   readonly serverErrorSamples: string[] = [];
+  /** Every 5xx outside an outage, grouped by endpoint, status, code and message, with when they came. */
+  readonly serverErrorsOutsideByKind = new Map<string, { count: number; firstAt: number; lastAt: number }>();
   /** Why requests outside any outage got no answer: what to look at when the count is not small. */
   readonly noAnswerOutsideOutageSamples: string[] = [];
 
@@ -105,6 +107,11 @@ export class Recorder {
       }
     } else {
       this.serverErrorsOutsideOutage += 1;
+      const kind = `${endpoint} → ${res.status} ${errorOf(res.text)}`;
+      const seen = this.serverErrorsOutsideByKind.get(kind) ?? { count: 0, firstAt: startedAt, lastAt: startedAt };
+      seen.count += 1;
+      seen.lastAt = startedAt;
+      this.serverErrorsOutsideByKind.set(kind, seen);
       if (this.serverErrorSamples.length < 20) {
         this.serverErrorSamples.push(
           `${req.method} ${req.path.slice(0, 120)} → ${res.status} ${res.text.slice(0, 200)}`,
@@ -121,6 +128,17 @@ export class Recorder {
       out[endpoint] = { count: s.count, p50Ms: round(s.p50Ms), p99Ms: round(s.p99Ms) };
     }
     return out;
+  }
+}
+
+/** The code and message of an error envelope (either interface's), else the body's start. */
+function errorOf(text: string): string {
+  try {
+    const body = JSON.parse(text) as { error?: { code?: string; message?: string }; code?: string; message?: string };
+    const error = body.error ?? body;
+    return `${error.code ?? '?'}: ${(error.message ?? '').slice(0, 120)}`;
+  } catch {
+    return text.slice(0, 120);
   }
 }
 

@@ -28,6 +28,8 @@ export interface SoakRun {
   chaos: ChaosEvent[];
   books: Books;
   memory: ReturnType<typeof memoryReport>;
+  /** At the end of the load, per process instance still running: where the machine's time went. */
+  cpuSeconds: Record<string, number | null>;
 }
 
 export function buildReport(run: SoakRun) {
@@ -89,6 +91,15 @@ export function buildReport(run: SoakRun) {
       duringOutage: rec.serverErrorsDuringOutage,
       outsideOutage: rec.serverErrorsOutsideOutage,
       outsideOutageSamples: rec.serverErrorSamples,
+      // Seconds into the run: set beside the upstream fault windows and the breaker log lines.
+      outsideOutageByKind: [...rec.serverErrorsOutsideByKind.entries()]
+        .sort((a, b) => b[1].count - a[1].count)
+        .map(([kind, seen]) => ({
+          kind,
+          count: seen.count,
+          firstAtS: Math.round((seen.firstAt - run.startedAt.getTime()) / 1000),
+          lastAtS: Math.round((seen.lastAt - run.startedAt.getTime()) / 1000),
+        })),
       readinessProbe503: rec.probeUnavailable,
       noAnswerDuringOutage: rec.noAnswerDuringOutage,
       noAnswerOutsideOutage: rec.noAnswerOutsideOutage,
@@ -161,7 +172,11 @@ export function buildReport(run: SoakRun) {
       expiredUnfunded: books.expiredUnfunded,
       wrongEndingSamples: books.wrongEndingSamples,
       wrongHashes: books.wrongHashes,
-      upstreamFaultWindows: run.traffic.upstreamFaultWindows.length,
+      upstreamFaultWindows: run.traffic.upstreamFaultWindows.map((w) => ({
+        provider: w.provider,
+        fault: w.fault,
+        atS: Math.round((w.at - run.startedAt.getTime()) / 1000),
+      })),
       settleWaitMs: books.settleMs,
     },
     statusLagMs: { p50: percentile(books.statusLagMs, 0.5), p95: percentile(books.statusLagMs, 0.95) },
@@ -175,6 +190,7 @@ export function buildReport(run: SoakRun) {
       idempotentReplays: books.replays,
     },
     memory,
+    cpuSeconds: run.cpuSeconds,
     /** The figures for a full run, and this run's floors (its share of them; see bench/SOAK.md). */
     targetsMet: {
       raceLocks: races.locksRaced >= TARGETS.raceLocks,

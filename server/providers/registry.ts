@@ -4,7 +4,7 @@ import { createChainflipAdapter } from './chainflip/adapter';
 import { createLifiAdapter } from './lifi/adapter';
 import type { AdapterOptions } from './options';
 import { createRelayAdapter } from './relay/adapter';
-import { type ResilientAdapter, withResilience } from './resilience';
+import { type BreakerLog, type ResilientAdapter, withResilience } from './resilience';
 import { createThorchainAdapter } from './thorchain/adapter';
 import type { ProviderAdapter } from './types';
 
@@ -79,7 +79,11 @@ export interface ProviderRegistry {
   redis?: Redis;
 }
 
-export function createProviderRegistry(config: Config, redis?: Redis, log?: AdapterOptions['log']): ProviderRegistry {
+export function createProviderRegistry(
+  config: Config,
+  redis?: Redis,
+  log?: NonNullable<AdapterOptions['log']> & BreakerLog,
+): ProviderRegistry {
   const adapters = new Map<string, ResilientAdapter>();
   const budgets = new Map<ProviderKey, { points: number; windowSeconds: number }>();
   for (const key of PROVIDER_KEYS) {
@@ -112,6 +116,7 @@ export function createProviderRegistry(config: Config, redis?: Redis, log?: Adap
         },
         redis,
         config.redisPrefix,
+        log,
       ),
     );
   }

@@ -29,6 +29,12 @@ export interface ResiliencePolicy {
 
 export type BreakerState = 'closed' | 'open' | 'half-open';
 
+/** Where a breaker says it opened (with the failure that opened it) and closed again. */
+export interface BreakerLog {
+  warn(fields: Record<string, unknown>, message: string): void;
+  info(fields: Record<string, unknown>, message: string): void;
+}
+
 export interface ResilientAdapter extends ProviderAdapter {
   /** A quote preview: like `quote`, but refused once only the reserved part of the budget is left. */
   previewQuote: ProviderAdapter['quote'];
@@ -63,17 +69,28 @@ export function withResilience(
   policy: ResiliencePolicy,
   redis: Redis | undefined,
   redisPrefix: string,
+  log?: BreakerLog,
 ): ResilientAdapter {
   const key: ProviderKey = adapter.key;
-  const newBreaker = () =>
-    circuitBreaker(handleWhen(isUpstreamFailure), {
+  const newBreaker = (calls: 'swaps' | 'status') => {
+    const breaker = circuitBreaker(handleWhen(isUpstreamFailure), {
       halfOpenAfter: policy.halfOpenAfterMs,
       breaker: new ConsecutiveBreaker(policy.breakerThreshold),
     });
+    breaker.onBreak((reason) => {
+      const error = 'error' in reason ? reason.error : undefined;
+      log?.warn(
+        { provider: key, calls, lastError: error instanceof Error ? error.message : undefined },
+        `${key} circuit breaker opened (${calls === 'swaps' ? 'quote and execute calls' : 'status reads'})`,
+      );
+    });
+    breaker.onReset(() => log?.info({ provider: key, calls }, `${key} circuit breaker closed`));
+    return breaker;
+  };
   // Status reads have a breaker of their own: a provider's status API failing (each read retried, so
   // a few reads are many failures) must not refuse its quotes and executes, nor the other way round.
-  const swapBreaker = newBreaker();
-  const statusBreaker = newBreaker();
+  const swapBreaker = newBreaker('swaps');
+  const statusBreaker = newBreaker('status');
   const statusRetry = retry(
     handleWhen((e) => e instanceof ProviderError && e.kind === 'UNAVAILABLE'),
     { maxAttempts: policy.statusRetries, backoff: new ExponentialBackoff({ initialDelay: 100, maxDelay: 1000 }) },
