@@ -109,8 +109,25 @@ export interface TrackingRun {
 
 /** Rows remembered per worker process as its own quiet polls wrote them; the oldest dropped first past this. */
 const ROWS_REMEMBERED = 10_000;
+/**
+ * A row whose next run was due this long ago and has not come back to this worker went to another
+ * worker (whose write makes it out of date anyway) or is far behind: dropped, so a fleet's rows do
+ * not pile up to the bound in every worker.
+ */
+export const REMEMBERED_PAST_DUE_MS = 60_000;
+/** How often remembering a row also drops the past-due ones (one pass over the map). */
+const PAST_DUE_SWEEP_MS = 10_000;
 
-const rememberedRows = perKey((_ctx: AppContext) => new Map<string, { row: PollRow; attempt: number }>());
+interface Remembered {
+  row: PollRow;
+  attempt: number;
+  dueAt: number;
+}
+
+const rememberedRows = perKey((_ctx: AppContext) => ({ rows: new Map<string, Remembered>(), sweptAt: 0 }));
+
+/** How many rows this worker holds for its jobs' next runs. */
+export const rememberedRowCount = (ctx: AppContext) => rememberedRows(ctx).rows.size;
 
 /**
  * The row as this worker's last poll of it wrote it, if that poll was the job's previous run, so no
@@ -118,7 +135,7 @@ const rememberedRows = perKey((_ctx: AppContext) => new Map<string, { row: PollR
  * which the quiet write's version check finds. Taken out: kept again only by the next quiet write.
  */
 export function takeRememberedRow(ctx: AppContext, transactionId: string, run: TrackingRun | undefined) {
-  const rows = rememberedRows(ctx);
+  const { rows } = rememberedRows(ctx);
   const remembered = rows.get(transactionId);
   if (!remembered) return undefined;
   // Any poll of the transaction makes the row out of date, one outside a job too.
@@ -126,7 +143,14 @@ export function takeRememberedRow(ctx: AppContext, transactionId: string, run: T
   return run && remembered.attempt + 1 === run.attempt ? remembered.row : undefined;
 }
 
-/** Keeps the row as this run's quiet poll wrote it, for the job's next run on this worker. */
-export function rememberRow(ctx: AppContext, row: PollRow, run: TrackingRun) {
-  keep(rememberedRows(ctx), row.id, { row, attempt: run.attempt }, ROWS_REMEMBERED);
+/** Keeps the row as this run's quiet poll wrote it, for the job's next run on this worker (due at `dueAt`). */
+export function rememberRow(ctx: AppContext, row: PollRow, run: TrackingRun, dueAt: Date, now = Date.now()) {
+  const kept = rememberedRows(ctx);
+  if (now - kept.sweptAt >= PAST_DUE_SWEEP_MS) {
+    kept.sweptAt = now;
+    for (const [id, remembered] of kept.rows) {
+      if (remembered.dueAt + REMEMBERED_PAST_DUE_MS < now) kept.rows.delete(id);
+    }
+  }
+  keep(kept.rows, row.id, { row, attempt: run.attempt, dueAt: dueAt.getTime() }, ROWS_REMEMBERED);
 }

@@ -162,7 +162,7 @@ async function pollRow(
     const version = next === undefined ? undefined : await recordQuietPoll(ctx, tx, next);
     if (version !== undefined) {
       updated = { ...tx, nextPollAt: next ?? null };
-      if (run && next) rememberRow(ctx, { ...tx, pollErrors: 0, rowVersion: version }, run);
+      if (run && next) rememberRow(ctx, { ...tx, pollErrors: 0, rowVersion: version }, run, next);
     } else if (remembered) {
       // Written by somebody else since: what the provider was asked may be out of date, so ask afresh.
       return pollTransaction(ctx, tx.id, run);
