@@ -41,21 +41,33 @@ async function timed(work: () => Promise<unknown>, timeoutMs: number) {
   }
 }
 
+/** Each client's wait for its connection: probes while it reconnects share one, not a listener pair each. */
+const connecting = new WeakMap<AppContext['redis'], Promise<void>>();
+
+function connected(redis: AppContext['redis']): Promise<void> {
+  let waiting = connecting.get(redis);
+  if (!waiting) {
+    waiting = new Promise<void>((resolve, reject) => {
+      const onReady = () => {
+        redis.off('error', onError);
+        resolve();
+      };
+      const onError = (error: unknown) => {
+        redis.off('ready', onReady);
+        reject(error);
+      };
+      redis.once('ready', onReady);
+      redis.once('error', onError);
+    }).finally(() => connecting.delete(redis));
+    connecting.set(redis, waiting);
+  }
+  return waiting;
+}
+
 /** A client still connecting (a process's first probe) is waited for rather than reported down. */
 function redisPing(redis: AppContext['redis']): Promise<unknown> {
   if (redis.status === 'ready') return redis.ping();
-  return new Promise((resolve, reject) => {
-    const onReady = () => {
-      redis.off('error', onError);
-      redis.ping().then(resolve, reject);
-    };
-    const onError = (error: unknown) => {
-      redis.off('ready', onReady);
-      reject(error);
-    };
-    redis.once('ready', onReady);
-    redis.once('error', onError);
-  });
+  return connected(redis).then(() => redis.ping());
 }
 
 /** Postgres and Redis, each answered or given up on within the dependency timeout. */
