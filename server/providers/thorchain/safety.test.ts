@@ -33,6 +33,20 @@ const BTC_WALLET = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
 const EVM_WALLET = '0x86d526d6624AbC0178cF7296cD538Ecc080A95F1';
 const OTHER_EVM_WALLET = '0xde709f2102306220921060314715629080e2fb77';
 
+/** A status read of a BTC → ETH swap of 0.1 BTC under `hash`. */
+const statusInput = (hash: string, extra: Partial<StatusInput> = {}): StatusInput => ({
+  trackingContext: { node: 'thorchain', fromAsset: 'BTC.BTC', toAsset: 'ETH.ETH' },
+  hash,
+  inboundHash: '',
+  src: btc,
+  dst: eth,
+  createdAt: new Date(),
+  depositor: BTC_WALLET,
+  recipient: EVM_WALLET,
+  srcAmountBase: 10_000_000n,
+  ...extra,
+});
+
 /** A breaker that opens at the first failure and stays open for the test; no budget to speak of, no retries. */
 const guardedPolicy = {
   breakerThreshold: 1,
@@ -131,17 +145,7 @@ describe('quote errors in THORNode v3 shape (gRPC gateway: HTTP 400 or 500 {code
 
   it('status reads and swap calls each have their own breaker: one failing does not refuse the other', async () => {
     const guarded = withResilience(adapter, { ...guardedPolicy, breakerThreshold: 2 }, undefined, 'test');
-    const read: StatusInput = {
-      trackingContext: { node: 'thorchain', fromAsset: 'BTC.BTC', toAsset: 'ETH.ETH' },
-      hash: fakeHex('breaker-read').toUpperCase(),
-      inboundHash: '',
-      src: btc,
-      dst: eth,
-      createdAt: new Date(),
-      depositor: BTC_WALLET,
-      recipient: EVM_WALLET,
-      srcAmountBase: 10_000_000n,
-    };
+    const read = statusInput(fakeHex('breaker-read').toUpperCase());
     const calls = (kind: string) => sim.log.filter((e) => e.kind === kind).length;
 
     sim.configure({ faults: { status: 'error5xx' } });
@@ -257,19 +261,6 @@ describe('execute holds the locked terms', () => {
 });
 
 describe('partial streaming swaps', () => {
-  const statusInput = (hash: string, extra: Partial<StatusInput> = {}): StatusInput => ({
-    trackingContext: { node: 'thorchain', fromAsset: 'BTC.BTC', toAsset: 'ETH.ETH' },
-    hash,
-    inboundHash: '',
-    src: btc,
-    dst: eth,
-    createdAt: new Date(),
-    depositor: BTC_WALLET,
-    recipient: EVM_WALLET,
-    srcAmountBase: 10_000_000n,
-    ...extra,
-  });
-
   async function walk(input: StatusInput): Promise<StatusResult[]> {
     const seen: StatusResult[] = [];
     for (let i = 0; i < 15; i++) {
