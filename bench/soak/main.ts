@@ -12,20 +12,11 @@ import { memoryReport } from './memory';
 import { Pace } from './pace';
 import { databaseUrl, type Product, startDataServers, startProduct, stopDataServers } from './processes';
 import { newRaceStats, runRaces, templateLock } from './races';
-import { Recorder } from './recorder';
+import { Recorder, round } from './recorder';
 import { buildReport, writeReport } from './report';
 import { Traffic } from './traffic';
 
-/** CPU seconds each product process instance still running has used, and the soak's own (its load). */
-function cpuSeconds(product: Product): Record<string, number | null> {
-  const own = process.cpuUsage();
-  return {
-    ...Object.fromEntries(
-      [...product.webs, ...product.workers, product.simulators].map((p) => [p.name, p.cpuSeconds() ?? null]),
-    ),
-    soakDriver: Math.round((own.user + own.system) / 10_000) / 100,
-  };
-}
+const cpuSecondsOf = ({ user, system }: NodeJS.CpuUsage) => round((user + system) / 1e6);
 
 async function main() {
   console.log(
@@ -92,7 +83,7 @@ async function main() {
       chaos: chaos.events,
       books,
       memory: memoryReport(start, deadline),
-      cpuSeconds: cpuSeconds(product),
+      driverCpuSeconds: cpuSecondsOf(process.cpuUsage()),
     });
     writeReport(report);
     process.exitCode = report.passed ? 0 : 1;

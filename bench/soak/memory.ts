@@ -1,4 +1,4 @@
-/** Each product process's memory over the run, from the lines `memory-probe.ts` wrote. */
+/** Each product process's memory and CPU time over the run, from the lines `memory-probe.ts` wrote. */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { SOAK } from './config';
 import { memoryDir } from './processes';
@@ -9,6 +9,8 @@ interface Sample {
   pid: number;
   rss: number;
   heapUsed: number;
+  /** User + system CPU time since the process started. */
+  cpuMicros: number;
 }
 
 const MIB = 1024 * 1024;
@@ -23,7 +25,8 @@ function median(values: number[]) {
  * Per process instance (a name and a pid: a process restarted by the chaos is a new instance): RSS and
  * heap every 30 s of the load window, start, end and peak. For an instance that lived through the
  * whole load window, the growth after warm-up: the median of its last minute over the median of the
- * minute after the warm-up (the first SOAK.memoryWarmUpShare of the window).
+ * minute after the warm-up (the first SOAK.memoryWarmUpShare of the window). And the CPU seconds it had
+ * used at its last sample (a killed instance's up to one sample before the kill): where the machine's time went.
  */
 export function memoryReport(loadStart: number, loadEnd: number) {
   const files = existsSync(memoryDir) ? readdirSync(memoryDir).filter((f) => f.endsWith('.jsonl')) : [];
@@ -68,6 +71,7 @@ export function memoryReport(loadStart: number, loadEnd: number) {
           peak: mib(Math.max(...own.map((s) => s.heapUsed))),
         },
         growthAfterWarmUp: wholeRun ? { rss: growth('rss'), heapUsed: growth('heapUsed') } : null,
+        cpuSeconds: round(last.cpuMicros / 1e6),
         series,
       };
     });

@@ -6,7 +6,7 @@
  * logs to its own file under the soak's directory.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { ensureDatabase, migrateDatabase } from '../../drizzle/migrate';
 import { seedCatalog } from '../../drizzle/seed/seed';
@@ -193,19 +193,6 @@ export class ProductProcess {
       { timeoutMs: 180_000, intervalMs: 100 },
     );
     if (!up) throw new Error(`${this.name} did not come up; see ${SOAK.root}/logs/${this.name}.log`);
-  }
-
-  /** CPU seconds (user + system) the running instance has used, from /proc; undefined once it is gone. */
-  cpuSeconds(): number | undefined {
-    const pid = this.child?.pid;
-    if (!pid || this.child?.exitCode !== null || this.child?.signalCode !== null) return undefined;
-    try {
-      // Fields 14 and 15 (utime, stime) in clock ticks; the command name before them may hold spaces.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      return (Number(fields[11]) + Number(fields[12])) / 100;
-    } catch {
-      return undefined;
-    }
   }
 
   /** SIGKILL, and wait until the process is gone. */

@@ -28,8 +28,8 @@ export interface SoakRun {
   chaos: ChaosEvent[];
   books: Books;
   memory: ReturnType<typeof memoryReport>;
-  /** At the end of the load, per process instance still running: where the machine's time went. */
-  cpuSeconds: Record<string, number | null>;
+  /** The soak's own CPU time (its load); each product process's is in `memory.instances`. */
+  driverCpuSeconds: number;
 }
 
 export function buildReport(run: SoakRun) {
@@ -190,7 +190,7 @@ export function buildReport(run: SoakRun) {
       idempotentReplays: books.replays,
     },
     memory,
-    cpuSeconds: run.cpuSeconds,
+    driverCpuSeconds: run.driverCpuSeconds,
     /** The issue's figures for a full run, and this run's floors (its share of them; see bench/SOAK.md). */
     targetsMet: {
       raceLocks: races.locksRaced >= TARGETS.raceLocks,
@@ -224,6 +224,7 @@ export function writeReport(report: ReturnType<typeof buildReport>) {
           `${i.process} ${i.rssMiB.start}→${i.rssMiB.end} (${i.rssMiB.peak})${i.growthAfterWarmUp?.rss != null ? ` ${round(i.growthAfterWarmUp.rss * 100)}%` : ''}`,
       )
       .join(', ')}`,
+    `  CPU seconds: ${report.memory.instances.map((i) => `${i.process} ${i.cpuSeconds}`).join(', ')}, soak driver ${report.driverCpuSeconds}`,
     `  ${report.passed ? 'PASSED' : `FAILED: ${report.failures.join('; ')}`}`,
     `  wrote ${RESULTS}`,
   ];
