@@ -38,10 +38,8 @@ export interface BreakerLog {
 export interface ResilientAdapter extends ProviderAdapter {
   /** A quote preview: like `quote`, but refused once only the reserved part of the budget is left. */
   previewQuote: ProviderAdapter['quote'];
-  /** The worse of the two breakers: what an operator is shown. */
+  /** The worse of its two breakers (quote and execute calls; status reads): what an operator is shown. */
   breakerState(): BreakerState;
-  /** Quote and execute calls, and status reads: each has its own breaker. */
-  breakerStates(): { swaps: BreakerState; status: BreakerState };
 }
 
 /** Failures that say something about the provider's health; "no route" and refusals do not. */
@@ -140,6 +138,5 @@ export function withResilience(
     status: (input, signal) =>
       statusPolicy.execute(() => guarded(statusBreaker, () => adapter.status(input, signal)), signal),
     breakerState: () => worse(STATE_NAMES[swapBreaker.state], STATE_NAMES[statusBreaker.state]),
-    breakerStates: () => ({ swaps: STATE_NAMES[swapBreaker.state], status: STATE_NAMES[statusBreaker.state] }),
   };
 }

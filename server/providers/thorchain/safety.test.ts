@@ -150,8 +150,8 @@ describe('quote errors in THORNode v3 shape (gRPC gateway: HTTP 400 or 500 {code
 
     sim.configure({ faults: { status: 'error5xx' } });
     for (let i = 0; i < 2; i++) expect(await providerErrorKind(guarded.status(read, testSignal()))).toBe('UNAVAILABLE');
-    expect(guarded.breakerStates()).toEqual({ swaps: 'closed', status: 'open' });
     expect(guarded.breakerState()).toBe('open');
+    // The status breaker is open: no read reaches the provider; the quote breaker is not: quotes do.
     const statusCalls = calls('status');
     expect(await providerErrorKind(guarded.status(read, testSignal()))).toBe('UNAVAILABLE');
     expect(calls('status')).toBe(statusCalls);
@@ -162,7 +162,10 @@ describe('quote errors in THORNode v3 shape (gRPC gateway: HTTP 400 or 500 {code
     for (let i = 0; i < 2; i++) {
       expect(await providerErrorKind(other.quote(quoteInput(btc, eth, 10_000_000n), testSignal()))).toBe('UNAVAILABLE');
     }
-    expect(other.breakerStates()).toEqual({ swaps: 'open', status: 'closed' });
+    expect(other.breakerState()).toBe('open');
+    const quoteCalls = calls('quote');
+    expect(await providerErrorKind(other.quote(quoteInput(btc, eth, 10_000_000n), testSignal()))).toBe('UNAVAILABLE');
+    expect(calls('quote')).toBe(quoteCalls);
     const before = calls('status');
     await other.status(read, testSignal());
     expect(calls('status')).toBe(before + 1);
