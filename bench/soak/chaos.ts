@@ -105,9 +105,13 @@ export class Chaos {
   /** The last killed worker's replacement, starting. */
   private replacement: Promise<void> | undefined;
 
-  /** Waits for a replacement still starting, so the run ends with every process up. */
+  /** Redelivery watches still running after a worker kill. */
+  private readonly watches: Promise<void>[] = [];
+
+  /** Waits for a replacement still starting and the redelivery watches, so the run ends with every process up. */
   async settled() {
     await this.replacement;
+    await Promise.all(this.watches);
   }
 
   constructor(
@@ -203,53 +207,57 @@ export class Chaos {
   }
 
   /**
-   * SIGKILLs a worker mid-job and times until every job it held runs again elsewhere, then starts a
-   * replacement. Jobs the surviving worker held leave `active` on their own within a poll; the dead
-   * worker's stay `active` until the stalled check hands them back (`wait`) and a worker takes them.
+   * SIGKILLs a worker mid-job and starts a replacement once the stalled check has handed back every job
+   * it held (as an orchestrator restarts a dead process). Whether the handed-back jobs run again is
+   * watched in the background, so a busy survivor's backlog does not hold up the rest of the schedule.
+   * Jobs the surviving worker held leave `active` on their own within a poll; the dead worker's stay
+   * `active` until the stalled check hands them back (`wait`) and a worker takes them.
    */
   private async killWorker(event: ChaosEvent) {
     await this.replacement;
     const tracking = queue('tracking');
+    // Always the first: the second lives through the run, so its memory is measured over all of it.
+    const worker = this.product.workers[0];
+    let ids: string[] = [];
+    let killedAt = Date.now();
     try {
-      // Always the first: the second lives through the run, so its memory is measured over all of it.
-      const worker = this.product.workers[0];
       const active = await tracking.getActive().catch(() => []);
-      const killedAt = Date.now();
+      killedAt = Date.now();
       await worker?.kill();
       event.jobsHeld = active.length;
-      const ids = active.map((j) => j.id as string);
-      const handedBack = await until(async () => {
-        for (const id of ids) {
-          const job = await tracking.getJob(id);
-          if (!job || (job.processedOn ?? 0) > killedAt || (job.finishedOn ?? 0) > killedAt) continue;
-          if ((await job.getState()) === 'active') return false;
-        }
-        return true;
-      }, 120_000);
+      ids = active.map((j) => j.id as string);
+      const handedBack = await until(() => this.heldJobsLeft(tracking, ids, killedAt, ['active']), 120_000);
       event.handedBackMs = handedBack === undefined ? undefined : Date.now() - killedAt;
-      const redelivered = await until(async () => {
-        for (const id of ids) {
-          const job = await tracking.getJob(id);
-          if (!job || (job.processedOn ?? 0) > killedAt || (job.finishedOn ?? 0) > killedAt) continue;
-          const state = await job.getState();
-          if (state === 'active' || state === 'waiting' || state === 'prioritized') return false;
-        }
-        return true;
-      }, 120_000);
-      event.redeliveryMs = redelivered === undefined ? undefined : Date.now() - killedAt;
-      // Started in the background: the surviving worker carries the load meanwhile, and the schedule goes on.
-      const replacing = Date.now();
-      this.replacement = worker
-        ?.start()
-        .then(() => {
-          event.replacementStartMs = Date.now() - replacing;
-        })
-        .catch((error: Error) => {
-          event.note = `replacement did not start: ${error.message}`;
-        });
-    } finally {
+    } catch (error) {
       await tracking.close();
+      throw error;
     }
+    const replacing = Date.now();
+    this.replacement = worker
+      ?.start()
+      .then(() => {
+        event.replacementStartMs = Date.now() - replacing;
+      })
+      .catch((error: Error) => {
+        event.note = `replacement did not start: ${error.message}`;
+      });
+    this.watches.push(
+      until(() => this.heldJobsLeft(tracking, ids, killedAt, ['active', 'waiting', 'prioritized']), 180_000)
+        .then((redelivered) => {
+          event.redeliveryMs = redelivered === undefined ? undefined : Date.now() - killedAt;
+        })
+        .finally(() => tracking.close()),
+    );
+  }
+
+  /** Whether none of the jobs a killed worker held (and nobody has run since) is still in one of `states`. */
+  private async heldJobsLeft(tracking: Queue, ids: string[], killedAt: number, states: string[]) {
+    for (const id of ids) {
+      const job = await tracking.getJob(id);
+      if (!job || (job.processedOn ?? 0) > killedAt || (job.finishedOn ?? 0) > killedAt) continue;
+      if (states.includes(await job.getState())) return false;
+    }
+    return true;
   }
 
   /**

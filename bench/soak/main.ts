@@ -49,16 +49,19 @@ async function main() {
           `fuzz ${fuzzStats.cases}; chaos ${chaos.events.map((e) => e.kind).join(',')}`,
       );
     }, 15_000);
+    const racePace = new Pace(SOAK.quota.raceLocks, start, paceBy);
+    const fuzzPace = new Pace(SOAK.quota.fuzzRequests, start, paceBy);
+    Pace.share(racePace, fuzzPace);
     const [races, fuzz] = await Promise.all([
       runRaces(raceStats, rec, handle.sql, webBases, {
         template,
-        pace: new Pace(SOAK.quota.raceLocks, start, paceBy),
+        pace: racePace,
         deadline,
         parallel: SOAK.raceParallel,
         racingLocks: SOAK.racingLocks,
       }),
       runFuzz(fuzzStats, rec, webBases, {
-        pace: new Pace(SOAK.quota.fuzzRequests, start, paceBy),
+        pace: fuzzPace,
         deadline,
         concurrency: SOAK.fuzzConcurrency,
       }),

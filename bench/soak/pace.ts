@@ -2,10 +2,12 @@
  * A quota spread evenly over a window: the drivers start work as it falls due instead of running flat
  * out, so the floors are reached by the window's end with the rest of the machine left to the swap
  * traffic and the chaos. A driver that fell behind (an outage, a busy machine) catches up at its
- * concurrency's full speed.
+ * concurrency's full speed, but not past a partner that is behind too: drivers tied with `share` catch
+ * up side by side, each by its share of its own quota, whatever their concurrency.
  */
 export class Pace {
   private started = 0;
+  private partners: Pace[] = [];
 
   constructor(
     readonly quota: number,
@@ -22,8 +24,26 @@ export class Pace {
     const span = Math.max(1, this.finishBy - this.start);
     const dueAt = this.start + ((this.started - this.slack) / this.quota) * span;
     if (dueAt > now) return dueAt - now;
+    if (this.partners.some((p) => p.behind(now) && p.done + CATCH_UP_LEAD < this.done)) return CATCH_UP_WAIT_MS;
     this.started += 1;
     return 0;
+  }
+
+  /** The share of the quota started. */
+  get done() {
+    return this.started / this.quota;
+  }
+
+  /** Whether fewer units have started than the even schedule has fallen due by `now`. */
+  behind(now: number) {
+    if (this.started >= this.quota) return false;
+    const span = Math.max(1, this.finishBy - this.start);
+    return this.started < Math.min(this.quota, ((now - this.start) / span) * this.quota);
+  }
+
+  /** Ties drivers that share the machine: one that is behind holds back the others' catching up. */
+  static share(...paces: Pace[]) {
+    for (const pace of paces) pace.partners = paces.filter((p) => p !== pace);
   }
 
   /** Gives a claimed unit back (it got no answer and does not count). */
@@ -35,6 +55,10 @@ export class Pace {
     return this.started;
   }
 }
+
+/** How far (a share of the quota) a catching-up driver may lead a partner that is behind too. */
+const CATCH_UP_LEAD = 0.005;
+const CATCH_UP_WAIT_MS = 50;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -8,10 +8,12 @@ import { afterTransactionChange } from '../transactions/changes';
 import { hashKey } from '../transactions/keys';
 import { canTransition, isFinal, substatusFor } from '../transactions/transitions';
 import { claimWithoutLookup, settleHashClaim } from './hash-claims';
-import type { PollFields, TransactionRow } from './poll-row';
+import { type PollFields, pollColumns, type TransactionRow } from './poll-row';
 
 type EventInsert = typeof transactionEvents.$inferInsert;
-export type NextPoll = (row: TransactionRow) => Date | null;
+/** What the next poll's time is decided on. */
+export type ScheduleFields = Pick<TransactionRow, 'status' | 'substatus' | 'finalizedAt' | 'createdAt'>;
+export type NextPoll = (row: ScheduleFields) => Date | null;
 
 const AWAITING_DEPOSIT: readonly (Substatus | undefined)[] = [
   undefined,
@@ -119,20 +121,25 @@ export function learnsNothing(tx: PollFields, result: StatusResult): boolean {
 
 /**
  * Applies one status answer under a row lock: allowed transitions only, hashes, amounts, fee,
- * events, and the next poll time, all in the one update.
+ * events, and the next poll time, all in the one update. It reads and returns only the columns it
+ * decides on: the worker's busiest write, and drizzle's cost grows with every column named.
  */
 export async function applyStatus(
   ctx: AppContext,
   transactionId: string,
   result: StatusResult,
   nextPoll: NextPoll,
-): Promise<TransactionRow | undefined> {
+): Promise<Pick<TransactionRow, 'status' | 'nextPollAt'> | undefined> {
   let changed = false;
   const applied = await ctx.db.transaction(async (db) => {
-    const [row] = await db.select().from(transactions).where(eq(transactions.id, transactionId)).for('update');
+    const [row] = await db
+      .select(pollColumns)
+      .from(transactions)
+      .where(eq(transactions.id, transactionId))
+      .for('update');
     if (!row) return undefined;
     const claim = await settleHashClaim(db, row, result);
-    const tx = { ...row, ...claim.patch } as TransactionRow;
+    const tx: PollFields = { ...row, ...claim.patch };
     const events: EventInsert[] = [];
     const upstream = {
       upstreamState: result.upstreamState,
@@ -140,7 +147,6 @@ export async function applyStatus(
     };
     const patch: Partial<typeof transactions.$inferInsert> = {
       ...claim.patch,
-      pollAttempts: tx.pollAttempts + 1,
       pollErrors: 0,
       lastPolledAt: new Date(),
       lastPollError: null,
@@ -156,8 +162,12 @@ export async function applyStatus(
       Object.assign(patch, learnt.patch);
       events.push(...learnt.events);
     }
-    patch.nextPollAt = nextPoll({ ...tx, ...patch } as TransactionRow);
-    const [updated] = await db.update(transactions).set(patch).where(eq(transactions.id, transactionId)).returning();
+    patch.nextPollAt = nextPoll({ ...tx, ...patch } as ScheduleFields);
+    const [updated] = await db
+      .update(transactions)
+      .set({ ...patch, pollAttempts: sql`${transactions.pollAttempts} + 1` })
+      .where(eq(transactions.id, transactionId))
+      .returning({ status: transactions.status, nextPollAt: transactions.nextPollAt });
     if (events.length) await db.insert(transactionEvents).values(events);
     changed = events.length > 0 || patch.substatus !== undefined;
     return updated;

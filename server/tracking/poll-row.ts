@@ -42,12 +42,14 @@ export type PollFields = Pick<TransactionRow, (typeof POLL_FIELDS)[number]>;
 /** A row as a poll reads it, with its version: Postgres' `xmin`, which every update of the row changes. */
 export type PollRow = PollFields & { rowVersion: string };
 
+/** The poll's columns as a selection, built once (drizzle walks a selection's columns on every query). */
+export const pollColumns = Object.fromEntries(POLL_FIELDS.map((field) => [field, transactions[field]])) as {
+  [F in (typeof POLL_FIELDS)[number]]: (typeof transactions)[F];
+};
+
 const preparePollRead = (ctx: AppContext) =>
   ctx.db
-    .select({
-      ...Object.fromEntries(POLL_FIELDS.map((field) => [field, transactions[field]])),
-      rowVersion: sql<string>`${transactions}.xmin::text`.as('row_version'),
-    })
+    .select({ ...pollColumns, rowVersion: sql<string>`${transactions}.xmin::text`.as('row_version') })
     .from(transactions)
     .where(eq(transactions.id, sql.placeholder('id')))
     .limit(1)

@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, or } from 'drizzle-orm';
+import { and, eq, or, sql } from 'drizzle-orm';
 import { authUsers, webhookEndpoints, webhookMessages } from '../../drizzle/schema';
 import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import { newWebhookMessageId } from '../ids';
+import { perKey } from '../per-key';
 import { JOBS, type JobData } from '../tracking/jobs';
 import { transactionById } from '../transactions/lookup';
 import { presentTransaction } from '../transactions/present';
@@ -72,6 +73,32 @@ export const webhookEventType = (created: boolean, status: Parameters<typeof isF
   created ? 'transaction.created' : isFinal(status) ? 'transaction.final' : 'transaction.status_changed';
 
 /**
+ * The endpoints a change goes to: every enabled `all` endpoint, and the referral owner's `affiliate`
+ * ones (none without a referral owner: `owner_id = null` matches nothing), whose owner may receive it.
+ * Prepared once per process: every status change of every swap runs it.
+ */
+const endpointsFor = perKey((ctx: AppContext) =>
+  ctx.db
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .innerJoin(authUsers, eq(authUsers.id, webhookEndpoints.ownerId))
+    .where(
+      and(
+        eq(webhookEndpoints.enabled, true),
+        or(
+          eq(webhookEndpoints.scope, 'all'),
+          and(
+            eq(webhookEndpoints.scope, 'affiliate'),
+            eq(webhookEndpoints.ownerId, sql.placeholder('referralOwnerId')),
+          ),
+        ),
+        ownerMayReceive(),
+      ),
+    )
+    .prepare('webhook_endpoints_for_change'),
+);
+
+/**
  * One message per matching endpoint whose owner may still receive it: `all`-scope endpoints of
  * admins, and the referral owner's own. A state
  * already sent to an endpoint under the same event type is not sent again, so a retried fan-out or
@@ -81,16 +108,7 @@ export const webhookEventType = (created: boolean, status: Parameters<typeof isF
 export async function fanOutChange(ctx: AppContext, job: JobData<'webhooks.fan-out'>) {
   const tx = await transactionById(ctx, job.transactionId);
   if (!tx) return { messages: 0, queued: [] };
-  const ownerMatch = tx.referralOwnerId
-    ? and(eq(webhookEndpoints.scope, 'affiliate'), eq(webhookEndpoints.ownerId, tx.referralOwnerId))
-    : undefined;
-  const endpoints = await ctx.db
-    .select({ id: webhookEndpoints.id })
-    .from(webhookEndpoints)
-    .innerJoin(authUsers, eq(authUsers.id, webhookEndpoints.ownerId))
-    .where(
-      and(eq(webhookEndpoints.enabled, true), or(eq(webhookEndpoints.scope, 'all'), ownerMatch), ownerMayReceive()),
-    );
+  const endpoints = await endpointsFor(ctx).execute({ referralOwnerId: tx.referralOwnerId });
   if (!endpoints.length) return { messages: 0, queued: [] };
 
   const type = webhookEventType(job.created, tx.status);
