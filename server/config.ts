@@ -131,9 +131,9 @@ const SETTINGS = {
   worker: {
     healthPort: from('WORKER_HEALTH_PORT', z.coerce.number().int().min(0).max(65535).default(3300)),
     trackingConcurrency: from('TRACKING_CONCURRENCY', positiveInt.default(20)),
-    lockDurationMs: from('WORKER_LOCK_DURATION_MS', positiveInt.default(10_000)),
+    lockDurationMs: from('WORKER_LOCK_DURATION_MS', positiveInt.default(8_000)),
     /** How often workers look for jobs whose lock lapsed (a worker died) and hand them back. */
-    stalledIntervalMs: from('WORKER_STALLED_INTERVAL_MS', positiveInt.default(5_000)),
+    stalledIntervalMs: from('WORKER_STALLED_INTERVAL_MS', positiveInt.default(4_000)),
     sweepIntervalMs: from('SWEEP_INTERVAL_MS', positiveInt.default(30_000)),
     rateLimitRollupIntervalMs: from('RATE_LIMIT_ROLLUP_INTERVAL_MS', positiveInt.default(60_000)),
     priceRefreshIntervalMs: from('PRICE_REFRESH_INTERVAL_MS', positiveInt.default(10 * 60_000)),

@@ -61,7 +61,7 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
     prefix,
     // With tracing on, each run of a job is a span in the trace that enqueued it (bullmq-otel).
     telemetry: activeTracing()?.queueTelemetry,
-    // A dead worker's job runs again within lockDuration + stalledInterval (10 + 5 s by default). A live
+    // A dead worker's job runs again within lockDuration + stalledInterval (8 + 4 s by default). A live
     // worker renews its locks every lockDuration / 2, so only an event loop stalled that long loses one.
     lockDuration: config.worker.lockDurationMs,
     stalledInterval: Math.min(config.worker.stalledIntervalMs, Math.max(1000, config.worker.lockDurationMs / 2)),
