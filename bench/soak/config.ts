@@ -64,6 +64,8 @@ export const SOAK = {
   fuzzConcurrency: Number(process.env.SOAK_FUZZ_CONCURRENCY ?? 32),
   /** Swap flows (quote → lock → execute → track) in flight at once. */
   swapFlows: Number(process.env.SOAK_SWAP_FLOWS ?? 4),
+  /** Most swap flows started a second: about what the flows reach while the race and fuzz drivers run. */
+  swapsPerSecond: Number(process.env.SOAK_SWAPS_PER_SECOND ?? 1.5),
   /** How long the books wait for every swap to settle after the load stops. */
   settleTimeoutMs: 180_000,
   /** How long a client keeps retrying a track call through outages before it gives up. */

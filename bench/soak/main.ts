@@ -65,7 +65,7 @@ async function main() {
         deadline,
         concurrency: SOAK.fuzzConcurrency,
       }),
-      traffic.run(deadline, SOAK.swapFlows),
+      traffic.run(deadline, SOAK.swapFlows, SOAK.swapsPerSecond),
       chaos.run(start, deadline),
     ]);
     await chaos.settled();

@@ -206,13 +206,21 @@ export class Traffic {
     }
   }
 
-  /** Swap flows in `concurrency` lanes until `deadline`. */
-  async run(deadline: number, concurrency: number) {
+  /**
+   * Swap flows in `concurrency` lanes until `deadline`, starting at most `perSecond` a second: a steady
+   * load, so a process's memory at the end of the run is compared with the same traffic as after the
+   * warm-up (unbounded, the flows ran eight times faster once the race and fuzz drivers had finished).
+   */
+  async run(deadline: number, concurrency: number, perSecond: number) {
     let index = 0;
+    let nextStart = Date.now();
     const lane = async () => {
       while (Date.now() < deadline) {
+        const wait = nextStart - Date.now();
+        nextStart = Math.max(nextStart, Date.now()) + 1000 / perSecond;
+        if (wait > 0) await sleep(Math.min(wait, deadline - Date.now()));
+        if (Date.now() >= deadline) return;
         await this.flow(index++).catch((error) => this.abandon(`error ${(error as Error).message.slice(0, 60)}`));
-        await sleep(100);
       }
     };
     await Promise.all([
