@@ -57,14 +57,9 @@ export const SOAK = {
   },
   /** The drivers aim to have started their whole quota by this share of the run, leaving the rest to catch up. */
   paceFinishShare: 0.85,
-  /**
-   * Executes sent at each lock at once, and most locks raced at once (the pace decides how many are: about
-   * five at 16.7 locks a second). Ten, not sixteen: catching up after an outage, 320 executes in flight
-   * bought no throughput on two saturated cores, only a queue at PgBouncer (3.2 s average wait) long
-   * enough for new logins to hit their connect timeout (scaled run 6).
-   */
+  /** Executes sent at each lock at once, and most locks raced at once (the pace decides how many are). */
   raceParallel: 20,
-  racingLocks: Number(process.env.SOAK_RACING_LOCKS ?? 10),
+  racingLocks: Number(process.env.SOAK_RACING_LOCKS ?? 16),
   /** Most fuzz requests in flight at once. */
   fuzzConcurrency: Number(process.env.SOAK_FUZZ_CONCURRENCY ?? 32),
   /** Swap flows (quote → lock → execute → track) in flight at once. */

@@ -48,6 +48,8 @@ export interface Swap {
   executedAt?: number;
   finalSeenAt?: number;
   finalStatus?: string;
+  /** When the integrator's status polling last asked about it. */
+  statusReadAt?: number;
 }
 
 export interface ReplayCheck {
@@ -230,11 +232,17 @@ export class Traffic {
     ]);
   }
 
-  /** Polls every unsettled swap's status through the API, as an integrator's UI would. */
+  /**
+   * Polls every unsettled swap's status through the API, as an integrator's UI would: up to 50 a round,
+   * those asked about longest ago first, so with more than 50 open none waits behind the rest.
+   */
   async pollStatuses(deadline: number) {
     while (Date.now() < deadline) {
-      const open = this.swaps.filter((s) => s.transactionId && !s.finalSeenAt);
+      const open = this.swaps
+        .filter((s) => s.transactionId && !s.finalSeenAt)
+        .sort((a, b) => (a.statusReadAt ?? 0) - (b.statusReadAt ?? 0));
       for (const swap of open.slice(0, 50)) {
+        swap.statusReadAt = Date.now();
         const res = await this.rec.request({
           method: 'GET',
           base: this.base(),
