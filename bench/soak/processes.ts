@@ -54,7 +54,7 @@ const topologyEnv: Record<string, string> = scaled
       DATABASE_URL: pgbouncer.url('switchyard'),
       DATABASE_POOLER: 'transaction',
       // A login through PgBouncer waits in its queue for a server connection (README "PgBouncer").
-      DATABASE_CONNECT_TIMEOUT_MS: '10000',
+      DATABASE_CONNECT_TIMEOUT_MS: '5000',
       DATABASE_READ_URL: pgbouncer.url('switchyard_read'),
       DATABASE_READ_MAX_LAG_MS: String(SOAK.replicaMaxLagMs),
       DATABASE_LISTEN_URL: databaseUrl,
