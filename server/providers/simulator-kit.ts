@@ -110,6 +110,8 @@ export const defaultSimulatorConfig = (): SimulatorConfig => ({
 export interface SimulatorOptions {
   port?: number;
   host?: string;
+  /** Swaps, channels and transfers remembered at most, the oldest forgotten first (SIMULATOR_MEMORY). */
+  remember?: number;
   defaults?: Partial<Omit<SimulatorConfig, 'faults'>>;
 }
 
@@ -152,6 +154,13 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 const OUTCOMES: readonly Outcome[] = ['success', 'failure', 'refund'];
 /** Scripts kept at most; the oldest go first (a long soak scripts one per swap). */
 const MAX_SCRIPTS = 100_000;
+
+/**
+ * Swaps, channels and transfers a simulator remembers at most, the oldest forgotten first: a simulator
+ * left running (`npm run up` for days, the one-hour soak) holds a bounded history, as long as about three
+ * hours of the soak's busiest provider, not every swap it ever saw.
+ */
+export const SIMULATOR_MEMORY = 50_000;
 
 /** `{ scripts: [{ key, outcome }] }`: every entry a non-empty key and a known outcome. */
 function parseScripts(body: unknown): { key: string; outcome: Outcome }[] | undefined {

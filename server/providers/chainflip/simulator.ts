@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { base58, bech32m } from '@scure/base';
 import { z } from 'zod';
+import { keep } from '../../bounded-map';
 import {
   autoDepositDue,
   convertAtMarket,
@@ -9,6 +10,7 @@ import {
   findSimAsset,
   type Outcome,
   type RunningSimulator,
+  SIMULATOR_MEMORY,
   type SimAsset,
   type SimRequest,
   type SimResponse,
@@ -653,6 +655,7 @@ export async function startChainflipSimulator({
   channelLifetimeMs?: number;
 } = {}): Promise<ChainflipSimulator> {
   const channels = new Map<string, Channel>();
+  const remembered = opts.remember ?? SIMULATOR_MEMORY;
   const scripts = new Map<string, ChainflipOutcome>();
   const limiter = createNotFoundLimiter(opts.notFoundLimit ?? {});
   let nextIssuedBlock = 8_400_000;
@@ -730,7 +733,7 @@ export async function startChainflipSimulator({
       polls: 0,
       pricing,
     };
-    channels.set(id.toLowerCase(), channel);
+    keep(channels, id.toLowerCase(), channel, remembered);
     return {
       status: 201,
       body: {

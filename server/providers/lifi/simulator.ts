@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { concatHex, encodeAbiParameters, isAddress, parseAbiParameters, toFunctionSelector } from 'viem';
 import { z } from 'zod';
+import { keep } from '../../bounded-map';
 import {
   autoDepositDue,
   convertAtMarket,
@@ -10,6 +11,7 @@ import {
   findSimAsset,
   type Outcome,
   type RunningSimulator,
+  SIMULATOR_MEMORY,
   type SimAsset,
   type SimRequest,
   type SimResponse,
@@ -684,11 +686,12 @@ const CONTROL_PATH = '/__sim/lifi/transfers';
  */
 export async function startLifiSimulator(opts: SimulatorOptions = {}): Promise<RunningSimulator> {
   const tracked = new Map<string, Tracked>();
+  const remembered = opts.remember ?? SIMULATOR_MEMORY;
   const built: Built[] = [];
   /** Each step of a multi-step route, by id, with the step before it. */
   const previousStep = new Map<string, string>();
   /** Steps whose transfer reached DONE: only then may the next step's transaction be built. */
-  const settledSteps = new Set<string>();
+  const settledSteps = new Map<string, true>();
 
   function remember(step: LifiStep, from: SimAsset, to: SimAsset, transactionId: string) {
     const rebuilt = built.findIndex((b) => sameId(b.transactionId, transactionId));
@@ -739,7 +742,7 @@ export async function startLifiSimulator(opts: SimulatorOptions = {}): Promise<R
       step.depositHash = `0x${fakeHex(`lifi-sim:deposit:${step.transactionId}`)}`;
     }
     const transfer = transferOf(step, step.depositHash, req.outcomeFor(step.toAddress));
-    tracked.set(step.depositHash, transfer);
+    keep(tracked, step.depositHash, transfer, remembered);
     return transfer;
   }
 
@@ -799,7 +802,7 @@ export async function startLifiSimulator(opts: SimulatorOptions = {}): Promise<R
     for (const route of routes) {
       route.steps.forEach((step, index) => {
         const before = route.steps[index - 1];
-        if (before) previousStep.set(step.id, before.id);
+        if (before) keep(previousStep, step.id, before.id, remembered);
       });
     }
     return routes;
@@ -915,7 +918,8 @@ export async function startLifiSimulator(opts: SimulatorOptions = {}): Promise<R
     }
     const stage = stageAt(STAGES[transfer.outcome], transfer.polls, req.config.settleAfterPolls);
     transfer.polls += 1;
-    if (stage[0] === 'DONE' && stage[1] !== 'REFUNDED' && transfer.stepId) settledSteps.add(transfer.stepId);
+    if (stage[0] === 'DONE' && stage[1] !== 'REFUNDED' && transfer.stepId)
+      keep(settledSteps, transfer.stepId, true, remembered);
     return { status: 200, body: statusBody(transfer, stage) };
   }
 
@@ -990,7 +994,7 @@ export async function startLifiSimulator(opts: SimulatorOptions = {}): Promise<R
       transactionId: c.transactionId ?? observed.transactionId,
       ...(c.invalidPolls ? { invalidPolls: c.invalidPolls } : {}),
     };
-    tracked.set(c.txHash, transfer);
+    keep(tracked, c.txHash, transfer, remembered);
     return reply(201, { txHash: transfer.txHash, outcome: transfer.outcome, tool: transfer.tool });
   }
 

@@ -3,6 +3,7 @@ import { base58 } from '@scure/base';
 import { beginCell, Address as TonAddress } from '@ton/core';
 import { encodeFunctionData, erc20Abi, getAddress, isAddress, parseAbi } from 'viem';
 import { z } from 'zod';
+import { keep } from '../../bounded-map';
 import { formatAmount } from '../../catalog/amounts';
 import {
   autoDepositDue,
@@ -12,6 +13,7 @@ import {
   findSimAsset,
   type Outcome,
   type RunningSimulator,
+  SIMULATOR_MEMORY,
   type SimAsset,
   type SimRequest,
   type SimResponse,
@@ -35,7 +37,6 @@ import { RELAY_CHAIN, RELAY_NATIVE_CURRENCY, type RelayVm } from './wire';
  * time, re-read when `/transactions/index` is what sees the deposit.
  */
 
-const MAX_REQUESTS = 10_000;
 const DEFAULT_SLIPPAGE_BPS = 50n;
 const depositoryAbi = parseAbi([
   'function depositNative(address depositor, bytes32 id) payable',
@@ -365,14 +366,11 @@ export async function startRelaySimulator(
   opts: SimulatorOptions & { omitOptionalFields?: boolean } = {},
 ): Promise<RunningSimulator> {
   const requests = new Map<string, SimRelayRequest>();
+  const remembered = opts.remember ?? SIMULATOR_MEMORY;
   let counter = 0;
 
   function remember(req: SimRelayRequest) {
-    if (requests.size >= MAX_REQUESTS) {
-      const oldest = requests.keys().next().value;
-      if (oldest !== undefined) requests.delete(oldest);
-    }
-    requests.set(req.requestId, req);
+    keep(requests, req.requestId, req, remembered);
   }
 
   function quote({ body: raw, config, outcomeFor }: SimRequest): SimResponse {

@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { keep } from '../../bounded-map';
 import {
   fakeHex,
   type RunningSimulator,
+  SIMULATOR_MEMORY,
   type SimRequest,
   type SimResponse,
   type SimRoute,
@@ -230,6 +232,7 @@ function destinationInMemo(memo: string | undefined): string | undefined {
  */
 export async function startThorchainSimulator(opts: SimulatorOptions = {}): Promise<ThorchainSimulator> {
   const swaps = new Map<string, SimSwap>();
+  const remembered = opts.remember ?? SIMULATOR_MEMORY;
   let lastQuoted: QuotedDeposit | undefined;
   let currentOutcome: () => SwapOutcome = () => 'success';
 
@@ -264,7 +267,7 @@ export async function startThorchainSimulator(opts: SimulatorOptions = {}): Prom
       memo: deposit.memo ?? memoFor(fromQuote, deposit, to, destination, refundAddress),
       ...(deposit.unobserved ? { unobserved: true } : {}),
     };
-    swaps.set(swap.hash, swap);
+    keep(swaps, swap.hash, swap, remembered);
     return swap;
   }
 
