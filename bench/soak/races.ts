@@ -76,7 +76,8 @@ export async function runRaces(
   const nextLock = async (): Promise<string | undefined> => {
     while (Date.now() < o.deadline) {
       if (pool.length < 50) void topUp().catch(() => {});
-      const lockId = pool.pop();
+      // Oldest first: a lock expires 15 min after it is cloned, and at a slow pace the oldest would wait that long.
+      const lockId = pool.shift();
       if (lockId) return lockId;
       // Wait for the batch in flight; if it failed (Postgres restarting), try again shortly.
       await (refill ?? sleep(100)).catch(() => sleep(500));
