@@ -134,10 +134,10 @@ export class Chaos {
   /** The last killed worker's replacement, starting. */
   private replacement: Promise<void> | undefined;
 
-  /** Redelivery watches still running after a worker kill. */
+  /** Observers still running: a killed worker's redelivery, PgBouncer's pools after its restart. */
   private readonly watches: Promise<void>[] = [];
 
-  /** Waits for a replacement still starting and the redelivery watches, so the run ends with every process up. */
+  /** Waits for a replacement still starting and the observers, so the run ends with every process up. */
   async settled() {
     await this.replacement;
     await Promise.all(this.watches);

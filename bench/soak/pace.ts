@@ -21,8 +21,7 @@ export class Pace {
   /** Claims the next unit: 0 if it may start now, else the ms until it is due; undefined once the quota is out. */
   claim(now = Date.now()): number | undefined {
     if (this.started >= this.quota) return undefined;
-    const span = Math.max(1, this.finishBy - this.start);
-    const dueAt = this.start + ((this.started - this.slack) / this.quota) * span;
+    const dueAt = this.start + ((this.started - this.slack) / this.quota) * this.span;
     if (dueAt > now) return dueAt - now;
     if (this.partners.some((p) => p.behind(now) && p.done + CATCH_UP_LEAD < this.done)) return CATCH_UP_WAIT_MS;
     this.started += 1;
@@ -36,9 +35,11 @@ export class Pace {
 
   /** Whether fewer units have started than the even schedule has fallen due by `now`. */
   behind(now: number) {
-    if (this.started >= this.quota) return false;
-    const span = Math.max(1, this.finishBy - this.start);
-    return this.started < Math.min(this.quota, ((now - this.start) / span) * this.quota);
+    return this.started < this.quota && this.started < ((now - this.start) / this.span) * this.quota;
+  }
+
+  private get span() {
+    return Math.max(1, this.finishBy - this.start);
   }
 
   /** Ties drivers that share the machine: one that is behind holds back the others' catching up. */

@@ -157,8 +157,8 @@ const MAX_SCRIPTS = 100_000;
 
 /**
  * Swaps, channels and transfers a simulator remembers at most, the oldest forgotten first: a simulator
- * left running (`npm run up` for days, the one-hour soak) holds a bounded history, as long as about three
- * hours of the soak's busiest provider, not every swap it ever saw.
+ * left running (`npm run up` for days) holds a bounded history, not every swap it ever saw. The one-hour
+ * soak made about 15,000 swaps across the four providers, so the bound is hours of that traffic.
  */
 export const SIMULATOR_MEMORY = 50_000;
 

@@ -6,7 +6,7 @@ import { feePrices, priceRecordedFee } from '../fees/summary';
 import { isProviderError, ProviderError } from '../providers/errors';
 import type { ProviderAdapter, RouteAsset, StatusResult, TxStatus } from '../providers/types';
 import { withDeadline } from '../routing/deadline';
-import { applyStatus, learnsNothing, recordPollError } from './apply-status';
+import { applyStatus, learnsNothing, recordPollError, type ScheduleFields } from './apply-status';
 import { nextPollDelay, REFUND_WATCH_INTERVAL_MS } from './cadence';
 import { claimedHash } from './hash-claims';
 import {
@@ -149,11 +149,8 @@ async function pollRow(
     return stopped.length ? STOP(tx.status) : { keepTracking: true, nextDelayMs: 1, status: tx.status };
   }
 
-  const schedule = (
-    row: Pick<TransactionRow, 'status' | 'substatus' | 'finalizedAt' | 'createdAt'>,
-    errors: number,
-    rateLimited: boolean,
-  ) => (isPollable(ctx, row) ? new Date(Date.now() + delayFor(ctx, adapter, row, errors, rateLimited)) : null);
+  const schedule = (row: ScheduleFields, errors: number, rateLimited: boolean) =>
+    isPollable(ctx, row) ? new Date(Date.now() + delayFor(ctx, adapter, row, errors, rateLimited)) : null;
 
   let updated: Pick<TransactionRow, 'status' | 'nextPollAt'> | undefined;
   try {
