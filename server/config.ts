@@ -268,6 +268,12 @@ function developmentSecret(nodeEnv: string, name: string): string {
 /** The parsed environment as `Config`: the settings tree, plus the values that fall back on others. */
 export const configSchema = envSchema.transform((env) => {
   const settings = resolve(ALL_SETTINGS, env);
+  // The sweep takes a claim this old for a crash's and hands the lock back: a live execute must never look like one.
+  if (settings.worker.executeClaimTimeoutMs <= settings.executeDeadlineMs) {
+    throw new ConfigError(
+      `Invalid configuration: EXECUTE_CLAIM_TIMEOUT_MS (${settings.worker.executeClaimTimeoutMs}) must be longer than EXECUTE_DEADLINE_MS (${settings.executeDeadlineMs}), or the sweep hands back the claim of an execute still waiting for its provider`,
+    );
+  }
   const providers = Object.fromEntries(
     PROVIDER_KEYS.map((key) => {
       const provider = settings.providers[key];

@@ -108,7 +108,7 @@ export const productEnv: Record<string, string> = {
   UPSTREAM_ALLOWED_HOSTS: '127.0.0.1',
   CATALOG_CACHE_MS: '5000',
   PROVIDER_DEADLINE_MS: '3000',
-  EXECUTE_CLAIM_TIMEOUT_MS: '5000',
+  EXECUTE_CLAIM_TIMEOUT_MS: '20000',
   RATE_LIMIT_WINDOW_SECONDS: String(SOAK.rateLimit.windowSeconds),
   RATE_LIMIT_CATALOG: String(SOAK.rateLimit.catalog),
   RATE_LIMIT_QUOTE: String(SOAK.rateLimit.quote),
@@ -118,7 +118,7 @@ export const productEnv: Record<string, string> = {
   TRACKING_TIME_SCALE: '0.05',
   TRACKING_MIN_INTERVAL_MS: '250',
   TRACKING_CONCURRENCY: '32',
-  // The worker lock and stalled check stay at their defaults (10 s, 5 s): the soak measures what ships.
+  // The worker lock and stalled check stay at their defaults (8 s, 4 s): the soak measures what ships.
   SWEEP_INTERVAL_MS: '5000',
   SWEEP_GRACE_MS: '5000',
   ...Object.fromEntries(PROVIDER_KEYS.map((key) => [`${key}_URL`, simulatorUrls[key]])),

@@ -44,6 +44,8 @@ export interface ExecuteResult {
 }
 
 type LockRow = typeof locks.$inferSelect;
+/** A lock this execute holds: `claimedAt` is its fencing token (see `CLAIM_SQL`). */
+type ClaimedLock = LockRow & { claimedAt: Date };
 
 const snapshot = (asset: RouteAsset): AssetSnapshot => ({
   id: asset.id,
@@ -58,16 +60,23 @@ const lockColumns = Object.entries(getTableColumns(locks));
 
 /**
  * One conditional UPDATE: exactly one caller wins a live lock, however many race for it. The same
- * statement tells a loser whether the lock exists at all, so losing costs one round trip (none in the
- * process that holds the claim, see `claimSharedInProcess`). Sent on
- * the driver directly: a loser (19 of 20 racers on a contested lock) looks at `found` and `won`
- * only, instead of paying for drizzle mapping a whole all-null lock row.
+ * statement tells a loser what it lost to (no such lock, expired, used, or held by another execute), so
+ * losing costs one round trip (none in the process that holds the claim, see `claimSharedInProcess`).
+ * Sent on the driver directly: a loser (19 of 20 racers on a contested lock) reads four columns
+ * instead of paying for drizzle mapping a whole all-null lock row.
+ *
+ * The claim's time is its fencing token: the holder records the swap, or hands the lock back, only
+ * while `claimed_at` is still the time it claimed at. Whole milliseconds, so the token survives the
+ * round trip through a JS Date exactly; a later claim can never carry the same time, since it comes
+ * after the holder's own hand-back or after the sweep found this claim older than
+ * EXECUTE_CLAIM_TIMEOUT_MS.
  */
 const CLAIM_SQL = `with "claimed" as (update "locks"
-    set "state" = 'executing', "claimed_at" = now(), "updated_at" = now()
+    set "state" = 'executing', "claimed_at" = date_trunc('milliseconds', clock_timestamp()), "updated_at" = now()
     where "id" = $1 and "state" = 'locked' and "expires_at" > now()
     returning *)
-  select "locks"."id" as "found", "claimed"."id" is not null as "won", "claimed".*
+  select "locks"."id" as "found", "claimed"."id" is not null as "won", "locks"."state" as "held_state",
+    "locks"."expires_at" <= now() as "held_expired", "claimed".*
   from "locks" left join "claimed" on true where "locks"."id" = $1`;
 
 /** The winner's row, decoded column by column as drizzle would. */
@@ -80,20 +89,31 @@ function lockRow(raw: Record<string, unknown>): LockRow {
   return row as LockRow;
 }
 
-/** What a claim learnt: the lock it won, else whether the lock exists at all. */
-type Claim = { lock: LockRow; found: true } | { lock: null; found: boolean };
+/** Why a claim was lost: the lock as the losing statement saw it. */
+type Held = 'missing' | 'expired' | 'used' | 'executing';
+
+/** What a claim learnt: the lock it won (with its fencing token in `claimedAt`), else why not. */
+type Claim = { lock: ClaimedLock; held?: undefined } | { lock: null; held: Held };
 
 async function claimLock(ctx: AppContext, lockId: string): Promise<Claim> {
   const [found] = await ctx.sql.unsafe(CLAIM_SQL, [lockId], { prepare: true });
-  if (!found) return { lock: null, found: false };
-  return found.won ? { lock: lockRow(found), found: true } : { lock: null, found: true };
+  if (!found) return { lock: null, held: 'missing' };
+  if (found.won) return { lock: lockRow(found) as ClaimedLock };
+  // 'locked' as the statement's snapshot saw it, lost all the same: a concurrent claim committed first.
+  const held: Held = found.held_state === 'used' ? 'used' : found.held_expired ? 'expired' : 'executing';
+  return { lock: null, held };
 }
 
-function lostClaim(found: boolean): AppError {
-  if (!found) return notFound('Lock', 'lockId');
-  return new AppError('QUOTE_EXPIRED', 'This lock has expired or was already executed; request a new quote and lock', {
-    field: 'lockId',
-  });
+const LOST_CLAIM: Record<Exclude<Held, 'missing'>, string> = {
+  expired: 'This lock has expired; request a new quote and lock',
+  used: 'This lock was already executed; request a new quote and lock',
+  executing:
+    'This lock is being executed by another request; it is handed back if that execute fails, so retry shortly or request a new quote and lock',
+};
+
+function lostClaim(held: Held): AppError {
+  if (held === 'missing') return notFound('Lock', 'lockId');
+  return new AppError('QUOTE_EXPIRED', LOST_CLAIM[held], { field: 'lockId' });
 }
 
 /** Per process: the claim of each lock it is asking for or holds, until the swap is recorded or the lock handed back. */
@@ -109,19 +129,20 @@ const claimsInProcess = perKey((_ctx: AppContext) => new Map<string, Promise<Cla
 async function claimSharedInProcess<T>(
   ctx: AppContext,
   lockId: string,
-  use: (lock: LockRow) => Promise<T>,
+  use: (lock: ClaimedLock) => Promise<T>,
 ): Promise<T> {
   const claims = claimsInProcess(ctx);
   const pending = claims.get(lockId);
   // Awaited only when there is one: a caller that waited a tick for nothing would miss a claim started meanwhile.
   const shared = pending && (await pending.catch(() => undefined));
-  if (shared && (shared.lock || !shared.found)) throw lostClaim(shared.found);
+  if (shared?.lock) throw lostClaim('executing');
+  if (shared?.held === 'missing') throw lostClaim('missing');
   const claim = claimLock(ctx, lockId);
   const mine = !claims.has(lockId);
   if (mine) claims.set(lockId, claim);
   try {
     const won = await claim;
-    if (!won.lock) throw lostClaim(won.found);
+    if (!won.lock) throw lostClaim(won.held);
     return await use(won.lock);
   } finally {
     if (mine) claims.delete(lockId);
@@ -133,6 +154,8 @@ type EventInsert = typeof transactionEvents.$inferInsert;
 
 interface RecordValues {
   lockId: string;
+  /** The claim's fencing token, as text: a bare placeholder gets no column encoder. */
+  claimedAt: string;
   transactionId: string;
   tx: TransactionInsert;
   ev: EventInsert;
@@ -158,7 +181,13 @@ function prepareRecord({ db }: AppContext, sampleTransaction: TransactionInsert,
       transactionId: sql`${sql.placeholder('transactionId')}`,
       updatedAt: sql`now()`,
     })
-    .where(and(eq(locks.id, sql.placeholder('lockId')), eq(locks.state, 'executing')))
+    .where(
+      and(
+        eq(locks.id, sql.placeholder('lockId')),
+        eq(locks.state, 'executing'),
+        eq(locks.claimedAt, sql.placeholder('claimedAt')),
+      ),
+    )
     .returning({ id: locks.id });
   const created = db.insert(transactions).values(placeholdersFor('tx', sampleTransaction));
   const noted = db.insert(transactionEvents).values(placeholdersFor('ev', sampleEvent));
@@ -179,12 +208,15 @@ function prepareRecord({ db }: AppContext, sampleTransaction: TransactionInsert,
   return { sql: query.sql, fill };
 }
 
-/** A provider hiccup never burns a lock: the claim is handed back while the lock is still valid. */
-async function releaseLock(ctx: AppContext, lockId: string) {
+/**
+ * A provider hiccup never burns a lock: the claim is handed back while the lock is still valid. Only
+ * this execute's own claim: once the sweep has handed it back, the lock may be someone else's.
+ */
+async function releaseLock(ctx: AppContext, lock: ClaimedLock) {
   await ctx.db
     .update(locks)
     .set({ state: 'locked', claimedAt: null, updatedAt: sql`now()` })
-    .where(and(eq(locks.id, lockId), eq(locks.state, 'executing')));
+    .where(and(eq(locks.id, lock.id), eq(locks.state, 'executing'), eq(locks.claimedAt, lock.claimedAt)));
 }
 
 /**
@@ -207,7 +239,7 @@ type Catalog = Awaited<ReturnType<typeof getCatalog>>;
 
 /** What the provider answered for a claimed lock, with the assets it was asked about. */
 interface Execution {
-  lock: LockRow;
+  lock: ClaimedLock;
   adapter: ProviderAdapter;
   src: RouteAsset;
   dst: RouteAsset;
@@ -238,7 +270,7 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
 }
 
 /** The provider's execute under its deadline; any failure hands the claim back before it is reported. */
-async function callProvider(ctx: AppContext, lock: LockRow, catalog: Catalog): Promise<Execution> {
+async function callProvider(ctx: AppContext, lock: ClaimedLock, catalog: Catalog): Promise<Execution> {
   const adapter = ctx.providers.get(lock.provider);
   const src = catalog.assetById(lock.srcAssetId);
   const dst = catalog.assetById(lock.dstAssetId);
@@ -270,7 +302,7 @@ async function callProvider(ctx: AppContext, lock: LockRow, catalog: Catalog): P
     holdsLockedTerms(lock, route, dst, result);
     return { lock, adapter, src, dst, route, transactionId, result, prices: feePrices(catalog, [src, dst]) };
   } catch (error) {
-    await releaseLock(ctx, lock.id);
+    await releaseLock(ctx, lock);
     await ctx.metrics?.recordFailure(lock.provider, 'execute');
     if (isProviderError(error)) {
       ctx.log.warn({ provider: lock.provider, kind: error.kind, detail: error.message }, 'provider execute failed');
@@ -371,19 +403,36 @@ async function record(
     statement = prepareRecord(ctx, transaction, event);
     recordStatements.set(ctx, statement);
   }
-  // One statement, so one round trip and all or nothing: when the lock is no longer ours the
+  // One statement, so one round trip and all or nothing: when the claim is no longer ours the
   // division by zero aborts it, inserts included.
-  await ctx.sql
-    .unsafe(statement.sql, statement.fill({ lockId: lock.id, transactionId, tx: transaction, ev: event }), {
-      prepare: true,
-    })
-    .catch((error) => {
-      if ((error as { code?: string }).code === DIVISION_BY_ZERO) {
-        throw new AppError('QUOTE_EXPIRED', 'This lock was executed concurrently', { field: 'lockId' });
-      }
-      throw error;
-    });
+  const values = {
+    lockId: lock.id,
+    claimedAt: lock.claimedAt.toISOString(),
+    transactionId,
+    tx: transaction,
+    ev: event,
+  };
+  await ctx.sql.unsafe(statement.sql, statement.fill(values), { prepare: true }).catch(async (error) => {
+    if ((error as { code?: string }).code === DIVISION_BY_ZERO) throw claimOutlived(ctx);
+    // Lost on the way (a pooler or database restart): if it did not commit, the lock goes back now
+    // rather than after the sweep's EXECUTE_CLAIM_TIMEOUT_MS; if it did, the lock is used and this matches nothing.
+    await releaseLock(ctx, lock).catch(() => {});
+    throw error;
+  });
   return { trackable };
+}
+
+/**
+ * The sweep handed this execute's claim back (it outlived EXECUTE_CLAIM_TIMEOUT_MS, so was taken for
+ * a crash's) before the swap was recorded: nothing was recorded, and the lock is free again unless it
+ * expired or another execute has taken it since, which a retry is told.
+ */
+function claimOutlived(ctx: AppContext): AppError {
+  return new AppError(
+    'SERVICE_UNAVAILABLE',
+    `This execute took longer than its claim on the lock allows (${ctx.config.worker.executeClaimTimeoutMs} ms) and recorded nothing; execute the lock again`,
+    { field: 'lockId' },
+  );
 }
 
 /** The recorded swap is already safe: the sweep finds it by its due poll time when the queue cannot take it. */

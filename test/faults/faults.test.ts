@@ -55,7 +55,8 @@ beforeAll(async () => {
     REDIS_PREFIX: 'faults',
     CATALOG_CACHE_MS: '0',
     PROVIDER_DEADLINE_MS: '1000',
-    EXECUTE_CLAIM_TIMEOUT_MS: '1000',
+    EXECUTE_DEADLINE_MS: '1500',
+    EXECUTE_CLAIM_TIMEOUT_MS: '2000',
     RATE_LIMIT_CATALOG: '100000',
     RATE_LIMIT_QUOTE: '100000',
     RATE_LIMIT_EXECUTE: '100000',
@@ -170,7 +171,13 @@ describe('web process SIGKILLed mid-execute', () => {
   it('leaves no lock claimed without its transaction after recovery', async () => {
     const port = 3900 + Math.floor(Math.random() * 90);
     sims.CHAINFLIP.reset();
-    child = spawnEntry('server/http/lean-server.ts', { ...env, API_PORT: String(port), EXECUTE_DEADLINE_MS: '20000' });
+    // The child never sweeps: its claim timeout only has to outlast its deadline.
+    child = spawnEntry('server/http/lean-server.ts', {
+      ...env,
+      API_PORT: String(port),
+      EXECUTE_DEADLINE_MS: '20000',
+      EXECUTE_CLAIM_TIMEOUT_MS: '30000',
+    });
     const childBase = `http://127.0.0.1:${port}`;
     expect(await waitUntil(httpOk(`${childBase}/api/health`))).toBe(true);
     const locked = await post('/api/v1/quote/lock', { ...BTC_TO_ETH, provider: 'CHAINFLIP' }, childBase);
@@ -184,7 +191,7 @@ describe('web process SIGKILLed mid-execute', () => {
 
     const stuck = await app.sql`select state from locks where id = ${lockId}`;
     expect(stuck[0]?.state).toBe('executing');
-    await sleep(1100);
+    await sleep(2100);
     const report = await sweep(app, app.tracking as never);
     expect(report.releasedClaims).toBeGreaterThanOrEqual(1);
     const orphans =
