@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { connect, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
+import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
+import { testServerUrl } from './support/databases';
 
 // postgres.js 3.4.9 defers small writes with setImmediate; when Postgres restarts and the socket
 // closes first, the deferred write dereferences the nulled socket from a timer and the uncaught
@@ -36,4 +39,42 @@ describe('the installed postgres.js driver', () => {
       );
     });
   }
+
+  // The soak's scaled runs 6, 8 and 10: after a PgBouncer restart one web process answered CONNECT_TIMEOUT
+  // once per connect timeout for ~45 s while PgBouncer served everyone else. A connection whose socket
+  // closed with a small write still deferred kept the cancelled timer's id and the unsent bytes, so every
+  // later write on it (the next login's StartupMessage) joined the stale bytes and waited for a timer that
+  // never fires, until they passed 1,024 bytes and PgBouncer got them as one "bad packet" (as
+  // LanternOps/breeze#3225 found). Both teardown paths now drop the deferred write.
+  it('a connection that closed with a write deferred logs in again', async () => {
+    const server = testServerUrl();
+    let current: Socket | undefined;
+    const sql = postgres(server.toString(), {
+      max: 1,
+      connect_timeout: 2,
+      fetch_types: false,
+      prepare: false,
+      onnotice: () => {},
+      socket: () =>
+        new Promise<Socket>((resolve, reject) => {
+          const socket = connect(Number(server.port || 5432), server.hostname, () => resolve(socket));
+          socket.once('error', reject);
+          current = socket;
+        }),
+    });
+    try {
+      expect(await sql`select 1 as one`).toEqual([{ one: 1 }]);
+      // Runs before the driver's own deferred write (immediates run in order): the socket closes first.
+      setImmediate(() => {
+        const closing = current as Socket;
+        closing.destroy();
+        closing.emit('close', false);
+      });
+      const cut = await sql`select 2 as two`.execute().catch((error: unknown) => error);
+      expect((cut as { code?: string }).code).toBe('CONNECTION_CLOSED');
+      expect(await sql`select 3 as three`).toEqual([{ three: 3 }]);
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+  });
 });
