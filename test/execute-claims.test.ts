@@ -161,5 +161,9 @@ describe('a losing execute', () => {
     const elsewhereAnswer = await execute(elsewhere);
     expectV1Error(elsewhereAnswer, 409, 'QUOTE_EXPIRED', 'lockId');
     expect(elsewhereAnswer.body.error.message).toMatch(/being executed by another request/);
+
+    // Its expiry passing meanwhile does not make it expired while an execute holds it.
+    await t.app.sql`update locks set expires_at = now() - interval '1 second' where id = ${elsewhere}`;
+    expect((await execute(elsewhere)).body.error.message).toMatch(/being executed by another request/);
   });
 });

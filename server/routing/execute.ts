@@ -99,8 +99,13 @@ async function claimLock(ctx: AppContext, lockId: string): Promise<Claim> {
   const [found] = await ctx.sql.unsafe(CLAIM_SQL, [lockId], { prepare: true });
   if (!found) return { lock: null, held: 'missing' };
   if (found.won) return { lock: lockRow(found) as ClaimedLock };
-  // 'locked' as the statement's snapshot saw it, lost all the same: a concurrent claim committed first.
-  const held: Held = found.held_state === 'used' ? 'used' : found.held_expired ? 'expired' : 'executing';
+  // 'locked' and live as the statement's snapshot saw it, lost all the same: a concurrent claim committed first.
+  const held: Held =
+    found.held_state === 'locked' && found.held_expired
+      ? 'expired'
+      : found.held_state === 'used'
+        ? 'used'
+        : 'executing';
   return { lock: null, held };
 }
 
