@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { envSchema } from '../../server/config';
-import { isPortFree, listen } from '../../server/lifecycle';
+import { isPortFree } from '../../server/lifecycle';
 
 /** Runs one of the product's TypeScript entry points as its own Node process (no npx in between, so signals reach it). */
 const APP_SETTINGS = new Set(Object.keys(envSchema.shape));
@@ -95,14 +95,28 @@ export function exitWithin(child: ChildProcess, timeoutMs: number): Promise<numb
   });
 }
 
-/** A loopback port that was free a moment ago. */
-/** A loopback port that was free a moment ago; none of `taken` (picked already, not yet bound). */
+/**
+ * The kernel's ephemeral range: every outgoing connection's source port comes from it, so a port picked
+ * there and bound a moment later can meanwhile be taken by a client (a busy machine, a soak beside the
+ * suite: CI run 8's simulators found their port taken that way). Test ports come from below it.
+ */
+function ephemeralLow(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+/** A Redis Cluster node also binds its bus on its port + 10,000: that one stays below the ephemeral range too. */
+const CLUSTER_BUS_OFFSET = 10_000;
+const PICK_FROM = 10_000;
+const PICK_BELOW = Math.max(PICK_FROM + 4_096, ephemeralLow() - CLUSTER_BUS_OFFSET);
+
+/** A loopback port free a moment ago, below the ephemeral range, and not in `taken`. */
 export async function freePort(taken: readonly number[] = []): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const server = createServer();
-    const port = await listen(server, 0, '127.0.0.1');
-    await new Promise((resolve) => server.close(resolve));
-    if (!taken.includes(port)) return port;
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = PICK_FROM + randomInt(PICK_BELOW - PICK_FROM);
+    if (!taken.includes(port) && (await isPortFree(port, '127.0.0.1'))) return port;
   }
   throw new Error('no free port found');
 }
