@@ -215,6 +215,35 @@ describe('POST /api/v1/transaction/track', () => {
     expect(garbage.status).toBe(400);
   });
 
+  it('keeps both TON hash forms when a poll took the same hash from the provider first', async () => {
+    const { beginCell, external, storeMessage, Address } = await import('@ton/core');
+    const wallet = Address.parse('UQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_p0p');
+    const message = external({ to: wallet, body: beginCell().storeUint(0xfeedface, 32).endCell() });
+    const boc = beginCell().store(storeMessage(message)).endCell();
+    const raw = boc.hash().toString('hex');
+    t.sims.RELAY.configure({ settleAfterPolls: 1000, autoDepositMs: null });
+    const executed = await executeSwap(
+      t,
+      { ...ETH_TO_BTC, srcChain: 'ton', srcAddress: 'native', amount: '100', depositor: wallet.toString() },
+      'RELAY',
+    );
+    // What a poll that saw the deposit at the provider before the client reported it leaves behind.
+    await t.app.sql`update transactions set hash = ${raw}, hash_key = ${raw}, inbound_hash = ${raw}
+      where id = ${executed.transaction.id}`;
+    const res = await t.post('/api/v1/transaction/track', {
+      transactionId: executed.transaction.id,
+      txHash: boc.toBoc().toString('base64'),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.transaction.hash).toBe(raw);
+    const row = await firstRow(
+      t.app.sql`select tracking_context from transactions where id = ${executed.transaction.id}`,
+    );
+    expect(row.tracking_context.tonMessageHash).toBe(raw);
+    expect(row.tracking_context.tonNormalizedHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row.tracking_context.requestId).toEqual(expect.any(String));
+  });
+
   it('changes nothing on a final transaction and says tracking false', async () => {
     t.sims.RELAY.configure({ outcome: 'success', settleAfterPolls: 1 });
     const executed = await executeSwap(t, ETH_TO_BTC, 'RELAY');

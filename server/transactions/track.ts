@@ -84,15 +84,20 @@ async function refuseAfterExpiry(ctx: AppContext, tx: TransactionRow, hash: stri
 }
 
 function hashPatch(tx: TransactionRow, parsed: Parsed): Partial<typeof transactions.$inferInsert> {
-  const patch: Partial<typeof transactions.$inferInsert> = { hash: parsed.hash, hashKey: hashKey(parsed.hash) };
-  if (parsed.kind === 'ton-boc') {
-    patch.trackingContext = {
-      ...tx.trackingContext,
-      tonMessageHash: parsed.hash,
-      tonNormalizedHash: parsed.normalizedHash,
-    };
-  }
-  return patch;
+  return { hash: parsed.hash, hashKey: hashKey(parsed.hash), ...tonForms(tx, parsed) };
+}
+
+/**
+ * A TON external message's two hash forms, kept for the provider's status check whichever form it
+ * reports; also when a poll took the same hash from the provider first, since only the BoC gives both.
+ */
+function tonForms(tx: TransactionRow, parsed: Parsed): Partial<typeof transactions.$inferInsert> {
+  if (parsed.kind !== 'ton-boc') return {};
+  const { tonMessageHash, tonNormalizedHash } = tx.trackingContext;
+  if (tonMessageHash === parsed.hash && tonNormalizedHash === parsed.normalizedHash) return {};
+  return {
+    trackingContext: { ...tx.trackingContext, tonMessageHash: parsed.hash, tonNormalizedHash: parsed.normalizedHash },
+  };
 }
 
 /**
@@ -120,9 +125,10 @@ export async function trackTransaction(ctx: AppContext, body: TrackBody): Promis
     if (!locked) throw notFound('Transaction', 'transactionId');
     const raced = parsed && decision?.take && claimedHash(locked) !== claimedHash(tx);
     const take = parsed && decision?.take && !raced && hashKey(claimedHash(locked)) !== hashKey(parsed.hash);
+    const alreadyHeld = parsed && hashKey(claimedHash(locked)) === hashKey(parsed.hash);
     const patch: Partial<typeof transactions.$inferInsert> = {
       updatedAt: new Date(),
-      ...(take ? hashPatch(locked, parsed) : {}),
+      ...(take ? hashPatch(locked, parsed) : alreadyHeld ? tonForms(locked, parsed) : {}),
     };
     // A deposit reported for a swap nothing has reported progress on yet (or whose last report was rejected): it
     // waits for its confirmations.
