@@ -221,7 +221,7 @@ export function writeReport(report: ReturnType<typeof buildReport>) {
     `  memory (RSS MiB start→end, peak; growth after warm-up): ${report.memory.instances
       .map(
         (i) =>
-          `${i.process} ${i.rssMiB.start}→${i.rssMiB.end} (${i.rssMiB.peak})${i.growthAfterWarmUp?.rss != null ? ` ${round(i.growthAfterWarmUp.rss * 100)}%` : ''}`,
+          `${i.process} ${i.rssMiB.start}→${i.rssMiB.end} (${i.rssMiB.peak})${i.growthAfterWarmUp?.rss != null ? ` ${round(i.growthAfterWarmUp.rss * 100)}%${report.memory.judged.includes(i.process) ? '' : ' (not judged)'}` : ''}`,
       )
       .join(', ')}`,
     `  CPU seconds: ${report.memory.instances.map((i) => `${i.process} ${i.cpuSeconds}`).join(', ')}, soak driver ${report.driverCpuSeconds}`,
