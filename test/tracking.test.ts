@@ -118,6 +118,37 @@ describe('GET /api/v1/transaction/status', () => {
   });
 });
 
+const TON_WALLET = 'UQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_p0p';
+
+/** A TON swap through Relay still waiting for its deposit, and an external message to its wallet as a BoC. */
+async function tonSwapAndMessage(bodyWord: number) {
+  const { beginCell, external, storeMessage, Address } = await import('@ton/core');
+  const message = external({ to: Address.parse(TON_WALLET), body: beginCell().storeUint(bodyWord, 32).endCell() });
+  const boc = beginCell().store(storeMessage(message)).endCell();
+  t.sims.RELAY.configure({ settleAfterPolls: 1000, autoDepositMs: null });
+  const executed = await executeSwap(
+    t,
+    { ...ETH_TO_BTC, srcChain: 'ton', srcAddress: 'native', amount: '100', depositor: TON_WALLET },
+    'RELAY',
+  );
+  return {
+    transactionId: executed.transaction.id as string,
+    raw: boc.hash().toString('hex'),
+    bocBase64: boc.toBoc().toString('base64'),
+  };
+}
+
+/** Reports the swap's BoC: the answer names its raw hash, and the stored tracking context keeps both forms. */
+async function trackBocKeepingBothForms(swap: Awaited<ReturnType<typeof tonSwapAndMessage>>) {
+  const res = await t.post('/api/v1/transaction/track', { transactionId: swap.transactionId, txHash: swap.bocBase64 });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body.data.transaction.hash).toBe(swap.raw);
+  const row = await firstRow(t.app.sql`select tracking_context from transactions where id = ${swap.transactionId}`);
+  expect(row.tracking_context.tonMessageHash).toBe(swap.raw);
+  expect(row.tracking_context.tonNormalizedHash).toMatch(/^[0-9a-f]{64}$/);
+  return row.tracking_context as Record<string, unknown>;
+}
+
 describe('POST /api/v1/transaction/track', () => {
   it('validates the hash for the source chain type and names the field', async () => {
     const evm = await executeSwap(t, USDC_ETH_TO_ARB, 'LIFI');
@@ -177,71 +208,25 @@ describe('POST /api/v1/transaction/track', () => {
   });
 
   it('reduces a TON external-message BoC to its raw and normalised message hashes', async () => {
-    const { beginCell, external, storeMessage, Address } = await import('@ton/core');
-    const wallet = Address.parse('UQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_p0p');
-    const message = external({ to: wallet, body: beginCell().storeUint(0xdeadbeef, 32).endCell() });
-    const boc = beginCell().store(storeMessage(message)).endCell();
-    const expectedRaw = boc.hash().toString('hex');
-    t.sims.RELAY.configure({ settleAfterPolls: 1000, autoDepositMs: null });
-    const executed = await executeSwap(
-      t,
-      {
-        ...ETH_TO_BTC,
-        srcChain: 'ton',
-        srcAddress: 'native',
-        amount: '100',
-        depositor: 'UQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_p0p',
-      },
-      'RELAY',
-    );
-    const res = await t.post('/api/v1/transaction/track', {
-      transactionId: executed.transaction.id,
-      txHash: boc.toBoc().toString('base64'),
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.data.transaction.hash).toBe(expectedRaw);
-    const row = await firstRow(
-      t.app.sql`select tracking_context from transactions where id = ${executed.transaction.id}`,
-    );
-    expect(row.tracking_context.tonMessageHash).toBe(expectedRaw);
-    expect(row.tracking_context.tonNormalizedHash).toMatch(/^[0-9a-f]{64}$/);
-    expect(row.tracking_context.tonNormalizedHash).not.toBe(expectedRaw);
-    const byHash = await t.json(`/api/v1/transaction/status?hash=${expectedRaw}`);
-    expect(byHash.body.data.transaction.id).toBe(executed.transaction.id);
+    const swap = await tonSwapAndMessage(0xdeadbeef);
+    const context = await trackBocKeepingBothForms(swap);
+    expect(context.tonNormalizedHash).not.toBe(swap.raw);
+    const byHash = await t.json(`/api/v1/transaction/status?hash=${swap.raw}`);
+    expect(byHash.body.data.transaction.id).toBe(swap.transactionId);
     const garbage = await t.post('/api/v1/transaction/track', {
-      transactionId: executed.transaction.id,
+      transactionId: swap.transactionId,
       txHash: 'te6cckEBAQEAAgAAAEysuc0=',
     });
     expect(garbage.status).toBe(400);
   });
 
   it('keeps both TON hash forms when a poll took the same hash from the provider first', async () => {
-    const { beginCell, external, storeMessage, Address } = await import('@ton/core');
-    const wallet = Address.parse('UQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_p0p');
-    const message = external({ to: wallet, body: beginCell().storeUint(0xfeedface, 32).endCell() });
-    const boc = beginCell().store(storeMessage(message)).endCell();
-    const raw = boc.hash().toString('hex');
-    t.sims.RELAY.configure({ settleAfterPolls: 1000, autoDepositMs: null });
-    const executed = await executeSwap(
-      t,
-      { ...ETH_TO_BTC, srcChain: 'ton', srcAddress: 'native', amount: '100', depositor: wallet.toString() },
-      'RELAY',
-    );
+    const swap = await tonSwapAndMessage(0xfeedface);
     // What a poll that saw the deposit at the provider before the client reported it leaves behind.
-    await t.app.sql`update transactions set hash = ${raw}, hash_key = ${raw}, inbound_hash = ${raw}
-      where id = ${executed.transaction.id}`;
-    const res = await t.post('/api/v1/transaction/track', {
-      transactionId: executed.transaction.id,
-      txHash: boc.toBoc().toString('base64'),
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.data.transaction.hash).toBe(raw);
-    const row = await firstRow(
-      t.app.sql`select tracking_context from transactions where id = ${executed.transaction.id}`,
-    );
-    expect(row.tracking_context.tonMessageHash).toBe(raw);
-    expect(row.tracking_context.tonNormalizedHash).toMatch(/^[0-9a-f]{64}$/);
-    expect(row.tracking_context.requestId).toEqual(expect.any(String));
+    await t.app.sql`update transactions set hash = ${swap.raw}, hash_key = ${swap.raw}, inbound_hash = ${swap.raw}
+      where id = ${swap.transactionId}`;
+    const context = await trackBocKeepingBothForms(swap);
+    expect(context.requestId).toEqual(expect.any(String));
   });
 
   it('changes nothing on a final transaction and says tracking false', async () => {
