@@ -124,8 +124,8 @@ export async function trackTransaction(ctx: AppContext, body: TrackBody): Promis
     const [locked] = await db.select().from(transactions).where(eq(transactions.id, tx.id)).for('update');
     if (!locked) throw notFound('Transaction', 'transactionId');
     const raced = parsed && decision?.take && claimedHash(locked) !== claimedHash(tx);
-    const take = parsed && decision?.take && !raced && hashKey(claimedHash(locked)) !== hashKey(parsed.hash);
     const alreadyHeld = parsed && hashKey(claimedHash(locked)) === hashKey(parsed.hash);
+    const take = parsed && decision?.take && !raced && !alreadyHeld;
     const patch: Partial<typeof transactions.$inferInsert> = {
       updatedAt: new Date(),
       ...(take ? hashPatch(locked, parsed) : alreadyHeld ? tonForms(locked, parsed) : {}),
