@@ -29,6 +29,12 @@ beforeEach(() => {
 const execute = (lockId: string) => t.post('/api/v1/quote/execute', { lockId });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Waits (boundedly) until the Chainflip simulator has been asked to execute `count` times. */
+async function chainflipExecutes(count: number) {
+  for (let i = 0; i < 200 && t.sims.CHAINFLIP.log.filter((e) => e.kind === 'execute').length < count; i++)
+    await sleep(20);
+}
+
 async function newLock(body: Record<string, unknown>): Promise<string> {
   const res = await t.post('/api/v1/quote/lock', body);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -58,7 +64,7 @@ describe('an execute whose claim the sweep handed back', () => {
     const lockId = await newLock({ ...BTC_TO_ETH, provider: 'CHAINFLIP' });
     t.sims.CHAINFLIP.configure({ faults: { execute: 'slow' }, slowMs: 3000 });
     const inFlight = execute(lockId);
-    for (let i = 0; i < 200 && !t.sims.CHAINFLIP.log.some((e) => e.kind === 'execute'); i++) await sleep(20);
+    await chainflipExecutes(1);
     expect(await lockState(lockId)).toBe('executing');
     await sleep(150);
     // The provider is still answering: the claim now looks like a crash's to the hasty sweep.
@@ -78,31 +84,34 @@ describe('an execute whose claim the sweep handed back', () => {
   });
 
   it('does not record under a claim another execute took after the hand-back', async () => {
-    const lockId = await newLock({ ...BTC_TO_ETH, provider: 'CHAINFLIP' });
-    t.sims.CHAINFLIP.configure({ faults: { execute: 'slow' }, slowMs: 3000 });
-    const first = execute(lockId);
-    for (let i = 0; i < 200 && !t.sims.CHAINFLIP.log.some((e) => e.kind === 'execute'); i++) await sleep(20);
-    await sleep(150);
-    expect((await sweep(hastyWorker, hastyWorker.tracking as never)).releasedClaims).toBe(1);
-    // Another web process claims the handed-back lock and is still with the provider when the first returns.
-    t.sims.CHAINFLIP.configure({ slowMs: 6000 });
+    // Started first: the second execute must reach the provider while the first still waits on it.
     const sibling = await startSibling(t);
-    const second = fetch(`${sibling.baseUrl}/api/v1/quote/execute`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ lockId }),
-    }).then(async (res) => ({ status: res.status, body: await res.json() }));
-    for (let i = 0; i < 200 && t.sims.CHAINFLIP.log.filter((e) => e.kind === 'execute').length < 2; i++)
-      await sleep(20);
+    try {
+      const lockId = await newLock({ ...BTC_TO_ETH, provider: 'CHAINFLIP' });
+      t.sims.CHAINFLIP.configure({ faults: { execute: 'slow' }, slowMs: 3000 });
+      const first = execute(lockId);
+      await chainflipExecutes(1);
+      await sleep(150);
+      expect((await sweep(hastyWorker, hastyWorker.tracking as never)).releasedClaims).toBe(1);
+      // Another web process claims the handed-back lock and is still with the provider when the first returns.
+      t.sims.CHAINFLIP.configure({ slowMs: 6000 });
+      const second = fetch(`${sibling.baseUrl}/api/v1/quote/execute`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ lockId }),
+      }).then(async (res) => ({ status: res.status, body: await res.json() }));
+      await chainflipExecutes(2);
 
-    expectV1Error(await first, 503, 'SERVICE_UNAVAILABLE', 'lockId');
-    expect(await transactionsOf(lockId)).toHaveLength(0);
-    expect(await lockState(lockId)).toBe('executing');
-    const won = await second;
-    expect(won.status, JSON.stringify(won.body)).toBe(200);
-    const recorded = await transactionsOf(lockId);
-    expect(recorded.map((r) => r.id)).toEqual([won.body.data.transaction.id]);
-    await sibling.stop();
+      expectV1Error(await first, 503, 'SERVICE_UNAVAILABLE', 'lockId');
+      expect(await transactionsOf(lockId)).toHaveLength(0);
+      expect(await lockState(lockId)).toBe('executing');
+      const won = await second;
+      expect(won.status, JSON.stringify(won.body)).toBe(200);
+      const recorded = await transactionsOf(lockId);
+      expect(recorded.map((r) => r.id)).toEqual([won.body.data.transaction.id]);
+    } finally {
+      await sibling.stop();
+    }
   });
 });
 
@@ -147,9 +156,9 @@ describe('a losing execute', () => {
     expect(usedAnswer.body.error.message).toMatch(/already executed/);
 
     const held = await newLock({ ...BTC_TO_ETH, provider: 'CHAINFLIP' });
-    t.sims.CHAINFLIP.configure({ faults: { execute: 'slow' }, slowMs: 1000 });
+    t.sims.CHAINFLIP.configure({ faults: { execute: 'slow' }, slowMs: 2000 });
     const holder = execute(held);
-    for (let i = 0; i < 200 && !t.sims.CHAINFLIP.log.some((e) => e.kind === 'execute'); i++) await sleep(20);
+    await chainflipExecutes(1);
     const heldAnswer = await execute(held);
     expectV1Error(heldAnswer, 409, 'QUOTE_EXPIRED', 'lockId');
     expect(heldAnswer.body.error.message).toMatch(/being executed by another request/);
