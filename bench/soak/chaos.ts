@@ -6,8 +6,6 @@
  * fault opens an outage window that closes once both web processes answer ready again (plus a grace
  * period).
  */
-import { execFile } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createWorkerRedis } from '../../server/redis';
@@ -101,43 +99,16 @@ async function flushBullKeys(): Promise<number> {
   return deleted;
 }
 
-/**
- * After a PgBouncer restart, its pools and waiting clients every 2 s for `forMs`, appended to
- * logs/pgbouncer-pools.log: what a login that stalls past the connect timeout waits on (scaled runs 6 and 8).
- */
-async function samplePgBouncerPools(forMs: number) {
-  const log = `${SOAK.root}/logs/pgbouncer-pools.log`;
-  const stopAt = Date.now() + forMs;
-  while (Date.now() < stopAt) {
-    // Not spawnSync: the drivers share this event loop.
-    const show = await new Promise<string>((resolve) => {
-      execFile(
-        'psql',
-        ['-h', '127.0.0.1', '-p', String(SOAK.ports.pgbouncer), '-U', 'postgres', '-d', 'pgbouncer'].concat([
-          '-c',
-          'SHOW POOLS',
-          '-c',
-          'SHOW LISTS',
-        ]),
-        { encoding: 'utf8', timeout: 3000 },
-        (error, stdout, stderr) => resolve(`${stdout}${stderr}${error ? `${error.message}\n` : ''}`),
-      );
-    });
-    appendFileSync(log, `--- ${new Date().toISOString()}\n${show}`);
-    await sleep(2000);
-  }
-}
-
 export class Chaos {
   readonly events: ChaosEvent[] = [];
   private masterTurn = 0;
   /** The last killed worker's replacement, starting. */
   private replacement: Promise<void> | undefined;
 
-  /** Observers still running: a killed worker's redelivery, PgBouncer's pools after its restart. */
+  /** Redelivery watches still running after a worker kill. */
   private readonly watches: Promise<void>[] = [];
 
-  /** Waits for a replacement still starting and the observers, so the run ends with every process up. */
+  /** Waits for a replacement still starting and the redelivery watches, so the run ends with every process up. */
   async settled() {
     await this.replacement;
     await Promise.all(this.watches);
@@ -212,7 +183,6 @@ export class Chaos {
           pgbouncer.kill();
           await sleep(1000);
           await pgbouncer.start();
-          this.watches.push(samplePgBouncerPools(90_000));
           break;
         case 'flush-bullmq': {
           const deleted = await flushBullKeys();
