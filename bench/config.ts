@@ -76,6 +76,8 @@ export function appEnv(settings: BenchSettings, sims: Simulators, authSecret: st
     NODE_ENV: 'production',
     LOG_LEVEL: 'error',
     AUTH_SECRET: authSecret,
+    // One key per run, shared by its processes as the secret is.
+    RATE_LIMIT_HASH_KEY: `${authSecret}-rate-limit-hash-key`,
     DATABASE_URL: settings.databaseUrl,
     REDIS_URL: settings.redisUrl,
     REDIS_PREFIX: REDIS_PREFIX,

@@ -133,6 +133,7 @@ async function main() {
     NODE_ENV: 'production',
     LOG_LEVEL: 'error',
     AUTH_SECRET: newAuthSecret(),
+    RATE_LIMIT_HASH_KEY: newAuthSecret(),
     DATABASE_URL,
     REDIS_PREFIX,
     HOST: '127.0.0.1',

@@ -1,7 +1,7 @@
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
-import { loadConfig } from '../server/config';
+import { loadConfigOrExit } from '../server/lifecycle';
 
 export async function migrateDatabase(url: string): Promise<void> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
@@ -29,7 +29,7 @@ export async function ensureDatabase(url: string, { reset = false } = {}): Promi
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { databaseUrl } = loadConfig();
+  const { databaseUrl } = loadConfigOrExit('migrate');
   await ensureDatabase(databaseUrl, { reset: process.argv.includes('--reset') });
   await migrateDatabase(databaseUrl);
   console.log('database migrated');

@@ -1,4 +1,8 @@
-# Sourced by the run scripts: a stable signing secret per checkout, made once, unless one is given.
+# Sourced by the run scripts: a stable signing secret and rate-limit hash key per checkout, made once,
+# unless given. Production refuses to start without either (the hash key is a key of its own).
 mkdir -p .run
-[ -s .run/auth-secret ] || node -e "console.log(require('crypto').randomBytes(32).toString('hex'))" > .run/auth-secret
+for name in auth-secret rate-limit-hash-key; do
+  [ -s ".run/$name" ] || node -e "console.log(require('crypto').randomBytes(32).toString('hex'))" > ".run/$name"
+done
 export AUTH_SECRET="${AUTH_SECRET:-$(cat .run/auth-secret)}"
+export RATE_LIMIT_HASH_KEY="${RATE_LIMIT_HASH_KEY:-$(cat .run/rate-limit-hash-key)}"

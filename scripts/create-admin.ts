@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ensureAdmin } from '../server/auth/users';
-import { loadConfig } from '../server/config';
 import { createAppContext } from '../server/context';
+import { loadConfigOrExit } from '../server/lifecycle';
 import { createUserInput } from '../server/schemas/users';
 
 /** npx tsx scripts/create-admin.ts --email x --password y --name z — creates an admin; never promotes an existing account. */
@@ -15,7 +15,7 @@ if (!parsed.success) {
   process.exit(2);
 }
 
-const app = createAppContext(loadConfig());
+const app = createAppContext(loadConfigOrExit('create-admin'));
 try {
   const { id, outcome } = await ensureAdmin(app, parsed.data);
   console.log(

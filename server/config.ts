@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { PROVIDER_KEYS, type ProviderKey } from './providers/keys';
+import { placeholderProblem } from './secret-strength';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -111,7 +112,7 @@ const SETTINGS = {
       execute: from('RATE_LIMIT_EXECUTE', positiveInt.default(60)),
       transactions: from('RATE_LIMIT_TRANSACTIONS', positiveInt.default(300)),
     },
-    /** Keys the hash that stands for a client address in stored rate-limit hits. */
+    /** Keys the hash that stands for a client address in stored rate-limit hits; required in production (AUTH_SECRET elsewhere). */
     hashKey: from('RATE_LIMIT_HASH_KEY', z.string().min(16).optional()),
   },
   idempotencyTtlSeconds: from('IDEMPOTENCY_TTL_SECONDS', positiveInt.default(24 * 3600)),
@@ -260,9 +261,20 @@ export { PROVIDER_KEYS, type ProviderKey };
 
 export class ConfigError extends Error {}
 
-function developmentSecret(nodeEnv: string, name: string): string {
-  if (nodeEnv === 'production') throw new ConfigError(`Invalid configuration: ${name} is required in production`);
-  return `switchyard-development-only-${name.toLowerCase()}-not-secret`;
+const RANDOM_VALUE_HINT = 'set it to a random value (e.g. `openssl rand -hex 32`)';
+
+const developmentSecret = (name: string) => `switchyard-development-only-${name.toLowerCase()}-not-secret`;
+
+/** In production a secret must be set and be one: no sample value, and the rate-limit hash key a key of its own. */
+function productionSecret(name: string, value: string | undefined, authSecret?: string): string {
+  const problem =
+    value === undefined
+      ? 'is required in production'
+      : value === authSecret
+        ? 'is AUTH_SECRET again; it must be a key of its own'
+        : placeholderProblem(value);
+  if (problem) throw new ConfigError(`Invalid configuration: ${name} ${problem}; ${RANDOM_VALUE_HINT}`);
+  return value as string;
 }
 
 /** The parsed environment as `Config`: the settings tree, plus the values that fall back on others. */
@@ -282,12 +294,21 @@ export const configSchema = envSchema.transform((env) => {
   ) as Record<ProviderKey, ProviderConfig>;
   return {
     ...settings,
-    authSecret: settings.authSecret ?? developmentSecret(settings.env, 'AUTH_SECRET'),
-    rateLimits: {
-      ...settings.rateLimits,
-      hashKey:
-        settings.rateLimits.hashKey ?? settings.authSecret ?? developmentSecret(settings.env, 'RATE_LIMIT_HASH_KEY'),
-    },
+    ...(settings.env === 'production'
+      ? {
+          authSecret: productionSecret('AUTH_SECRET', settings.authSecret),
+          rateLimits: {
+            ...settings.rateLimits,
+            hashKey: productionSecret('RATE_LIMIT_HASH_KEY', settings.rateLimits.hashKey, settings.authSecret),
+          },
+        }
+      : {
+          authSecret: settings.authSecret ?? developmentSecret('AUTH_SECRET'),
+          rateLimits: {
+            ...settings.rateLimits,
+            hashKey: settings.rateLimits.hashKey ?? settings.authSecret ?? developmentSecret('RATE_LIMIT_HASH_KEY'),
+          },
+        }),
     providers,
   };
 });

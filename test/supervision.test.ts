@@ -273,6 +273,7 @@ describe('npm run start:*', () => {
     REDIS_PREFIX: newRedisPrefix(),
     NODE_ENV: 'production',
     AUTH_SECRET: randomBytes(32).toString('hex'),
+    RATE_LIMIT_HASH_KEY: randomBytes(32).toString('hex'),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),

@@ -4,8 +4,8 @@
  * has swaps. Migrates and seeds the catalog first; rolls the dashboard's rollups up before it ends.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../server/config';
 import { createDb } from '../../server/db';
+import { loadConfigOrExit } from '../../server/lifecycle';
 import { rollUpEverything } from '../../server/rollups/run';
 import { ensureDatabase, migrateDatabase } from '../migrate';
 import { seedCatalog } from './seed';
@@ -18,7 +18,7 @@ if (!Number.isInteger(swaps) || swaps < 1 || swaps > 2_000_000) {
   process.exit(1);
 }
 
-const config = loadConfig();
+const config = loadConfigOrExit('demo');
 await ensureDatabase(config.databaseUrl);
 await migrateDatabase(config.databaseUrl);
 const handle = createDb({ url: config.databaseUrl, poolMax: 2, connectTimeoutMs: 5000 });

@@ -1,8 +1,8 @@
-import { loadConfig } from '../../server/config';
 import { createDb } from '../../server/db';
+import { loadConfigOrExit } from '../../server/lifecycle';
 import { seedCatalog } from './seed';
 
-const config = loadConfig();
+const config = loadConfigOrExit('seed');
 const handle = createDb({ url: config.databaseUrl, poolMax: 1, connectTimeoutMs: 5000 });
 try {
   const counts = await seedCatalog(handle.db);

@@ -44,6 +44,7 @@ export async function startBuiltWeb(t: TestApp, overrides: Record<string, string
     HOST: '127.0.0.1',
     PORT: String(port),
     AUTH_SECRET: randomBytes(32).toString('hex'),
+    RATE_LIMIT_HASH_KEY: randomBytes(32).toString('hex'),
     SHUTDOWN_TIMEOUT_MS: '5000',
     ...overrides,
   };
