@@ -64,6 +64,8 @@ export interface SimRequest {
   config: SimulatorConfig;
   /** The ending scripted for the first of `keys` that has one (`POST /__sim/scripts`), else the configured one. */
   outcomeFor(...keys: (string | undefined)[]): Outcome;
+  /** The name scripted for the first of `keys` that has one, the provider's own outcome names included. */
+  scriptedFor(...keys: (string | undefined)[]): string | undefined;
 }
 
 export interface SimResponse {
@@ -90,7 +92,9 @@ export interface RunningSimulator {
   log: SimulatorLogEntry[];
   configure(patch: Partial<Omit<SimulatorConfig, 'faults'>> & { faults?: Partial<Record<CallKind, Fault>> }): void;
   /** Gives the swap that names `key` (a recipient address, say) this ending, whatever the configured one. */
-  script(key: string, outcome: Outcome): void;
+  script(key: string, outcome: string): void;
+  /** Every outcome name `POST /__sim/scripts` takes: the kit's endings and the provider's own. */
+  readonly outcomes: readonly string[];
   /** The simulated chain saw this deposit: true when a swap waiting for its deposit took it. */
   deposit(report: DepositReport): boolean;
   reset(): void;
@@ -113,6 +117,11 @@ export interface SimulatorOptions {
   /** Swaps, channels and transfers remembered at most, the oldest forgotten first (SIMULATOR_MEMORY). */
   remember?: number;
   defaults?: Partial<Omit<SimulatorConfig, 'faults'>>;
+}
+
+/** How a provider's simulator extends the kit: its own outcome names, which `POST /__sim/scripts` then takes. */
+export interface SimulatorExtension {
+  outcomes?: readonly string[];
 }
 
 /** Whether a swap opened at `openedAt` has deposited by itself by now (see `autoDepositMs`). */
@@ -151,7 +160,8 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-const OUTCOMES: readonly Outcome[] = ['success', 'failure', 'refund'];
+export const KIT_OUTCOMES: readonly Outcome[] = ['success', 'failure', 'refund'];
+const isKitOutcome = (name: string | undefined): name is Outcome => KIT_OUTCOMES.includes(name as Outcome);
 /** Scripts kept at most; the oldest go first (a long soak scripts one per swap). */
 const MAX_SCRIPTS = 100_000;
 
@@ -163,13 +173,14 @@ const MAX_SCRIPTS = 100_000;
 export const SIMULATOR_MEMORY = 50_000;
 
 /** `{ scripts: [{ key, outcome }] }`: every entry a non-empty key and a known outcome. */
-function parseScripts(body: unknown): { key: string; outcome: Outcome }[] | undefined {
+export function parseScripts(
+  body: unknown,
+  outcomes: readonly string[],
+): { key: string; outcome: string }[] | undefined {
   const list = (body as { scripts?: unknown } | undefined)?.scripts;
   if (!Array.isArray(list)) return undefined;
-  const valid = list.every(
-    (s) => typeof s?.key === 'string' && s.key !== '' && OUTCOMES.includes(s.outcome as Outcome),
-  );
-  return valid ? (list as { key: string; outcome: Outcome }[]) : undefined;
+  const valid = list.every((s) => typeof s?.key === 'string' && s.key !== '' && outcomes.includes(s.outcome));
+  return valid ? (list as { key: string; outcome: string }[]) : undefined;
 }
 
 /**
@@ -187,22 +198,29 @@ export async function startSimulator(
     defaults,
     onReset,
     onDeposit = () => false,
-  }: SimulatorOptions & {
-    onReset?: () => void;
-    /** Finds the swap waiting for this deposit and records it; false when none does. */
-    onDeposit?: (report: DepositReport) => boolean;
-  } = {},
+    outcomes: ownOutcomes = [],
+  }: SimulatorOptions &
+    SimulatorExtension & {
+      onReset?: () => void;
+      /** Finds the swap waiting for this deposit and records it; false when none does. */
+      onDeposit?: (report: DepositReport) => boolean;
+    } = {},
 ): Promise<RunningSimulator> {
   const initialConfig = (): SimulatorConfig => ({ ...defaultSimulatorConfig(), ...defaults });
   let config = initialConfig();
   const log: SimulatorLogEntry[] = [];
-  const scripts = new Map<string, Outcome>();
-  const outcomeFor = (...keys: (string | undefined)[]): Outcome => {
+  const outcomes = [...KIT_OUTCOMES, ...ownOutcomes];
+  const scripts = new Map<string, string>();
+  const scriptedFor = (...keys: (string | undefined)[]): string | undefined => {
     for (const key of keys) {
       const scripted = key ? scripts.get(key.toLowerCase()) : undefined;
       if (scripted) return scripted;
     }
-    return config.outcome;
+    return undefined;
+  };
+  const outcomeFor = (...keys: (string | undefined)[]): Outcome => {
+    const scripted = scriptedFor(...keys);
+    return isKitOutcome(scripted) ? scripted : config.outcome;
   };
   const hanging = new Set<ServerResponse>();
 
@@ -219,7 +237,7 @@ export async function startSimulator(
         return json(res, { status: 200, body: { config } });
       }
       if (method === 'POST' && url.pathname === '/__sim/scripts') {
-        const parsed = parseScripts(body);
+        const parsed = parseScripts(body, outcomes);
         if (!parsed) return json(res, { status: 400, body: { message: 'expected { scripts: [{ key, outcome }] }' } });
         for (const { key, outcome } of parsed) simulator.script(key, outcome);
         return json(res, { status: 200, body: { scripted: parsed.length } });
@@ -245,7 +263,7 @@ export async function startSimulator(
       log.push({ method, path: `${url.pathname}${url.search}`, kind: route.kind, at: Date.now(), headers, body });
       if (log.length > 5000) log.shift();
       const fault: Fault = route.kind === 'other' ? 'none' : config.faults[route.kind];
-      const simReq: SimRequest = { method, url, body, headers, config, outcomeFor };
+      const simReq: SimRequest = { method, url, body, headers, config, outcomeFor, scriptedFor };
       switch (fault) {
         case 'hang':
           hanging.add(res);
@@ -298,6 +316,7 @@ export async function startSimulator(
       return config;
     },
     log,
+    outcomes,
     configure(patch) {
       config = { ...config, ...patch, faults: { ...config.faults, ...(patch.faults ?? {}) } };
     },

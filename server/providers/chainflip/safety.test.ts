@@ -1,18 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providerErrorKind } from '../../../test/support/adapter-contract';
-import { routeAsset, testSignal } from '../../../test/support/route-assets';
+import { testSignal } from '../../../test/support/route-assets';
 import { startSimulator } from '../simulator-kit';
-import type { StatusInput } from '../types';
-import { createChainflipAdapter } from './adapter';
 import { type ChainflipSimulator, startChainflipSimulator } from './simulator';
 import { mapSwapStatus } from './status';
+import { chainflipAdapterFor, ethToBtcQuote, openEthToBtcChannel } from './test-channel';
 import { swapStatusSchema } from './wire';
-
-const ETH = routeAsset('ethereum', 'ETH');
-const BTC = routeAsset('bitcoin', 'BTC');
-const EVM_WALLET = '0x2afba9278e30ccf6a6ceb3a8b6e336b70068f045';
-const BTC_WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
-const ONE_ETH = 10n ** 18n;
 
 let sim: ChainflipSimulator;
 beforeAll(async () => {
@@ -20,12 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-const adapterFor = (url: string) =>
-  createChainflipAdapter({
-    config: { key: 'CHAINFLIP', enabled: true, baseUrl: url, apiKey: undefined, deadlineMs: 2500 },
-    baseUrl: url,
-  });
-const quoteInput = { src: ETH, dst: BTC, amountBase: ONE_ETH, slippageBps: 100 };
+const adapterFor = chainflipAdapterFor;
+const quoteInput = ethToBtcQuote;
 
 describe('quote errors: a request the backend could not parse is ours to see', () => {
   async function quoteAgainst(status: number, message: string) {
@@ -54,32 +43,9 @@ describe('quote errors: a request the backend could not parse is ours to see', (
 
 describe('status: the client hash against the deposit Chainflip saw on our channel', () => {
   it('verifies the deposit and withdraws another hash, the status coming from the channel either way', async () => {
-    const adapter = adapterFor(sim.url);
-    const [route] = await adapter.quote(quoteInput, testSignal());
-    if (!route) throw new Error('no route');
+    const adapter = chainflipAdapterFor(sim.url);
     sim.configure({ settleAfterPolls: 0, outcome: 'success', autoDepositMs: 0 });
-    const executed = await adapter.execute(
-      {
-        ...quoteInput,
-        depositor: EVM_WALLET,
-        recipient: BTC_WALLET,
-        routeId: route.routeId,
-        providerQuote: route.providerQuote,
-        transactionId: 'tx_test',
-      },
-      testSignal(),
-    );
-    const input: StatusInput = {
-      trackingContext: executed.trackingContext,
-      hash: '',
-      inboundHash: '',
-      src: ETH,
-      dst: BTC,
-      createdAt: new Date(),
-      depositor: EVM_WALLET,
-      recipient: BTC_WALLET,
-      srcAmountBase: ONE_ETH,
-    };
+    const input = await openEthToBtcChannel(adapter);
     const settled = await adapter.status(input, testSignal());
     expect(settled).toMatchObject({ status: 'SUCCESS', substatus: 'COMPLETED' });
     const deposit = settled.inboundHash as string;

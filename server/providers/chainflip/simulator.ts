@@ -4,14 +4,10 @@ import { z } from 'zod';
 import { keep } from '../../bounded-map';
 import {
   autoDepositDue,
-  convertAtMarket,
   type DepositReport,
   fakeHex,
-  findSimAsset,
-  type Outcome,
   type RunningSimulator,
   SIMULATOR_MEMORY,
-  type SimAsset,
   type SimRequest,
   type SimResponse,
   type SimRoute,
@@ -19,76 +15,42 @@ import {
   sameAddress,
   stageAt,
   startSimulator,
-  usdOf,
 } from '../simulator-kit';
-import { type ChainflipAssetRef, type ChainflipChain, chainflipDecimals, isRoutable } from './assets';
-import { CHANNEL_ID, type OpenSwapDepositChannelBody, openSwapDepositChannelBodySchema, type SwapState } from './wire';
+import { type ChainflipAssetRef, type ChainflipChain, isRoutable } from './assets';
+import {
+  baseFromUsd,
+  bps,
+  CHAINS,
+  chainOf,
+  decimalRatio,
+  decimalsOf,
+  durations,
+  handleQuote,
+  type NO_ROUTE_EGRESS_FEE,
+  type Pricing,
+  priceSwap,
+  QuoteRefusal,
+  REFUND_FEE_BPS,
+  USDC,
+  wireFee,
+} from './sim-market';
+import {
+  CHAINFLIP_SCRIPT_NAMES,
+  type ChainflipOutcome,
+  type EgressStage,
+  isChainflipOutcome,
+  isPartialFill,
+  PLANS,
+  type Step,
+} from './sim-plans';
 
-const MIN_SWAP_USD = 5;
-const MAX_LIQUIDITY_USD = 2_000_000;
-const DCA_CHUNK_USD = 5_000;
-const DCA_CHUNK_INTERVAL_BLOCKS = 2;
-const BLOCK_SECONDS = 6;
-const MAX_DCA_CHUNKS = Math.ceil((24 * 60 * 60) / BLOCK_SECONDS / DCA_CHUNK_INTERVAL_BLOCKS);
-const POOL_FEE_BPS = 5n;
-const NETWORK_FEE_BPS = 10n;
-const REFUND_FEE_BPS = 1n;
+export type { ChainflipOutcome } from './sim-plans';
+
+import { CHANNEL_ID, type OpenSwapDepositChannelBody, openSwapDepositChannelBodySchema } from './wire';
+
 const CHANNEL_LIFETIME_MS = 24 * 60 * 60 * 1000;
-
-interface ChainProfile {
-  ingressUsd: number;
-  egressUsd: number;
-  depositSeconds: number;
-  egressSeconds: number;
-  confirmations: number;
-  blockHeight: number;
-  blocksPerDay: number;
-}
-
-const CHAINS: Record<ChainflipChain, ChainProfile> = {
-  Ethereum: {
-    ingressUsd: 0.5,
-    egressUsd: 1,
-    depositSeconds: 24,
-    egressSeconds: 96,
-    confirmations: 2,
-    blockHeight: 21_000_000,
-    blocksPerDay: 7_200,
-  },
-  Arbitrum: {
-    ingressUsd: 0.02,
-    egressUsd: 0.03,
-    depositSeconds: 12,
-    egressSeconds: 12,
-    confirmations: 2,
-    blockHeight: 290_000_000,
-    blocksPerDay: 345_600,
-  },
-  Bitcoin: {
-    ingressUsd: 0.6,
-    egressUsd: 1,
-    depositSeconds: 1_200,
-    egressSeconds: 600,
-    confirmations: 3,
-    blockHeight: 880_000,
-    blocksPerDay: 144,
-  },
-  Solana: {
-    ingressUsd: 0.005,
-    egressUsd: 0.01,
-    depositSeconds: 12,
-    egressSeconds: 12,
-    confirmations: 1,
-    blockHeight: 320_000_000,
-    blocksPerDay: 216_000,
-  },
-};
-
-const SWAP_SECONDS = 12;
-const USDC: ChainflipAssetRef = { asset: 'USDC', chain: 'Ethereum' };
 const NOT_FOUND: SimResponse = { status: 404, body: { message: 'resource not found' } };
 const TOO_MANY: SimResponse = { status: 429, body: { message: 'Too many requests, please try again later' } };
-
 const ADDRESS_FORMATS: Record<ChainflipChain, RegExp> = {
   Ethereum: /^0x[0-9a-fA-F]{40}$/,
   Arbitrum: /^0x[0-9a-fA-F]{40}$/,
@@ -96,237 +58,13 @@ const ADDRESS_FORMATS: Record<ChainflipChain, RegExp> = {
   Solana: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/,
 };
 
-// ---- The market: prices from the catalog seed, Chainflip-style fees and price impact.
-
-class QuoteRefusal extends Error {}
-
-const chainOf = (ref: ChainflipAssetRef) => ref.chain as ChainflipChain;
-
-function simAssetOf(ref: ChainflipAssetRef): SimAsset {
-  const asset = isRoutable(ref)
-    ? findSimAsset((a) => a.chainSeed.chainflipChain === ref.chain && a.symbol === ref.asset)
-    : undefined;
-  if (!asset) throw new QuoteRefusal('invalid request');
-  return asset;
-}
-
-const usdValue = (amount: bigint, ref: ChainflipAssetRef) => Number(usdOf(amount, simAssetOf(ref)));
-const baseFromUsd = (usd: number, ref: ChainflipAssetRef) =>
-  convertAtMarket(BigInt(Math.round(usd * 1e6)), simAssetOf(USDC), simAssetOf(ref), 0);
-const isUsdc = (ref: ChainflipAssetRef) => ref.asset === USDC.asset && ref.chain === USDC.chain;
-const bps = (amount: bigint, basisPoints: bigint) => (amount * basisPoints) / 10_000n;
-
-/** `(num / 10^numDecimals) / (den / 10^denDecimals)` as a plain decimal string. */
-function decimalRatio(num: bigint, numDecimals: number, den: bigint, denDecimals: number, precision = 18): string {
-  const scaled = (num * 10n ** BigInt(denDecimals + precision)) / (den * 10n ** BigInt(numDecimals));
-  const digits = scaled.toString().padStart(precision + 1, '0');
-  const whole = digits.slice(0, -precision);
-  const fraction = digits.slice(-precision).replace(/0+$/, '');
-  return fraction ? `${whole}.${fraction}` : whole;
-}
-
-function dcaChunks(usd: number): number {
-  if (usd <= DCA_CHUNK_USD) return 1;
-  const chunks = Math.ceil(usd / DCA_CHUNK_USD);
-  return chunks > MAX_DCA_CHUNKS ? 1 : chunks;
-}
-
-interface Pricing {
-  src: ChainflipAssetRef;
-  dst: ChainflipAssetRef;
-  depositAmount: bigint;
-  ingressFee: bigint;
-  swapInput: bigint;
-  intermediateAmount?: bigint;
-  networkFee: bigint;
-  swapOutput: bigint;
-  egressFee: bigint;
-  egressAmount: bigint;
-  legs: { base: ChainflipAssetRef; fee: { ref: ChainflipAssetRef; amount: bigint } }[];
-  chunks: number;
-}
-
-function priceSwap(src: ChainflipAssetRef, dst: ChainflipAssetRef, depositAmount: bigint, chunks = 1): Pricing {
-  const usd = usdValue(depositAmount, src);
-  if (usd < MIN_SWAP_USD) {
-    throw new QuoteRefusal(`expected amount is below minimum swap amount (${baseFromUsd(MIN_SWAP_USD, src)})`);
-  }
-  if (usd > MAX_LIQUIDITY_USD) throw new QuoteRefusal('Insufficient liquidity for the requested amount');
-  const ingressFee = baseFromUsd(CHAINS[chainOf(src)].ingressUsd, src);
-  if (ingressFee > depositAmount) throw new QuoteRefusal(`amount is lower than estimated ingress fee (${ingressFee})`);
-  const swapInput = depositAmount - ingressFee;
-  const twoLegs = !isUsdc(src) && !isUsdc(dst);
-  const usdcLeg = isUsdc(src) ? swapInput : convertAtMarket(swapInput, simAssetOf(src), simAssetOf(USDC), 5);
-  const impactBps = Math.min(300, Math.floor(usd / 2_000 / chunks));
-  const totalFeeBps = Number(POOL_FEE_BPS) * (twoLegs ? 2 : 1) + Number(NETWORK_FEE_BPS) + impactBps;
-  const swapOutput = convertAtMarket(swapInput, simAssetOf(src), simAssetOf(dst), totalFeeBps);
-  const egressFee = baseFromUsd(CHAINS[chainOf(dst)].egressUsd, dst);
-  if (swapOutput <= egressFee) {
-    throw new QuoteRefusal(`expected amount is below minimum swap amount (${baseFromUsd(MIN_SWAP_USD, src)})`);
-  }
-  const firstLegBase = isUsdc(src) ? dst : src;
-  const legs = [{ base: firstLegBase, fee: { ref: src, amount: bps(swapInput, POOL_FEE_BPS) } }];
-  if (twoLegs) legs.push({ base: dst, fee: { ref: USDC, amount: bps(usdcLeg, POOL_FEE_BPS) } });
-  return {
-    src,
-    dst,
-    depositAmount,
-    ingressFee,
-    swapInput,
-    intermediateAmount: twoLegs ? usdcLeg : undefined,
-    networkFee: bps(usdcLeg, NETWORK_FEE_BPS),
-    swapOutput,
-    egressFee,
-    egressAmount: swapOutput - egressFee,
-    legs,
-    chunks,
-  };
-}
-
-const decimalsOf = (ref: ChainflipAssetRef) => chainflipDecimals(ref) ?? 0;
-const wireFee = (type: string, ref: ChainflipAssetRef, amount: bigint) => ({
-  type,
-  chain: ref.chain,
-  asset: ref.asset,
-  amount: amount.toString(),
-});
-
-function durations(p: Pricing) {
-  const deposit = CHAINS[chainOf(p.src)].depositSeconds;
-  const swap = SWAP_SECONDS + DCA_CHUNK_INTERVAL_BLOCKS * BLOCK_SECONDS * (p.chunks - 1);
-  const egress = CHAINS[chainOf(p.dst)].egressSeconds;
-  return { total: deposit + swap + egress, parts: { deposit, swap, egress } };
-}
-
-function quoteBody(p: Pricing) {
-  const { total, parts } = durations(p);
-  const livePriceProtected = p.src.asset !== 'FLIP' && p.dst.asset !== 'FLIP';
-  return {
-    type: p.chunks > 1 ? 'DCA' : 'REGULAR',
-    srcAsset: p.src,
-    destAsset: p.dst,
-    isVaultSwap: false,
-    isOnChain: false,
-    depositAmount: p.depositAmount.toString(),
-    ...(p.intermediateAmount === undefined ? {} : { intermediateAmount: p.intermediateAmount.toString() }),
-    egressAmount: p.egressAmount.toString(),
-    includedFees: [
-      wireFee('INGRESS', p.src, p.ingressFee),
-      wireFee('NETWORK', USDC, p.networkFee),
-      wireFee('EGRESS', p.dst, p.egressFee),
-    ],
-    poolInfo: p.legs.map((leg) => ({
-      baseAsset: leg.base,
-      quoteAsset: USDC,
-      fee: { chain: leg.fee.ref.chain, asset: leg.fee.ref.asset, amount: leg.fee.amount.toString() },
-    })),
-    lowLiquidityWarning: false,
-    estimatedDurationSeconds: total,
-    estimatedDurationsSeconds: parts,
-    estimatedPrice: decimalRatio(p.swapOutput, decimalsOf(p.dst), p.swapInput, decimalsOf(p.src)),
-    recommendedSlippageTolerancePercent: p.chunks > 1 ? 1.5 : 1,
-    recommendedRetryDurationMinutes: p.chunks > 1 ? 10 : 5,
-    ...(livePriceProtected ? { recommendedLivePriceSlippageTolerancePercent: 1 } : {}),
-    ...(p.chunks > 1
-      ? { dcaParams: { numberOfChunks: p.chunks, chunkIntervalBlocks: DCA_CHUNK_INTERVAL_BLOCKS } }
-      : {}),
-  };
-}
-
-const booleanString = z.enum(['true', 'false']).optional();
-const quoteQuerySchema = z.object({
-  srcChain: z.string(),
-  srcAsset: z.string(),
-  destChain: z.string(),
-  destAsset: z.string(),
-  amount: z
-    .string()
-    .regex(/^\d+$/)
-    .transform((v) => BigInt(v))
-    .refine((v) => v > 0n && v < 2n ** 128n),
-  brokerCommissionBps: z.string().regex(/^\d*$/).optional(),
-  isVaultSwap: booleanString,
-  isOnChain: booleanString,
-  dcaEnabled: booleanString,
-  dcaV2Enabled: booleanString,
-});
-
-function handleQuote(req: SimRequest): SimResponse {
-  const query = quoteQuerySchema.safeParse(Object.fromEntries(req.url.searchParams));
-  if (!query.success) return { status: 400, body: { message: 'invalid request' } };
-  const q = query.data;
-  const src = { asset: q.srcAsset, chain: q.srcChain };
-  const dst = { asset: q.destAsset, chain: q.destChain };
-  try {
-    if (!isRoutable(src) || !isRoutable(dst)) throw new QuoteRefusal('invalid request');
-    if (src.asset === dst.asset && src.chain === dst.chain) {
-      throw new QuoteRefusal('Requested assets cannot be swapped');
-    }
-    const regular = priceSwap(src, dst, q.amount);
-    const chunks = q.dcaV2Enabled === 'true' ? dcaChunks(usdValue(q.amount, src)) : 1;
-    const quotes = [quoteBody(regular)];
-    if (chunks > 1) quotes.push(quoteBody(priceSwap(src, dst, q.amount, chunks)));
-    return { status: 200, body: quotes };
-  } catch (error) {
-    if (error instanceof QuoteRefusal) return { status: 400, body: { message: error.message } };
-    throw error;
-  }
-}
-
 // ---- Deposit channels and their swaps.
 
-/** The kit's endings, plus a deposit the backend rejects (and refunds) and a swap that fills only in part. */
-export type ChainflipOutcome = Outcome | 'rejected' | 'partial';
-const OUTCOMES = ['success', 'failure', 'refund', 'rejected', 'partial'] as const satisfies ChainflipOutcome[];
-const isKitOutcome = (outcome: ChainflipOutcome): outcome is Outcome => outcome !== 'rejected' && outcome !== 'partial';
-
-type EgressStage = 'scheduled' | 'sent' | 'witnessed' | 'aborted';
-
-/** What the backend shows at one point of a swap after its deposit was seen. */
-interface Step {
-  state: SwapState;
-  swapEgress?: EgressStage;
-  refundEgress?: EgressStage;
+/** The ending scripted for the swap's recipient, Chainflip's own included, else the configured one. */
+function outcomeFor(req: SimRequest, recipient: string): ChainflipOutcome {
+  const scripted = req.scriptedFor(recipient);
+  return isChainflipOutcome(scripted) ? scripted : req.outcomeFor(recipient);
 }
-
-const PLANS: Record<ChainflipOutcome, readonly Step[]> = {
-  success: [
-    { state: 'RECEIVING' },
-    { state: 'SWAPPING' },
-    { state: 'SENDING', swapEgress: 'scheduled' },
-    { state: 'SENT', swapEgress: 'sent' },
-    { state: 'COMPLETED', swapEgress: 'witnessed' },
-  ],
-  refund: [
-    { state: 'RECEIVING' },
-    { state: 'SWAPPING' },
-    { state: 'SENDING', refundEgress: 'scheduled' },
-    { state: 'SENT', refundEgress: 'sent' },
-    { state: 'COMPLETED', refundEgress: 'witnessed' },
-  ],
-  failure: [
-    { state: 'RECEIVING' },
-    { state: 'SWAPPING' },
-    { state: 'SENDING', swapEgress: 'scheduled' },
-    { state: 'FAILED', swapEgress: 'aborted' },
-  ],
-  // getSwapState answers FAILED for a failed deposit from the start, while its refund broadcast goes on.
-  rejected: [
-    { state: 'RECEIVING' },
-    { state: 'FAILED', refundEgress: 'scheduled' },
-    { state: 'FAILED', refundEgress: 'sent' },
-    { state: 'FAILED', refundEgress: 'witnessed' },
-  ],
-  // COMPLETED follows the payout's broadcast alone, so the refund may still be in flight then.
-  partial: [
-    { state: 'RECEIVING' },
-    { state: 'SWAPPING' },
-    { state: 'SENDING', swapEgress: 'scheduled', refundEgress: 'scheduled' },
-    { state: 'SENT', swapEgress: 'sent', refundEgress: 'sent' },
-    { state: 'COMPLETED', swapEgress: 'witnessed', refundEgress: 'sent' },
-    { state: 'COMPLETED', swapEgress: 'witnessed', refundEgress: 'witnessed' },
-  ],
-};
 
 interface SeenDeposit {
   txRef: string;
@@ -409,7 +147,7 @@ function swappedBy(channel: Channel, step: Step) {
   const p = channel.pricing;
   if (!step.swapEgress) return { input: 0n, intermediate: 0n, output: 0n, chunks: 0 };
   const intermediate = p.intermediateAmount ?? 0n;
-  if (channel.outcome !== 'partial') {
+  if (!isPartialFill(channel.outcome)) {
     return { input: p.swapInput, intermediate, output: p.swapOutput, chunks: p.chunks };
   }
   return {
@@ -445,6 +183,19 @@ function egressFields(
     scheduledBlockIndex: `${channel.issuedBlock + 10}-4`,
   };
   if (stage === 'scheduled') return scheduled;
+  if (stage === 'ignored') {
+    // An ignored refund as the backend shows it (routes/v2/__tests__/__snapshots__/swap.test.ts.snap).
+    const failure = {
+      failedAt: at(90),
+      failedBlockIndex: `${channel.issuedBlock + 15}-1`,
+      mode: 'REFUND_OUTPUT_TOO_SMALL',
+      reason: {
+        name: 'ethereumIngressEgress.BelowEgressDustLimit',
+        message: 'The amount is below the minimum egress amount.',
+      },
+    };
+    return { ...scheduled, failure, failedAt: failure.failedAt, failedBlockIndex: failure.failedBlockIndex };
+  }
   if (stage === 'aborted') {
     const failure = {
       failedAt: at(120),
@@ -632,15 +383,16 @@ const reportedChannelSchema = z.looseObject({
   depositAddress: z.string().optional(),
 });
 const scriptsSchema = z.object({
-  scripts: z.array(z.object({ key: z.string().min(1), outcome: z.enum(OUTCOMES) })),
+  scripts: z.array(
+    z.object({ key: z.string().min(1), outcome: z.enum(['success', 'failure', 'refund', ...CHAINFLIP_SCRIPT_NAMES]) }),
+  ),
 });
-const MAX_SCRIPTS = 100_000;
 
 export interface ChainflipSimulator extends RunningSimulator {
   /** Channel-opening bodies as received, oldest first. */
   openedChannels(): { id: string; body: OpenSwapDepositChannelBody }[];
   /** The kit's scripting, with Chainflip's own endings too (also `POST /__sim/chainflip/scripts`). */
-  script(key: string, outcome: ChainflipOutcome): void;
+  script(key: string, outcome: ChainflipOutcome | typeof NO_ROUTE_EGRESS_FEE): void;
 }
 
 /**
@@ -656,7 +408,6 @@ export async function startChainflipSimulator({
 } = {}): Promise<ChainflipSimulator> {
   const channels = new Map<string, Channel>();
   const remembered = opts.remember ?? SIMULATOR_MEMORY;
-  const scripts = new Map<string, ChainflipOutcome>();
   const limiter = createNotFoundLimiter(opts.notFoundLimit ?? {});
   let nextIssuedBlock = 8_400_000;
   const nextChannelId: Record<ChainflipChain, number> = { Ethereum: 1, Arbitrum: 1, Bitcoin: 1, Solana: 1 };
@@ -727,7 +478,7 @@ export async function startChainflipSimulator({
       openedAt,
       estimatedExpiryTime: openedAt + channelLifetimeMs,
       srcChainExpiryBlock: profile.blockHeight + (issuedBlock % 1000) + profile.blocksPerDay,
-      outcome: scripts.get(body.destAddress.toLowerCase()) ?? req.outcomeFor(body.destAddress),
+      outcome: outcomeFor(req, body.destAddress),
       expired: false,
       swapId: String(nextSwapId++),
       polls: 0,
@@ -783,19 +534,12 @@ export async function startChainflipSimulator({
 
   const simulator = await startSimulator('chainflip', routes, {
     ...opts,
-    onReset: () => {
-      limiter.clear();
-      scripts.clear();
-    },
+    outcomes: CHAINFLIP_SCRIPT_NAMES,
+    onReset: () => limiter.clear(),
     onDeposit: takeReportedDeposit,
   });
   const kitScript = simulator.script;
-  const script = (key: string, outcome: ChainflipOutcome) => {
-    scripts.delete(key.toLowerCase());
-    if (isKitOutcome(outcome)) return kitScript(key, outcome);
-    scripts.set(key.toLowerCase(), outcome);
-    if (scripts.size > MAX_SCRIPTS) scripts.delete(scripts.keys().next().value as string);
-  };
+  const script = (key: string, outcome: ChainflipOutcome | typeof NO_ROUTE_EGRESS_FEE) => kitScript(key, outcome);
   installControls(simulator, {
     '/__sim/chainflip/expire': (body) => {
       const parsed = z.object({ channelId: z.string() }).safeParse(body);

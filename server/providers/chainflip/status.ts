@@ -161,6 +161,21 @@ export function mapSwapStatus(body: SwapStatusBody): StatusResult {
           partial: { delivered: describeAmount(payout.amount, body.destAsset, body.destChain), refunded: 'nothing' },
         };
       }
+      // getSwapState answers FAILED once any egress is ignored, before the payout's broadcast succeeds
+      // (chainflip-sdk-monorepo packages/swap/src/routes/v2/utils.ts; its test "…refund egress fails but
+      // swap completes" in routes/v2/__tests__/swap.test.ts): a payout still on its way is not a failure.
+      if (refundEgress?.failure && payout && payout.failure === undefined) {
+        return {
+          ...common,
+          status: 'PENDING',
+          detail: withRef(
+            `Payout on its way; the refund of the unswapped part was ignored: ${reasonOf(refundEgress.failure) ?? 'the refund failed'}`,
+            payout.txRef,
+          ),
+          substatus: 'WAITING_DESTINATION',
+          outboundHash: payout.txRef,
+        };
+      }
       if (refundEgress?.failure) return { ...common, status: 'FAILED', detail: reason ?? 'The refund failed' };
       const rejected = body.deposit?.failure?.mode === DEPOSIT_REJECTED;
       const cause = reason ?? (rejected ? 'The deposit was rejected' : 'The swap failed');

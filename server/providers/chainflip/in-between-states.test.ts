@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { testSignal } from '../../../test/support/route-assets';
+import type { StatusResult } from '../types';
+import { type ChainflipSimulator, startChainflipSimulator } from './simulator';
+import { BTC_WALLET, chainflipAdapterFor, openEthToBtcChannel } from './test-channel';
+
+let sim: ChainflipSimulator;
+
+const scriptOutcome = (key: string, outcome: string) =>
+  fetch(`${sim.url}/__sim/scripts`, { method: 'POST', body: JSON.stringify({ scripts: [{ key, outcome }] }) });
+
+beforeAll(async () => {
+  sim = await startChainflipSimulator({ port: 0, defaults: { autoDepositMs: 0 } });
+});
+afterAll(() => sim.close());
+beforeEach(() => sim.reset());
+
+describe('a partial fill whose refund egress is ignored before the payout is broadcast', () => {
+  it('is PENDING while the payout flies (upstream FAILED), then SUCCESS PARTIAL with the ignored refund named', async () => {
+    expect((await scriptOutcome(BTC_WALLET, 'partial-refund-ignored-first')).status).toBe(200);
+    const adapter = chainflipAdapterFor(sim.url);
+    const input = await openEthToBtcChannel(adapter);
+    const seen: StatusResult[] = [];
+    for (let poll = 0; poll < 10 && seen.at(-1)?.status !== 'SUCCESS'; poll++) {
+      seen.push(await adapter.status(input, testSignal()));
+    }
+    const upstreamFailedWhilePending = seen.filter((r) => r.upstreamState === 'FAILED' && r.status === 'PENDING');
+    expect(upstreamFailedWhilePending.length).toBeGreaterThan(0);
+    expect(upstreamFailedWhilePending[0]).toMatchObject({ substatus: 'WAITING_DESTINATION' });
+    expect(upstreamFailedWhilePending[0]?.detail).toMatch(/refund of the unswapped part was ignored/);
+    expect(seen.map((r) => r.status)).not.toContain('FAILED');
+    expect(seen.at(-1)).toMatchObject({ status: 'SUCCESS', substatus: 'PARTIAL', partial: { refunded: 'nothing' } });
+    expect(seen.at(-1)?.detail).toMatch(/below the minimum egress amount/);
+  });
+});
