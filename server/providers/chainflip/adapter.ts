@@ -40,10 +40,11 @@ type QuoteType = keyof typeof QUOTE_TYPES;
 /**
  * The backend's own words for "this pair or amount cannot be swapped" (400, or 503 for a disabled
  * asset). Its bare "invalid request" is not among them: that is a query it could not parse, a bug of
- * ours that must show in logs and metrics rather than pass for an empty route list.
+ * ours that must show in logs and metrics rather than pass for an empty route list. An output too small to
+ * pay its egress is also no route (packages/swap/src/quoting/QuoteRequest.ts in chainflip-sdk-monorepo).
  */
 const NO_ROUTE_MESSAGE =
-  /minimum swap amount|maximum swap amount|cannot be swapped|insufficient liquidity|ingress fee|swap input amount|invalid asset and chain|is disabled/i;
+  /minimum swap amount|maximum swap amount|cannot be swapped|insufficient liquidity|ingress fee|swap input amount|invalid asset and chain|is disabled|lower than the egress fee|lower than minimum egress amount/i;
 
 const storedQuoteSchema = z.object({
   type: z.enum(['REGULAR', 'DCA']),

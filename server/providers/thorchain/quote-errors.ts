@@ -17,6 +17,13 @@ const NO_ROUTE_PATTERNS = [
   /outbound amount does not meet requirements/i,
   /less than price limit/i,
   /memo too long/i,
+  // thornode x/thorchain: swap_current.go (pool unavailable or missing, zero emit), querier_quotes.go
+  // (the emit-below-outbound-fee invariant), handler_swap.go (streaming paused).
+  /pool\s*\(?\S+?\)? is not available/i,
+  /pool \S+ doesn't exist/i,
+  /emit \S+ less than outbound fee/i,
+  /zero emit asset/i,
+  /streaming swaps are paused/i,
 ];
 
 /** THORNode's words for a request we got wrong (querier_quotes.go): ours to fix, not the node's health. */

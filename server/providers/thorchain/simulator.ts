@@ -49,6 +49,8 @@ const swapFailed = (message: string): SimResponse => ({
   status: 500,
   body: { code: 2, message: `failed to simulate swap: ${message}`, details: [] },
 });
+/** A quote refused as the swap handler refuses a suspended pool (swap_current.go); scripted by destination. */
+export const NO_ROUTE_POOL_UNAVAILABLE = 'no-route-pool-unavailable';
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** What the latest quote with a destination handed out: the deposit a wallet following it would make. */
@@ -107,6 +109,9 @@ function handleQuote(req: SimRequest, remember: (deposit: QuotedDeposit) => void
   if (amount < fromChain.dust) return badRequest('amount less than dust threshold');
   const invalid = validationError(params, to, from);
   if (invalid) return badRequest(invalid);
+  if (req.scriptedFor(params.get('destination') ?? undefined) === NO_ROUTE_POOL_UNAVAILABLE) {
+    return swapFailed(`pool(${to.notation}) is not available`);
+  }
 
   const interval = BigInt(params.get('streaming_interval') || '0');
   const swap = simulateSwap(from, to, amount, interval, BigInt(params.get('streaming_quantity') || '0'));
@@ -301,6 +306,7 @@ export async function startThorchainSimulator(opts: SimulatorOptions = {}): Prom
 
   const sim = await startSimulator('thorchain', routes, {
     ...opts,
+    outcomes: [NO_ROUTE_POOL_UNAVAILABLE],
     onReset: () => {
       swaps.clear();
       lastQuoted = undefined;
