@@ -3,7 +3,10 @@ import { createServer, type Server } from 'node:net';
 import { type Config, ConfigError, loadConfig } from './config';
 import { createLogger } from './log';
 
-export class PortInUseError extends Error {
+/** A process that must not start, said in one line (not a stack trace). */
+export class StartRefusedError extends Error {}
+
+export class PortInUseError extends StartRefusedError {
   constructor(
     readonly port: number,
     readonly setting?: string,
@@ -68,7 +71,7 @@ export type Stop = () => Promise<void>;
 /**
  * Runs one long-lived process. `start` brings it up and returns how to stop it. SIGTERM or SIGINT (or
  * the runner that started it over IPC going away) stops it once: exit 0 when the stop completes, 1 when
- * it fails or takes longer than SHUTDOWN_TIMEOUT_MS. A taken port or an invalid setting at start is one
+ * it fails or takes longer than SHUTDOWN_TIMEOUT_MS. A taken port, an invalid setting or another refusal at start is one
  * line on stderr and exit code 1, not a stack trace.
  */
 export async function runService(name: string, start: (config: Config) => Promise<Stop>): Promise<void> {
@@ -106,7 +109,7 @@ export async function runService(name: string, start: (config: Config) => Promis
   try {
     stop = await start(config);
   } catch (error) {
-    if (!(error instanceof PortInUseError)) throw error;
+    if (!(error instanceof StartRefusedError)) throw error;
     console.error(`[${name}] ${error.message}`);
     process.exit(1);
   }

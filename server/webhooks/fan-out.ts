@@ -3,6 +3,7 @@ import { and, eq, or, sql } from 'drizzle-orm';
 import { authUsers, webhookEndpoints, webhookMessages } from '../../drizzle/schema';
 import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
+import { isDemoTransactionId } from '../demo-data';
 import { newWebhookMessageId } from '../ids';
 import { perKey } from '../per-key';
 import { JOBS, type JobData } from '../tracking/jobs';
@@ -102,10 +103,12 @@ const endpointsFor = perKey((ctx: AppContext) =>
  * One message per matching endpoint whose owner may still receive it: `all`-scope endpoints of
  * admins, and the referral owner's own. A state
  * already sent to an endpoint under the same event type is not sent again, so a retried fan-out or
- * a change nobody can see (a poll that learnt nothing new) costs nothing. Answers the messages queued
- * and their endpoints.
+ * a change nobody can see (a poll that learnt nothing new) costs nothing. The demo dataset's swaps go
+ * nowhere. Answers the messages queued and their endpoints.
  */
 export async function fanOutChange(ctx: AppContext, job: JobData<'webhooks.fan-out'>) {
+  // Made-up swaps are never sent to anyone's endpoint, whatever changes them (the sweep, support).
+  if (isDemoTransactionId(job.transactionId)) return { messages: 0, queued: [] };
   const tx = await transactionById(ctx, job.transactionId);
   if (!tx) return { messages: 0, queued: [] };
   const endpoints = await endpointsFor(ctx).execute({ referralOwnerId: tx.referralOwnerId });
