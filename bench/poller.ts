@@ -16,6 +16,14 @@ export interface PollRound {
   durationMs: number;
 }
 
+/** Polls through BullMQ until every swap of the wallet has taken its deposit hash from the provider (bounded). */
+export interface PrimeRound {
+  type: 'prime';
+  id: number;
+  wallet: string;
+  maxMs: number;
+}
+
 export interface PollResult {
   polls: number;
   seconds: number;
@@ -45,6 +53,28 @@ async function throughBullmq(round: PollRound): Promise<PollResult> {
   const runtime = await startWorkerRuntime(config);
   try {
     return await measure(round);
+  } finally {
+    await runtime.close();
+  }
+}
+
+/**
+ * A swap's first poll after its deposit takes the hash and writes its events; every later one is quiet.
+ * The rounds measure the steady state, so the first polls are made before them.
+ */
+async function prime(round: PrimeRound): Promise<PollResult> {
+  const runtime = await startWorkerRuntime(config);
+  const t0 = performance.now();
+  try {
+    while (performance.now() - t0 < round.maxMs) {
+      const [row] = await sql<{ n: number }[]>`select count(*)::int as n from transactions
+        where wallet_key = ${round.wallet} and inbound_hash = ''`;
+      if (row?.n === 0) break;
+      await sleep(250);
+    }
+    const polls = await pollsSoFar(round.wallet);
+    const seconds = (performance.now() - t0) / 1000;
+    return { polls, seconds, perSecond: polls / seconds };
   } finally {
     await runtime.close();
   }
@@ -85,12 +115,17 @@ async function throughBareLoop(round: PollRound): Promise<PollResult> {
   }
 }
 
-process.on('message', (message: PollRound | { type: 'exit' }) => {
+process.on('message', (message: PollRound | PrimeRound | { type: 'exit' }) => {
   if (message.type === 'exit') {
     void sql.end({ timeout: 2 }).finally(() => process.exit(0));
     return;
   }
-  const work = message.type === 'bullmq' ? throughBullmq(message) : throughBareLoop(message);
+  const work =
+    message.type === 'prime'
+      ? prime(message)
+      : message.type === 'bullmq'
+        ? throughBullmq(message)
+        : throughBareLoop(message);
   work.then(
     (result) => process.send?.({ id: message.id, result }),
     (error: Error) => process.send?.({ id: message.id, error: error.message }),
