@@ -7,4 +7,6 @@ export interface AdapterOptions {
   allowedHosts?: string[];
   /** Where an adapter says what a quote's answer has no place for, e.g. why a route was left out. */
   log?: { debug(fields: Record<string, unknown>, message: string): void };
+  /** The clock status mappings judge how long an upstream state has held by (tests inject one). */
+  now?: () => number;
 }

@@ -7,7 +7,7 @@ import type { RunningSimulator } from '../simulator-kit';
 import type { ExecPayload, QuoteInput, RouteAsset, StatusInput, StatusResult } from '../types';
 import { createRelayAdapter, type RelayAdapter } from './adapter';
 import { startRelaySimulator } from './simulator';
-import { mapRelayStatus } from './status';
+import { mapRelayStatus, RELAY_FAILURE_FINAL_AFTER_MS } from './status';
 import { RELAY_NATIVE_CURRENCY, RELAY_PLACEHOLDER_ADDRESS, relayStatusSchema } from './wire';
 
 const EVM_USER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -36,11 +36,14 @@ const asset = {
 let sim: RunningSimulator;
 let adapter: RelayAdapter;
 
-const adapterWith = (apiKey?: string) =>
+const adapterWith = (apiKey?: string, now?: () => number) =>
   createRelayAdapter({
     config: { key: 'RELAY', enabled: true, baseUrl: sim.url, apiKey, deadlineMs: 2500 },
     baseUrl: sim.url,
+    now,
   });
+/** An adapter whose clock is past the time a `failure` may hold, so a failure it reads is final. */
+const failureSettledAdapter = () => adapterWith(undefined, () => Date.now() + RELAY_FAILURE_FINAL_AFTER_MS);
 
 const quoteInput = (src: RouteAsset, dst: RouteAsset, amountBase: bigint, extra: Partial<QuoteInput> = {}) => ({
   src,
@@ -430,10 +433,10 @@ const statusInput = (trackingContext: Record<string, unknown>, hash = ''): Statu
   srcAmountBase: 10n ** 18n,
 });
 
-async function pollUntilFinal(trackingContext: Record<string, unknown>): Promise<StatusResult[]> {
+async function pollUntilFinal(trackingContext: Record<string, unknown>, tracker = adapter): Promise<StatusResult[]> {
   const seen: StatusResult[] = [];
   for (let i = 0; i < 10; i++) {
-    const result = await adapter.status(statusInput(trackingContext), testSignal());
+    const result = await tracker.status(statusInput(trackingContext), testSignal());
     seen.push(result);
     if (result.status !== 'PENDING') break;
   }
@@ -459,7 +462,7 @@ describe('status', () => {
   ] as const)('walks a %s request from its deposit through the pending states to %s', async (outcome, expected) => {
     sim.configure({ outcome, settleAfterPolls: 3, autoDepositMs: 0 });
     const context = await executed();
-    const seen = await pollUntilFinal(context);
+    const seen = await pollUntilFinal(context, outcome === 'failure' ? failureSettledAdapter() : adapter);
     // v2 shows `submitted` as `pending`.
     expect(seen.map((s) => s.upstreamState)).toEqual(['depositing', 'pending', 'pending', outcome]);
     expect(seen.slice(0, -1).every((s) => s.status === 'PENDING' && !s.notFound)).toBe(true);
@@ -488,7 +491,7 @@ describe('status', () => {
     const txHash = '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW';
     const notified = await adapter.notifyDeposit(792703809, txHash, context.requestId as string, testSignal());
     expect(notified.indexed).toBe(true);
-    const final = (await pollUntilFinal(context)).at(-1);
+    const final = (await pollUntilFinal(context, failureSettledAdapter())).at(-1);
     expect(final?.status).toBe('FAILED');
     expect(final?.inboundHash).toBe(txHash);
     expect(sim.log.find((e) => e.path === '/transactions/index')?.kind).toBe('execute');
@@ -707,7 +710,7 @@ describe('mapRelayStatus', () => {
   it.each([
     ['refund', 'REFUND'],
     ['fallback', 'REFUND'],
-    ['failure', 'FAILED'],
+    ['failure', 'PENDING'],
     ['waiting', 'PENDING'],
     ['depositing', 'PENDING'],
     ['pending', 'PENDING'],

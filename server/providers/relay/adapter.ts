@@ -252,7 +252,7 @@ function trackingRequestId(context: Record<string, unknown>): string | undefined
 }
 
 export function createRelayAdapter(options: AdapterOptions): RelayAdapter {
-  const { config } = options;
+  const { config, now = Date.now } = options;
   const upstream = createUpstream({
     provider: PROVIDER,
     baseUrl: options.baseUrl,
@@ -385,7 +385,7 @@ export function createRelayAdapter(options: AdapterOptions): RelayAdapter {
         okStatuses: [200, 404],
       });
       if (status === 404) return relayNotFound();
-      const result = mapRelayStatus(data);
+      const result = mapRelayStatus(data, { now: now(), since: input.createdAt.getTime() });
       const check = inboundCheck(input, (data.inTxHashes ?? []).filter(Boolean));
       return check ? { ...result, hashCheck: check } : result;
     },

@@ -11,7 +11,6 @@ import {
   type DepositReport,
   fakeHex,
   findSimAsset,
-  type Outcome,
   type RunningSimulator,
   SIMULATOR_MEMORY,
   type SimAsset,
@@ -22,10 +21,10 @@ import {
   type SimulatorOptions,
   sameAddress,
   shiftedPrice,
-  stageAt,
   startSimulator,
   usdOf,
 } from '../simulator-kit';
+import { RELAY_OUTCOMES, type RelayOutcome, relayOutcomeFor, type Stage, stageAfterDeposit } from './sim-stages';
 import { RELAY_CHAIN, RELAY_NATIVE_CURRENCY, type RelayVm } from './wire';
 
 /**
@@ -54,12 +53,11 @@ const JETTON_TRANSFER_OP = 0x0f8a7ea5;
 const JETTON_GAS_NANOTONS = 50_000_000n;
 const JETTON_FORWARD_NANOTONS = 10_000_000n;
 
-type Stage = 'waiting' | 'depositing' | 'pending' | 'submitted' | Outcome;
-const STAGES_AFTER_DEPOSIT: readonly Stage[] = ['depositing', 'pending', 'submitted'];
-
 interface SimRelayRequest {
   requestId: string;
-  outcome: Outcome;
+  outcome: RelayOutcome;
+  /** The stage last shown: `updatedAt` moves only when it changes. */
+  shownStage?: Stage;
   /** Status polls answered since the deposit was seen. */
   pollsSinceDeposit: number;
   origin: SimAsset;
@@ -373,7 +371,8 @@ export async function startRelaySimulator(
     keep(requests, req.requestId, req, remembered);
   }
 
-  function quote({ body: raw, config, outcomeFor }: SimRequest): SimResponse {
+  function quote(sim: SimRequest): SimResponse {
+    const { body: raw, config } = sim;
     const parsed = quoteBodySchema.safeParse(raw);
     if (!parsed.success) return validationError(parsed.error, 'body');
     const body = parsed.data;
@@ -410,7 +409,7 @@ export async function startRelaySimulator(
     const now = Date.now();
     const req: SimRelayRequest = {
       requestId: `0x${fakeHex(`relay-sim:request:${counter}`)}`,
-      outcome: outcomeFor(recipient),
+      outcome: relayOutcomeFor(sim, recipient),
       pollsSinceDeposit: 0,
       origin,
       destination,
@@ -483,7 +482,7 @@ export async function startRelaySimulator(
 
   function stageOf(req: SimRelayRequest, settleAfterPolls: number): Stage {
     if (!req.inTxHash) return 'waiting';
-    return stageAt<Stage>([...STAGES_AFTER_DEPOSIT, req.outcome], req.pollsSinceDeposit, settleAfterPolls);
+    return stageAfterDeposit(req.outcome, req.pollsSinceDeposit, settleAfterPolls);
   }
 
   function hashesAt(req: SimRelayRequest, stage: Stage) {
@@ -506,7 +505,10 @@ export async function startRelaySimulator(
       const req = depositIfDue(known, config);
       const stage = stageOf(req, config.settleAfterPolls);
       if (req.inTxHash) req.pollsSinceDeposit += 1;
-      req.updatedAt = Date.now();
+      if (stage !== req.shownStage) {
+        req.shownStage = stage;
+        req.updatedAt = Date.now();
+      }
       const shown = version === 'v2' && stage === 'submitted' ? 'pending' : stage;
       const unixSeconds = Math.floor(req.updatedAt / 1000);
       return {
@@ -581,8 +583,8 @@ export async function startRelaySimulator(
    * Without a request id (as the SDK sends it) only a deposit already seen can be matched: the simulator
    * has no chain to read the transaction from. A request that has its deposit takes no other.
    */
-  function indexTransaction({ body: raw, outcomeFor }: SimRequest): SimResponse {
-    const parsed = indexBodySchema.safeParse(raw);
+  function indexTransaction(sim: SimRequest): SimResponse {
+    const parsed = indexBodySchema.safeParse(sim.body);
     if (!parsed.success) return validationError(parsed.error, 'body');
     const { txHash, requestId } = parsed.data;
     const sameHash = (r: SimRelayRequest) => r.inTxHash?.toLowerCase() === txHash.toLowerCase();
@@ -591,7 +593,7 @@ export async function startRelaySimulator(
     if (req.inTxHash && !sameHash(req)) return { status: 404, body: { message: 'Transaction not found' } };
     if (!req.inTxHash) {
       deposit(req, txHash);
-      req.outcome = outcomeFor(req.recipient);
+      req.outcome = relayOutcomeFor(sim, req.recipient);
     }
     return { status: 200, body: { message: 'Success' } };
   }
@@ -625,6 +627,7 @@ export async function startRelaySimulator(
 
   return startSimulator('relay', routes, {
     ...opts,
+    outcomes: RELAY_OUTCOMES,
     onReset: () => requests.clear(),
     onDeposit: reportedDeposit,
   });

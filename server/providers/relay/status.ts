@@ -17,8 +17,33 @@ const STATE_DETAIL: Record<string, { status: TxStatus; detail: string; substatus
   refund: { status: 'REFUND', detail: 'Successfully refunded', substatus: 'REFUNDED' },
   // v1 `/intents/status`: "fallback is returned in the case of a refund".
   fallback: { status: 'REFUND', detail: 'Successfully refunded', substatus: 'REFUNDED' },
-  failure: { status: 'FAILED', detail: 'Unsuccessful fill' },
+  failure: {
+    status: 'PENDING',
+    detail: 'Unsuccessful fill reported; waiting for the refund that usually follows',
+    substatus: 'REFUND_IN_PROGRESS',
+  },
 };
+
+/**
+ * How long Relay's `failure` must hold before it is final. Relay's own client does not take it as final
+ * (relay-kit packages/sdk/src/utils/executeSteps/websocketHandlers.ts: "pending -> failure -> pending ->
+ * refund"); its socket waits 2 s for a change, which a poll every few seconds cannot see, so ours waits
+ * out a refund's usual time instead.
+ */
+export const RELAY_FAILURE_FINAL_AFTER_MS = 10 * 60_000;
+
+/** When the body last changed, in ms: v3 `updatedAt` and v2 `time` are unix seconds. */
+function changedAtMs(body: RelayStatusResponse): number | undefined {
+  const at = body.updatedAt ?? body.time;
+  if (at === undefined) return undefined;
+  return at < 1e12 ? at * 1000 : at;
+}
+
+/** The clock a failure's age is judged by, and the swap's start: the oldest a failure can be without a timestamp. */
+export interface FailureClock {
+  now: number;
+  since: number;
+}
 
 const first = (hashes: string[] | null | undefined): string | undefined => hashes?.find((h) => h.length > 0);
 
@@ -33,11 +58,18 @@ export function relayNotFound(upstreamState = 'unknown'): StatusResult {
   };
 }
 
-/** Maps a Relay intent status body (v1, v2 or v3) to ours. Unknown future states stay PENDING. */
-export function mapRelayStatus(body: RelayStatusResponse): StatusResult {
+/**
+ * Maps a Relay intent status body (v1, v2 or v3) to ours. Unknown future states stay PENDING; `failure`
+ * is a refund in progress until it has held for RELAY_FAILURE_FINAL_AFTER_MS by `clock`.
+ */
+export function mapRelayStatus(body: RelayStatusResponse, clock?: FailureClock): StatusResult {
   const state = body.status?.toLowerCase();
   if (!state || state === 'unknown') return relayNotFound(state);
-  const known = STATE_DETAIL[state];
+  const failedFor = clock && clock.now - (changedAtMs(body) ?? clock.since);
+  const known =
+    state === 'failure' && failedFor !== undefined && failedFor >= RELAY_FAILURE_FINAL_AFTER_MS
+      ? { status: 'FAILED' as const, detail: 'Unsuccessful fill, and no refund followed' }
+      : STATE_DETAIL[state];
   const inboundHash = first(body.inTxHashes);
   const result: StatusResult = {
     status: known?.status ?? 'PENDING',

@@ -1,0 +1,36 @@
+import { type Outcome, type SimRequest, stageAt } from '../simulator-kit';
+
+/** A fill that fails, is pending again, and ends refunded (scripted through `POST /__sim/scripts`). */
+export const FAILURE_THEN_REFUND = 'failure-then-refund';
+export type RelayOutcome = Outcome | typeof FAILURE_THEN_REFUND;
+export const RELAY_OUTCOMES = [FAILURE_THEN_REFUND] as const;
+
+export type Stage = 'waiting' | 'depositing' | 'pending' | 'submitted' | Outcome;
+const STAGES_AFTER_DEPOSIT: readonly Stage[] = ['depositing', 'pending', 'submitted'];
+
+/**
+ * Relay's own client walks "pending -> failure -> pending -> refund" (relay-kit
+ * packages/sdk/src/utils/executeSteps/websocketHandlers.ts): `failure` holds for several polls here.
+ */
+export const FAILURE_THEN_REFUND_STAGES: readonly Stage[] = [
+  'depositing',
+  'pending',
+  'failure',
+  'failure',
+  'failure',
+  'pending',
+  'refund',
+];
+
+/** The ending scripted for the recipient, Relay's own included, else the configured one. */
+export function relayOutcomeFor(req: Pick<SimRequest, 'scriptedFor' | 'outcomeFor'>, recipient: string): RelayOutcome {
+  return req.scriptedFor(recipient) === FAILURE_THEN_REFUND ? FAILURE_THEN_REFUND : req.outcomeFor(recipient);
+}
+
+/** Where a request stands after its deposit; the failure-then-refund walk takes one stage per poll. */
+export function stageAfterDeposit(outcome: RelayOutcome, polls: number, settleAfterPolls: number): Stage {
+  if (outcome !== FAILURE_THEN_REFUND)
+    return stageAt<Stage>([...STAGES_AFTER_DEPOSIT, outcome], polls, settleAfterPolls);
+  const oneStagePerPoll = Math.max(settleAfterPolls, FAILURE_THEN_REFUND_STAGES.length - 1);
+  return stageAt(FAILURE_THEN_REFUND_STAGES, polls, oneStagePerPoll);
+}
