@@ -1,4 +1,5 @@
 import 'server-only';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { PROVIDER_KEYS, type ProviderKey } from './providers/keys';
 import { placeholderProblem } from './secret-strength';
@@ -8,6 +9,17 @@ const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const positiveInt = z.coerce.number().int().positive();
+const isAddressOrCidr = (entry: string) => ipaddr.isValid(entry) || ipaddr.isValidCIDR(entry);
+/** `a, b,c` as `['a', 'b', 'c']`; unset or empty, `[]`. */
+const commaList = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  );
 const optionalUrl = z.preprocess((value) => (value === '' ? undefined : value), z.string().min(1).optional());
 
 /** A setting: the environment variable it is read from, and how. */
@@ -47,16 +59,7 @@ const SETTINGS = {
   /** Seed nodes of a Redis Cluster (`host:port,host:port`); when set, REDIS_URL is not used. */
   redisClusterNodes: from(
     'REDIS_CLUSTER_NODES',
-    z
-      .string()
-      .default('')
-      .transform((v) =>
-        v
-          .split(',')
-          .map((node) => node.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port'))),
+    commaList.pipe(z.array(z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port'))),
   ),
   redisPrefix: from(
     'REDIS_PREFIX',
@@ -101,8 +104,15 @@ const SETTINGS = {
       'OTEL_EXPORTER_OTLP_ENDPOINT',
       z.preprocess((value) => (value === '' ? undefined : value), z.url().optional()),
     ),
-    /** Share of new traces kept (`parentbased_traceidratio`'s argument); a caller's sampled `traceparent` is always kept. */
+    /** Share of new traces kept (`parentbased_traceidratio`'s argument); a trusted caller's sampled `traceparent` is always kept. */
     sampleRatio: from('OTEL_TRACES_SAMPLER_ARG', z.coerce.number().min(0).max(1).default(1)),
+    /** Client addresses (as the rate limiter sees them) whose incoming `traceparent` is continued; anyone else's is a link at most. */
+    trustedParents: from(
+      'OTEL_TRUSTED_PARENTS',
+      commaList.pipe(
+        z.array(z.string().refine(isAddressOrCidr, 'must be an address or a CIDR range, e.g. 10.0.0.0/8')),
+      ),
+    ),
   },
   rateLimits: {
     windowSeconds: from('RATE_LIMIT_WINDOW_SECONDS', positiveInt.default(60)),
@@ -183,18 +193,7 @@ const SETTINGS = {
     maxEndpointsPerOwner: from('WEBHOOK_MAX_ENDPOINTS_PER_OWNER', positiveInt.max(1000).default(5)),
     redeliveriesPerMinute: from('WEBHOOK_REDELIVERIES_PER_MINUTE', positiveInt.default(20)),
   },
-  upstreamAllowedHosts: from(
-    'UPSTREAM_ALLOWED_HOSTS',
-    z
-      .string()
-      .default('')
-      .transform((v) =>
-        v
-          .split(',')
-          .map((h) => h.trim())
-          .filter(Boolean),
-      ),
-  ),
+  upstreamAllowedHosts: from('UPSTREAM_ALLOWED_HOSTS', commaList),
   breaker: {
     threshold: from('PROVIDER_BREAKER_THRESHOLD', positiveInt.default(5)),
     halfOpenAfterMs: from('PROVIDER_BREAKER_HALF_OPEN_MS', positiveInt.default(30_000)),

@@ -15,7 +15,10 @@ let t: TestApp;
 
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
-  tracing = await startSdk({ endpoint: receiver.endpoint, sampleRatio: 1 }, 'api');
+  tracing = await startSdk(
+    { endpoint: receiver.endpoint, sampleRatio: 1, trustedParents: [], trustProxy: false },
+    'api',
+  );
   t = await startTestApp();
 });
 

@@ -24,6 +24,8 @@ const FAST_TRACKING = {
   SWEEP_INTERVAL_MS: '600000',
 };
 const SPAN_KIND = { SERVER: 2, CLIENT: 3, PRODUCER: 4, CONSUMER: 5 } as const;
+/** The test stands for a load balancer or service of ours: its `traceparent` is continued only because it is trusted. */
+const TRUSTING_THE_CALLER = { OTEL_TRUSTED_PARENTS: '127.0.0.1' };
 
 let t: TestApp;
 let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
@@ -43,7 +45,11 @@ beforeAll(async () => {
   t = await startTestApp(FAST_TRACKING);
   const port = await freePort();
   apiUrl = `http://127.0.0.1:${port}`;
-  const traced = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, SHUTDOWN_TIMEOUT_MS: '10000' };
+  const traced = {
+    ...TRUSTING_THE_CALLER,
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+    SHUTDOWN_TIMEOUT_MS: '10000',
+  };
   api = spawnEntry(
     'server/http/lean-server.ts',
     { ...t.env, ...traced, API_PORT: String(port), LOG_LEVEL: 'info' },
@@ -193,7 +199,7 @@ describe('the same swap through the built Next web process', () => {
     // This swap's polls must be this worker's: the lean server's (and its worker) are done.
     await Promise.all([stop(api), stop(worker)]);
     ensureWebBuild();
-    const traced = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint };
+    const traced = { ...TRUSTING_THE_CALLER, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint };
     const web = await startBuiltWeb(t, traced);
     const nextWorker = spawnEntry('workers/main.ts', { ...t.env, ...traced, WORKER_HEALTH_PORT: '0' });
     const traceId = hex(16);

@@ -1,21 +1,29 @@
+import type { IncomingMessage, RequestOptions } from 'node:http';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import {
+  type Span as ApiSpan,
   type Attributes,
   type Context,
   context,
   createContextKey,
+  defaultTextMapGetter,
+  defaultTextMapSetter,
   isSpanContextValid,
+  ROOT_CONTEXT,
+  type TextMapGetter,
+  type TextMapPropagator,
   trace,
 } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
-import { NodeSDK } from '@opentelemetry/sdk-node';
+import { core, NodeSDK } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor, type Span, type SpanProcessor } from '@opentelemetry/sdk-trace';
 import { BullMQOtel } from 'bullmq-otel';
 import { setActiveTracing, type TracedProcess, type Tracing } from './active';
 import { traceQueries } from './postgres';
 import { withoutBullmqHousekeeping } from './sampler';
+import { type IncomingTrust, incomingTrust } from './trust';
 
 const TRACER = 'switchyard';
 const PROVIDER_ATTRIBUTE = 'switchyard.provider';
@@ -65,26 +73,87 @@ class InheritedAttributes implements SpanProcessor {
   }
 }
 
+const w3c = new core.W3CTraceContextPropagator();
+
+/** Incoming request headers from a trusted peer (OTEL_TRUSTED_PARENTS): the only carriers a parent is read from. */
+const trustedCarriers = new WeakSet<object>();
+
+/**
+ * The process's propagator. Incoming, only a trusted peer's `traceparent` and `tracestate` are read,
+ * and `baggage` never: an outsider neither decides what is kept nor adds to our context (their
+ * `traceparent` becomes a link at most). Outgoing, nothing is written: providers and webhook receivers
+ * are third parties. Jobs carry their trace through `jobTelemetry`, which writes the W3C format itself.
+ */
+class TrustedParentsOnly implements TextMapPropagator {
+  inject(): void {}
+  extract(active: Context, carrier: unknown, getter: TextMapGetter): Context {
+    const trusted = typeof carrier === 'object' && carrier !== null && trustedCarriers.has(carrier);
+    return trusted ? w3c.extract(active, carrier, getter) : active;
+  }
+  fields(): string[] {
+    return [];
+  }
+}
+
+/** BullMQ's telemetry, carrying a job's trace in its metadata with the W3C format rather than the process's propagator. */
+function jobTelemetry(): BullMQOtel {
+  const telemetry = new BullMQOtel({ tracerName: TRACER });
+  telemetry.contextManager.getMetadata = (active: Context) => {
+    const carrier: Record<string, string> = {};
+    w3c.inject(active, carrier, defaultTextMapSetter);
+    return JSON.stringify(carrier);
+  };
+  telemetry.contextManager.fromMetadata = (active: Context, metadata: string) =>
+    w3c.extract(active, JSON.parse(metadata), defaultTextMapGetter);
+  return telemetry;
+}
+
+/** `host[:port]` as `URL.host` writes it: the key providers are named under (`nameUpstream`). */
+function hostKey(options: RequestOptions): { key: string; origin: string } {
+  const protocol = options.protocol ?? 'http:';
+  const hostname = options.hostname ?? options.host ?? '';
+  const defaultPort = protocol === 'https:' ? 443 : 80;
+  const port = Number(options.port ?? defaultPort);
+  const host = hostname.includes(':') ? `[${hostname}]` : hostname;
+  return { key: port === defaultPort ? host : `${host}:${port}`, origin: `${protocol}//${host}:${port}` };
+}
+
+/** The incoming request's client address by the rate limiter's rule; a trusted peer's headers may carry a parent. */
+function incomingAttributes(trust: IncomingTrust, request: IncomingMessage): Attributes {
+  const address = trust.clientAddress(request);
+  if (trust.trusts(address)) trustedCarriers.add(request.headers);
+  return { 'client.address': address };
+}
+
+/** An outsider's `traceparent` on a span we keep: a link to their trace, never its parent. */
+function linkOutsideParent(span: ApiSpan, request: IncomingMessage) {
+  if (trustedCarriers.has(request.headers) || !span.isRecording()) return;
+  const outside = trace.getSpanContext(w3c.extract(ROOT_CONTEXT, request.headers, defaultTextMapGetter));
+  if (outside && isSpanContextValid(outside)) span.addLink({ context: outside });
+}
+
 const tracesUrl = (endpoint: string) => new URL('v1/traces', endpoint.endsWith('/') ? endpoint : `${endpoint}/`).href;
 
 /**
  * The SDK with the standard instrumentations this product's modules can use: node:http (the incoming
- * request, continuing a W3C `traceparent`, and every provider call), ioredis (inside a traced
+ * request, continuing a trusted peer's W3C `traceparent`, and every provider call), ioredis (inside a traced
  * operation only), BullMQ through its own telemetry option (a job's runs continue the trace that
  * enqueued it), and postgres.js through `traceQueries` (it has no instrumentation of its own).
  */
 export async function startSdk(
-  { endpoint, sampleRatio }: { endpoint: string; sampleRatio: number },
+  options: { endpoint: string; sampleRatio: number; trustedParents: string[]; trustProxy: boolean },
   service: TracedProcess,
 ): Promise<Tracing> {
   const upstreams = new Map<string, string>();
+  const trust = incomingTrust(options);
   const sdk = new NodeSDK({
     serviceName: `switchyard-${service}`,
-    sampler: withoutBullmqHousekeeping(sampleRatio),
+    sampler: withoutBullmqHousekeeping(options.sampleRatio),
+    textMapPropagator: new TrustedParentsOnly(),
     spanProcessors: [
       new QueryStringScrubber(),
       new InheritedAttributes(),
-      new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: tracesUrl(endpoint) }) }),
+      new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: tracesUrl(options.endpoint) }) }),
     ],
     // Metrics stay Prometheus (`/api/metrics`) and logs stay pino on stdout: traces only here.
     metricReaders: [],
@@ -93,8 +162,14 @@ export async function startSdk(
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request) => service === 'worker' || UNTRACED_PATHS.test(request.url ?? ''),
         requireParentforOutgoingSpans: true,
+        startIncomingSpanHook: (request) => incomingAttributes(trust, request),
+        // A webhook URL's path may be its secret (Slack- and Discord-style receivers): only a provider's is kept.
+        startOutgoingSpanHook: (request) => {
+          const { key, origin } = hostKey(request);
+          return upstreams.has(key) ? {} : { 'url.full': origin };
+        },
         requestHook: (span, request) => {
-          if (!('getHeader' in request)) return;
+          if (!('getHeader' in request)) return linkOutsideParent(span, request);
           const provider = upstreams.get(String(request.getHeader('host') ?? ''));
           if (provider) span.setAttribute(PROVIDER_ATTRIBUTE, provider);
         },
@@ -108,7 +183,7 @@ export async function startSdk(
   await traceQueries(trace.getTracer(TRACER));
 
   setActiveTracing({
-    queueTelemetry: new BullMQOtel({ tracerName: TRACER }),
+    queueTelemetry: jobTelemetry(),
     logFields() {
       const spanContext = trace.getSpan(context.active())?.spanContext();
       if (!spanContext || !isSpanContextValid(spanContext)) return undefined;

@@ -8,5 +8,5 @@ import type { TracedProcess, Tracing } from './active';
 export async function startTracing(config: Config, service: TracedProcess): Promise<Tracing | undefined> {
   if (!config.tracing.endpoint) return undefined;
   const { startSdk } = await import('./sdk');
-  return startSdk({ endpoint: config.tracing.endpoint, sampleRatio: config.tracing.sampleRatio }, service);
+  return startSdk({ ...config.tracing, endpoint: config.tracing.endpoint, trustProxy: config.trustProxy }, service);
 }
