@@ -24,6 +24,8 @@ export interface BenchSettings {
   nextLockWaitSeconds: number;
   /** The whole run is stopped past this, whatever it is doing. */
   budgetMs: number;
+  /** `npm run bench:gate`: exit non-zero when a hot-path ratio falls under half its target, or a section fails. */
+  gate: boolean;
   resultsPath: string;
 }
 
@@ -54,7 +56,9 @@ export function benchSettings(source: Record<string, string | undefined>): Bench
     skipNext: source.BENCH_SKIP_NEXT === '1',
     nextLockWaitSeconds: positive(source.BENCH_NEXT_LOCK_WAIT_S, 150, 'BENCH_NEXT_LOCK_WAIT_S'),
     budgetMs: positive(source.BENCH_BUDGET_S, 570, 'BENCH_BUDGET_S') * 1000,
-    resultsPath: new URL('./results/latest.json', import.meta.url).pathname,
+    gate: source.BENCH_GATE === '1',
+    resultsPath: new URL(source.BENCH_GATE === '1' ? './results/gate.json' : './results/latest.json', import.meta.url)
+      .pathname,
   };
 }
 

@@ -95,6 +95,7 @@ export async function executeSection(b: Bench): Promise<void> {
     unit: 'locks/s',
     baseline: bare.perSecond,
     baselineName: 'bare claim race',
+    gate: { key: 'execute', target: 0.5 },
   });
   b.report.add({ section: SECTION, name: 'execute: request p50', value: run.latency.p50Ms, unit: 'ms' });
   b.report.add({ section: SECTION, name: 'execute: request p99', value: run.latency.p99Ms, unit: 'ms' });

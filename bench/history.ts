@@ -139,7 +139,14 @@ export async function historySection(b: Bench): Promise<void> {
   const vsFirst = { section: SECTION, baselineName: 'page 1' };
   b.report.add({ ...vsFirst, name: `${label} ${deep} p50`, value: pd.p50Ms, unit: 'ms', baseline: p1.p50Ms });
   b.report.add({ ...vsFirst, name: `${label} ${deep} p99`, value: pd.p99Ms, unit: 'ms', baseline: p1.p99Ms });
-  b.report.add({ ...vsFirst, name: `${label} ${deep}`, value: pd.rps, unit: 'req/s', baseline: p1.rps });
+  b.report.add({
+    ...vsFirst,
+    name: `${label} ${deep}`,
+    value: pd.rps,
+    unit: 'req/s',
+    baseline: p1.rps,
+    gate: { key: 'history-deep-page', target: 0.8 },
+  });
   const pc = r[byCursor];
   if (pc) {
     b.report.add({ ...vsFirst, name: `${label} ${byCursor} p99`, value: pc.p99Ms, unit: 'ms', baseline: p1.p99Ms });

@@ -8,6 +8,7 @@ import { childEnv } from './config';
 import { insertSyntheticTransactions } from './fixtures';
 import { type Aggregate, unexpected, warmedGetRounds } from './load';
 import { type NextHandle, startChild, startNext } from './procs';
+import type { GateTarget } from './report';
 import type { Bench } from './setup';
 
 const SECTION = 'http';
@@ -137,7 +138,7 @@ function report(b: Bench, r: Record<string, Aggregate>) {
     const odd = unexpected(agg, [200]);
     if (odd) b.report.note(`unexpected answers — ${odd}`);
   }
-  const add = (name: string, agg: Aggregate, base: Aggregate | undefined, baseName: string) => {
+  const add = (name: string, agg: Aggregate, base: Aggregate | undefined, baseName: string, gate?: GateTarget) => {
     b.report.add({
       section: SECTION,
       name: `${name} req/s`,
@@ -145,6 +146,7 @@ function report(b: Bench, r: Record<string, Aggregate>) {
       unit: 'req/s',
       baseline: base?.rps,
       baselineName: base && baseName,
+      gate,
     });
     for (const q of ['p50', 'p99'] as const) {
       b.report.add({
@@ -158,15 +160,15 @@ function report(b: Bench, r: Record<string, Aggregate>) {
     }
   };
   add('status: bare node:http+postgres.js', bare, undefined, '');
-  add('status: lean server', r.lean as Aggregate, bare, 'bare');
+  add('status: lean server', r.lean as Aggregate, bare, 'bare', { key: 'lean-status', target: 0.6 });
   add('status, pending swaps: lean server', r['lean-pending'] as Aggregate, bare, 'bare');
   if (r['next-status'] && r['next-pending'] && r['next-health']) {
     add('status: Next', r['next-status'], bare, 'bare');
     add('status, pending swaps: Next', r['next-pending'], bare, 'bare');
     add('constant JSON: Next /api/health', r['next-health'], undefined, '');
-    for (const [name, agg] of [
-      ['Next status ÷ Next constant route', r['next-status']],
-      ['Next status, pending swaps ÷ Next constant route', r['next-pending']],
+    for (const [name, agg, gate] of [
+      ['Next status ÷ Next constant route', r['next-status'], { key: 'next-status', target: 0.9 }],
+      ['Next status, pending swaps ÷ Next constant route', r['next-pending'], undefined],
     ] as const) {
       b.report.add({
         section: SECTION,
@@ -175,6 +177,7 @@ function report(b: Bench, r: Record<string, Aggregate>) {
         unit: 'req/s',
         baseline: r['next-health'].rps,
         baselineName: 'Next /api/health',
+        gate,
       });
     }
   }

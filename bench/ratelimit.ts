@@ -33,7 +33,14 @@ export async function rateLimitSection(b: Bench): Promise<void> {
     if (odd) b.report.note(`unexpected answers — ${odd}`);
   }
   const base = { section: SECTION, baselineName: 'limiter off' };
-  b.report.add({ ...base, name: `${ROUTE} limiter on`, value: limited.rps, unit: 'req/s', baseline: free.rps });
+  b.report.add({
+    ...base,
+    name: `${ROUTE} limiter on`,
+    value: limited.rps,
+    unit: 'req/s',
+    baseline: free.rps,
+    gate: { key: 'limiter', target: 0.95 },
+  });
   b.report.add({ ...base, name: `${ROUTE} limiter on p50`, value: limited.p50Ms, unit: 'ms', baseline: free.p50Ms });
   b.report.add({ ...base, name: `${ROUTE} limiter on p99`, value: limited.p99Ms, unit: 'ms', baseline: free.p99Ms });
 }

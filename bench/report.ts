@@ -17,7 +17,31 @@ export interface Row {
   target?: number;
   targetAtLeast?: boolean;
   met?: boolean;
+  /** A hot-path figure: its ratio must reach `target` in a full run, and half of it in `npm run bench:gate`. */
+  gate?: GateTarget;
 }
+
+export interface GateTarget {
+  /** Names the figure for the gate, whatever the row's name says about the run's sizes. */
+  key: GateKey;
+  /** The ratio a full run must reach. */
+  target: number;
+}
+
+/** Every hot-path ratio the gate judges; a gate run without one of them fails. */
+export const GATE_KEYS = [
+  'lean-status',
+  'next-status',
+  'polls',
+  'polls-2-workers',
+  'execute',
+  'limiter',
+  'history-deep-page',
+] as const;
+export type GateKey = (typeof GATE_KEYS)[number];
+
+/** The gate fails a figure below this share of its target: a regression of that size is no machine's noise. */
+export const GATE_SHARE = 0.5;
 
 const round = (v: number) => (Math.abs(v) >= 100 ? Math.round(v) : Math.round(v * 100) / 100);
 
@@ -37,6 +61,7 @@ export class Report {
       ratio: ratio === undefined ? undefined : round(ratio * 1000) / 1000,
     };
     if (row.target !== undefined) full.met = row.targetAtLeast ? row.value >= row.target : row.value <= row.target;
+    if (row.gate) full.met = ratio !== undefined && ratio >= row.gate.target;
     if (row.baseline !== undefined) full.baseline = round(row.baseline);
     this.rows.push(full);
     console.log(`  ${format(full).join('  ')}`);
@@ -74,6 +99,19 @@ export class Report {
     for (const v of this.violations) console.log(`VIOLATION ${v}`);
   }
 
+  /** What the gate refuses: a hot-path ratio missing, or under `GATE_SHARE` of its target. */
+  gateFailures(): string[] {
+    const out: string[] = [];
+    for (const key of GATE_KEYS) {
+      const row = this.rows.find((r) => r.gate?.key === key);
+      if (!row?.gate) out.push(`${key}: not measured`);
+      else if (row.ratio === undefined || row.ratio < row.gate.target * GATE_SHARE) {
+        out.push(`${key}: ratio ${row.ratio} < ${GATE_SHARE} × target ${row.gate.target} (${row.name})`);
+      }
+    }
+    return out;
+  }
+
   write(path: string, meta: Record<string, unknown>): void {
     mkdirSync(dirname(path), { recursive: true });
     const body = {
@@ -91,7 +129,10 @@ export class Report {
 function format(row: Row): string[] {
   const baseline =
     row.baseline === undefined ? '' : `${row.baseline}${row.baselineName ? ` (${row.baselineName})` : ''}`;
-  const target =
-    row.target === undefined ? '' : `${row.targetAtLeast ? '≥' : '≤'} ${row.target} ${row.met ? 'met' : 'MISSED'}`;
+  const target = row.gate
+    ? `ratio ≥ ${row.gate.target} ${row.met ? 'met' : 'MISSED'}`
+    : row.target === undefined
+      ? ''
+      : `${row.targetAtLeast ? '≥' : '≤'} ${row.target} ${row.met ? 'met' : 'MISSED'}`;
   return [row.name, String(row.value), row.unit, baseline, row.ratio === undefined ? '' : row.ratio.toFixed(3), target];
 }

@@ -7,7 +7,7 @@
  * section (a year of data, see bench/scale.ts) adds its own budget, BENCH_SCALE_BUDGET_S.
  * BENCH_DATABASE_URL / BENCH_REDIS_URL point at the servers (database `switchyard_bench` is
  * recreated each run and dropped at the end unless BENCH_KEEP_DB=1). BENCH_ONLY=http,quote,…
- * runs a subset.
+ * runs a subset. BENCH_GATE=1 (`npm run bench:gate`) judges the hot-path ratios against half their targets.
  */
 import { cpus, loadavg } from 'node:os';
 import { benchSettings } from './config';
@@ -73,7 +73,13 @@ function finish(reason: string): Promise<never> {
     report.write(settings.resultsPath, meta);
     console.log(`\nwrote ${settings.resultsPath}`);
     await bench?.close().catch((error) => console.error('cleanup:', error));
-    process.exit(report.violations.length ? 1 : 0);
+    const refused = settings.gate
+      ? [...report.failures.map((f) => `${f.section} failed`), ...report.gateFailures()]
+      : [];
+    if (settings.gate) {
+      console.log(refused.length ? `\nbench gate FAILED:\n  ${refused.join('\n  ')}` : '\nbench gate passed');
+    }
+    process.exit(report.violations.length || refused.length ? 1 : 0);
   })();
   return finishing;
 }

@@ -211,6 +211,7 @@ export async function trackingSection(b: Bench): Promise<void> {
     unit: 'polls/s',
     baseline: polls.bare,
     baselineName: 'bare loop',
+    gate: { key: 'polls', target: 0.6 },
   });
   b.report.add({
     section: SECTION,
@@ -219,6 +220,7 @@ export async function trackingSection(b: Bench): Promise<void> {
     unit: 'polls/s',
     baseline: polls.bare,
     baselineName: 'bare loop (1 process)',
+    gate: { key: 'polls-2-workers', target: 0.6 },
   });
   b.report.add({
     section: SECTION,
