@@ -3,6 +3,7 @@ import { routeAsset, testSignal } from '../../test/support/route-assets';
 import { startChainflipSimulator } from './chainflip/simulator';
 import { chainflipAdapterFor, ethToBtcQuote } from './chainflip/test-channel';
 import { withResilience } from './resilience';
+import { scriptOutcome } from './sim-scripts';
 import { type RunningSimulator, type SimResponse, startSimulator } from './simulator-kit';
 import { createThorchainAdapter } from './thorchain/adapter';
 import { startThorchainSimulator } from './thorchain/simulator';
@@ -92,8 +93,6 @@ describe("an upstream refusal that is the request's fault is no route, not an ou
 
 describe('the simulators script these refusals by what the quote names (POST /__sim/scripts)', () => {
   const sims: RunningSimulator[] = [];
-  const script = (sim: RunningSimulator, key: string, outcome: string) =>
-    fetch(`${sim.url}/__sim/scripts`, { method: 'POST', body: JSON.stringify({ scripts: [{ key, outcome }] }) });
   beforeAll(async () => {
     sims.push(await startThorchainSimulator({ port: 0 }), await startChainflipSimulator({ port: 0 }));
   });
@@ -101,7 +100,7 @@ describe('the simulators script these refusals by what the quote names (POST /__
 
   it('THORChain no-route-pool-unavailable, keyed by the destination', async () => {
     const [thornode] = sims as [RunningSimulator];
-    expect((await script(thornode, EVM_WALLET, 'no-route-pool-unavailable')).status).toBe(200);
+    expect(await scriptOutcome(thornode.url, EVM_WALLET, 'no-route-pool-unavailable')).toBe(200);
     await expectNoRouteWithoutOutage(thorchainAdapterFor(thornode.url), btcToEthQuote);
     const other = { ...btcToEthQuote, recipient: '0xde709f2102306220921060314715629080e2fb77' };
     expect(await thorchainAdapterFor(thornode.url).quote(other, testSignal())).not.toEqual([]);
@@ -109,7 +108,7 @@ describe('the simulators script these refusals by what the quote names (POST /__
 
   it('Chainflip no-route-egress-fee, keyed by the quoted amount (the quote names no recipient)', async () => {
     const chainflip = sims[1] as RunningSimulator;
-    expect((await script(chainflip, String(ethToBtcQuote.amountBase), 'no-route-egress-fee')).status).toBe(200);
+    expect(await scriptOutcome(chainflip.url, String(ethToBtcQuote.amountBase), 'no-route-egress-fee')).toBe(200);
     await expectNoRouteWithoutOutage(chainflipAdapterFor(chainflip.url), ethToBtcQuote);
     const other = { ...ethToBtcQuote, amountBase: ethToBtcQuote.amountBase * 2n };
     expect(await chainflipAdapterFor(chainflip.url).quote(other, testSignal())).not.toEqual([]);

@@ -186,6 +186,8 @@ export interface StatusResult {
   upstreamState: string;
   inboundHash?: string;
   outboundHash?: string;
+  /** The catalog chain the outbound transaction landed on, when the provider names it (a refund may land on either side). */
+  outboundChain?: string;
   dstAmountBase?: bigint;
   fee?: { amount: string; currency: string; amountUsd: number | null; details?: unknown };
   /** The upstream does not know the transaction yet (indexing lag or no deposit). */

@@ -55,6 +55,9 @@ function whatCounts(tx: PollFields, result: StatusResult, upstream: Record<strin
       data: { outboundHash: result.outboundHash },
     });
   }
+  if (result.outboundChain && result.outboundChain !== tx.trackingContext.outboundChain) {
+    patch.trackingContext = { ...tx.trackingContext, outboundChain: result.outboundChain };
+  }
   if (result.dstAmountBase !== undefined && result.status !== 'PENDING') {
     const decimals = tx.dstAsset.decimals ?? 18;
     patch.dstAmountBase = result.dstAmountBase.toString();

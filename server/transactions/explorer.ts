@@ -38,12 +38,13 @@ const PROVIDER_TRACKERS: Record<ProviderKey, (tx: TransactionRow) => string | un
 };
 
 /**
- * Block-explorer links for the swap's two sides and the provider's tracker. A refund's outbound
- * transaction pays the sender back, so it lives on the source chain.
+ * Block-explorer links for the swap's two sides and the provider's tracker. The outbound transaction
+ * lives where the provider said it landed; without a word from it, a refund pays the sender back on
+ * the source chain.
  */
 export function explorerUrlsOf(catalog: CatalogSnapshot, tx: TransactionRow): ExplorerUrls {
   const src = catalog.chain(tx.srcChain)?.explorerTxUrl;
-  const outboundChain = tx.status === 'REFUND' ? tx.srcChain : tx.dstChain;
+  const outboundChain = text(tx.trackingContext.outboundChain) ?? (tx.status === 'REFUND' ? tx.srcChain : tx.dstChain);
   const urls: ExplorerUrls = {
     inbound: explorerTxUrl(src, tx.inboundHash || tx.hash),
     outbound: explorerTxUrl(catalog.chain(outboundChain)?.explorerTxUrl, tx.outboundHash),

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testSignal } from '../../../test/support/route-assets';
+import { scriptOutcome } from '../sim-scripts';
 import type { StatusResult } from '../types';
 import { type ChainflipSimulator, startChainflipSimulator } from './simulator';
 import { BTC_WALLET, chainflipAdapterFor, openEthToBtcChannel } from './test-channel';
 
 let sim: ChainflipSimulator;
-
-const scriptOutcome = (key: string, outcome: string) =>
-  fetch(`${sim.url}/__sim/scripts`, { method: 'POST', body: JSON.stringify({ scripts: [{ key, outcome }] }) });
 
 beforeAll(async () => {
   sim = await startChainflipSimulator({ port: 0, defaults: { autoDepositMs: 0 } });
@@ -17,7 +15,7 @@ beforeEach(() => sim.reset());
 
 describe('a partial fill whose refund egress is ignored before the payout is broadcast', () => {
   it('is PENDING while the payout flies (upstream FAILED), then SUCCESS PARTIAL with the ignored refund named', async () => {
-    expect((await scriptOutcome(BTC_WALLET, 'partial-refund-ignored-first')).status).toBe(200);
+    expect(await scriptOutcome(sim.url, BTC_WALLET, 'partial-refund-ignored-first')).toBe(200);
     const adapter = chainflipAdapterFor(sim.url);
     const input = await openEthToBtcChannel(adapter);
     const seen: StatusResult[] = [];

@@ -397,7 +397,10 @@ export function createLifiAdapter(options: AdapterOptions): ProviderAdapter {
       let body = await fetchStatus({ ...query, bridge: context.bridge }, signal);
       // A stale `bridge` can be what LI.FI cannot resolve: ask once more without it.
       if (body.status === 'INVALID' && context.bridge) body = await fetchStatus(query, signal);
-      const result = mapLifiStatus(body, { dstTokenAddress: lifiTokenAddress(input.dst) });
+      const result = mapLifiStatus(body, {
+        dstTokenAddress: lifiTokenAddress(input.dst),
+        chainKeyOf: (id) => [input.src, input.dst].find((asset) => asset.providerIds.lifi === id)?.chain,
+      });
       if (!claimed) return result;
       const { identified, reason } = transferMismatch(body, {
         transactionId: context.transactionId,

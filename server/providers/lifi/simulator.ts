@@ -8,8 +8,6 @@ import {
   type DepositReport,
   fakeHex,
   filterSimAssets,
-  findSimAsset,
-  type Outcome,
   type RunningSimulator,
   SIMULATOR_MEMORY,
   type SimAsset,
@@ -17,23 +15,35 @@ import {
   type SimResponse,
   type SimRoute,
   type SimulatorOptions,
-  sameAddress,
   shiftedPrice,
   stageAt,
   startSimulator,
   usdOf,
 } from '../simulator-kit';
+import {
+  type Built,
+  LIFI_OUTCOMES,
+  type LifiOutcome,
+  lifiOutcomeFor,
+  STAGES,
+  statusBody,
+  type Tracked,
+} from './sim-status';
+import {
+  EVM_NATIVE,
+  findToken,
+  gasPriceOf,
+  LIFI_FEE_BPS,
+  lifiChainOf,
+  lifiToken,
+  nativeOf,
+  usdcOf,
+} from './sim-tokens';
 import { type LifiStep, type LifiToken, lifiStepSchema } from './wire';
 
 export const LIFI_DIAMOND_ADDRESS = '0x1231DEB6f5749EF6cE6943a275A1D3E7486F4EaE';
 /** What LI.FI's contracts put in an address field for a non-EVM receiver. */
 const NON_EVM_RECEIVER = '0x11f111f111f111F111f111f111F111f111f111F1';
-const EVM_NATIVE = '0x0000000000000000000000000000000000000000';
-const NON_EVM_NATIVE_TOKENS: Record<number, string> = {
-  1151111081099710: '11111111111111111111111111111111',
-  20000000000001: 'bitcoin',
-};
-const LIFI_FEE_BPS = 25n;
 const MIN_USD = 1;
 const DEFAULT_SLIPPAGE = 0.005;
 const ICONS = 'https://raw.githubusercontent.com/lifinance/types/main/src/assets/icons';
@@ -83,51 +93,6 @@ const TOOLS = {
 } satisfies Record<string, Tool>;
 
 const FEE_COLLECTION = { key: 'feeCollection', name: 'Integrator Fee', logoURI: `${ICONS}/bridges/lifi.svg` };
-
-const GAS_PRICE_WEI: Record<number, bigint> = {
-  1: 20_000_000_000n,
-  56: 3_000_000_000n,
-  137: 50_000_000_000n,
-  43114: 25_000_000_000n,
-  100: 2_000_000_000n,
-};
-const gasPriceOf = (chainId: number) => GAS_PRICE_WEI[chainId] ?? 20_000_000n;
-
-// ---- Tokens: our catalog seen through LI.FI's chain ids and token addresses.
-
-const lifiChainOf = (asset: SimAsset) => asset.chainSeed.lifiChainId as number;
-
-function lifiAddressOf(asset: SimAsset): string {
-  if (asset.chainSeed.type === 'EVM') return asset.isNative ? EVM_NATIVE : asset.address;
-  return asset.isNative ? (NON_EVM_NATIVE_TOKENS[lifiChainOf(asset)] ?? asset.address) : asset.address;
-}
-
-function findToken(chainId: number, address: string): SimAsset | undefined {
-  const wanted = address.toLowerCase() === '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee' ? EVM_NATIVE : address;
-  return findSimAsset((asset) => {
-    if (asset.chainSeed.lifiChainId !== chainId) return false;
-    const own = lifiAddressOf(asset);
-    return asset.chainSeed.type === 'EVM' ? sameAddress(own, wanted) : own === wanted;
-  });
-}
-
-const nativeOf = (chainId: number) =>
-  findSimAsset((asset) => asset.chainSeed.lifiChainId === chainId && asset.isNative);
-const usdcOf = (chainId: number) =>
-  findSimAsset((asset) => asset.chainSeed.lifiChainId === chainId && asset.symbol === 'USDC');
-
-function lifiToken(asset: SimAsset): LifiToken {
-  return {
-    address: lifiAddressOf(asset),
-    chainId: lifiChainOf(asset),
-    symbol: asset.symbol,
-    decimals: asset.decimals,
-    name: asset.name,
-    coinKey: asset.symbol,
-    logoURI: asset.image,
-    priceUSD: asset.priceUsd,
-  };
-}
 
 /** `GET /v1/tokens?chains=1,42161`: every catalog token on those chains, priced at seed prices. */
 function tokens(req: { url: URL }) {
@@ -438,149 +403,6 @@ function populate(step: LifiStep, from: SimAsset) {
 
 // ---- Status.
 
-type Stage = readonly [status: string, substatus?: string];
-
-const STAGES: Record<Outcome, readonly Stage[]> = {
-  success: [
-    ['NOT_FOUND'],
-    ['PENDING', 'WAIT_SOURCE_CONFIRMATIONS'],
-    ['PENDING', 'WAIT_DESTINATION_TRANSACTION'],
-    ['DONE', 'COMPLETED'],
-  ],
-  failure: [
-    ['NOT_FOUND'],
-    ['PENDING', 'WAIT_SOURCE_CONFIRMATIONS'],
-    ['PENDING', 'WAIT_DESTINATION_TRANSACTION'],
-    ['FAILED', 'SLIPPAGE_EXCEEDED'],
-  ],
-  refund: [
-    ['NOT_FOUND'],
-    ['PENDING', 'WAIT_SOURCE_CONFIRMATIONS'],
-    ['PENDING', 'REFUND_IN_PROGRESS'],
-    ['DONE', 'REFUNDED'],
-  ],
-};
-
-const SUBSTATUS_MESSAGES: Record<string, string> = {
-  WAIT_SOURCE_CONFIRMATIONS: 'The bridge is waiting for additional confirmations.',
-  WAIT_DESTINATION_TRANSACTION:
-    'The bridge off-chain logic is being executed. Wait for the transaction to appear on the destination chain.',
-  REFUND_IN_PROGRESS: 'The refund has been requested and it is being processed.',
-  COMPLETED: 'The transfer is complete.',
-  REFUNDED: 'The tokens were refunded to the sender address.',
-  SLIPPAGE_EXCEEDED: 'The bridge transaction failed because the slippage was exceeded.',
-};
-
-interface Tracked {
-  txHash: string;
-  outcome: Outcome;
-  polls: number;
-  tool: string;
-  from: SimAsset;
-  to: SimAsset;
-  fromAmount: bigint;
-  toAmount: bigint;
-  fromAddress?: string;
-  toAddress?: string;
-  transactionId: string;
-  /** The route step this transfer executes, when it came from one. */
-  stepId?: string;
-  /** INVALID answers still to give before the transfer shows. */
-  invalidPolls?: number;
-}
-
-interface Built {
-  tool: string;
-  from: SimAsset;
-  to: SimAsset;
-  fromAmount: bigint;
-  toAmount: bigint;
-  fromAddress?: string;
-  toAddress?: string;
-  transactionId: string;
-  stepId: string;
-  openedAt: number;
-  /** The source transaction the simulated chain saw for this step, once it saw one. */
-  depositHash?: string;
-}
-
-function explorerLink(asset: SimAsset, hash: string) {
-  return asset.chainSeed.explorerTxUrl.replace('{hash}', hash);
-}
-
-function sendingInfo(t: Tracked) {
-  const native = nativeOf(lifiChainOf(t.from)) as SimAsset;
-  const gasPrice = gasPriceOf(lifiChainOf(t.from));
-  const gasUsed = 150_000n;
-  return {
-    txHash: t.txHash,
-    txLink: explorerLink(t.from, t.txHash),
-    chainId: lifiChainOf(t.from),
-    amount: t.fromAmount.toString(),
-    amountUSD: usdOf(t.fromAmount, t.from),
-    token: lifiToken(t.from),
-    gasPrice: gasPrice.toString(),
-    gasUsed: gasUsed.toString(),
-    gasToken: lifiToken(native),
-    gasAmount: (gasPrice * gasUsed).toString(),
-    gasAmountUSD: usdOf(gasPrice * gasUsed, native),
-    timestamp: 1_750_000_000,
-    value: t.from.isNative ? t.fromAmount.toString() : '0',
-    includedSteps: [],
-  };
-}
-
-function receivedInfo(t: Tracked, asset: SimAsset, amount: bigint, label: string) {
-  const txHash = `0x${fakeHex(`${t.txHash}:${label}`)}`;
-  return {
-    txHash,
-    txLink: explorerLink(asset, txHash),
-    chainId: lifiChainOf(asset),
-    amount: amount.toString(),
-    amountUSD: usdOf(amount, asset),
-    token: lifiToken(asset),
-    timestamp: 1_750_000_300,
-  };
-}
-
-function statusBody(t: Tracked, [status, substatus]: Stage) {
-  if (status === 'NOT_FOUND') return { status };
-  const lifiFee = (t.fromAmount * LIFI_FEE_BPS) / 10_000n;
-  const common = {
-    transactionId: t.transactionId,
-    sending: sendingInfo(t),
-    lifiExplorerLink: `https://scan.li.fi/tx/${t.txHash}`,
-    fromAddress: t.fromAddress,
-    toAddress: t.toAddress,
-    tool: t.tool,
-    status,
-    substatus,
-    substatusMessage: substatus ? SUBSTATUS_MESSAGES[substatus] : undefined,
-    metadata: { integrator: 'switchyard' },
-  };
-  if (status === 'PENDING' || status === 'FAILED') return { ...common, receiving: { chainId: lifiChainOf(t.to) } };
-  const receiving =
-    substatus === 'REFUNDED'
-      ? receivedInfo(t, t.from, t.fromAmount - lifiFee, 'refund')
-      : receivedInfo(t, t.to, t.toAmount, 'receiving');
-  return {
-    ...common,
-    receiving,
-    feeCosts: [
-      {
-        name: 'LIFI Fixed Fee',
-        description: 'Fixed LI.FI fee, independent of any other fee',
-        percentage: '0.0025',
-        token: lifiToken(t.from),
-        amount: lifiFee.toString(),
-        amountUSD: usdOf(lifiFee, t.from),
-        included: true,
-      },
-    ],
-    bridgeExplorerLink: receiving.txLink,
-  };
-}
-
 // ---- Request parsing.
 
 const invalid = (message: string): SimResponse => ({ status: 400, body: { message, code: 1011 } });
@@ -711,7 +533,7 @@ export async function startLifiSimulator(opts: SimulatorOptions = {}): Promise<R
     if (built.length > 5000) built.shift();
   }
 
-  function transferOf(step: Built, txHash: string, outcome: Outcome): Tracked {
+  function transferOf(step: Built, txHash: string, outcome: LifiOutcome): Tracked {
     return {
       txHash,
       outcome,
@@ -741,7 +563,7 @@ export async function startLifiSimulator(opts: SimulatorOptions = {}): Promise<R
       if (!autoDepositDue(step.openedAt, req.config)) return undefined;
       step.depositHash = `0x${fakeHex(`lifi-sim:deposit:${step.transactionId}`)}`;
     }
-    const transfer = transferOf(step, step.depositHash, req.outcomeFor(step.toAddress));
+    const transfer = transferOf(step, step.depositHash, lifiOutcomeFor(req, step.toAddress));
     keep(tracked, step.depositHash, transfer, remembered);
     return transfer;
   }
@@ -763,7 +585,7 @@ export async function startLifiSimulator(opts: SimulatorOptions = {}): Promise<R
   function observe(
     txHash: string,
     query: URLSearchParams,
-    outcomeOf: (step: Built | undefined) => Outcome,
+    outcomeOf: (step: Built | undefined) => LifiOutcome,
     transactionId?: string,
   ): Tracked {
     const fromChain = numeric(query.get('fromChain'));
@@ -954,6 +776,7 @@ export async function startLifiSimulator(opts: SimulatorOptions = {}): Promise<R
 
   const sim = await startSimulator('lifi', routes, {
     ...opts,
+    outcomes: LIFI_OUTCOMES,
     onReset: () => {
       tracked.clear();
       built.length = 0;

@@ -6,6 +6,8 @@ import type { LifiFeeCost, LifiStatusResponse } from './wire';
 export interface StatusExpectation {
   /** The destination token we quoted; a PARTIAL delivery in another token gets no `dstAmountBase`. */
   dstTokenAddress?: string;
+  /** Our catalog's key for a LI.FI chain id of the swap's two sides. */
+  chainKeyOf?: (lifiChainId: number) => string | undefined;
 }
 
 const SUBSTATUS: Record<string, Substatus> = {
@@ -122,6 +124,10 @@ export function mapLifiStatus(body: LifiStatusResponse, expectation: StatusExpec
   if (body.status === 'NOT_FOUND') result.notFound = true;
   if (body.sending?.txHash) result.inboundHash = body.sending.txHash;
   if (body.receiving?.txHash) result.outboundHash = body.receiving.txHash;
+  // A refund's `receiving` is where it landed, which can be the receiving chain (lifinance/types src/api.ts).
+  const outboundChain =
+    body.receiving?.chainId === undefined ? undefined : expectation.chainKeyOf?.(body.receiving.chainId);
+  if (result.outboundHash && outboundChain) result.outboundChain = outboundChain;
   const delivered = deliveredAmount(body, status, expectation);
   if (delivered !== undefined) result.dstAmountBase = delivered;
   const fee = recordedFee(body.feeCosts);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { routeAsset, testSignal } from '../../../test/support/route-assets';
+import { scriptOutcome } from '../sim-scripts';
 import type { RunningSimulator } from '../simulator-kit';
 import type { StatusResult } from '../types';
 import { createRelayAdapter } from './adapter';
@@ -22,11 +23,7 @@ beforeEach(() => sim.reset());
 
 describe("Relay's failure is not final", () => {
   it('walks pending -> failure (several polls) -> pending -> refund as PENDING, refund in progress, then REFUND', async () => {
-    const script = await fetch(`${sim.url}/__sim/scripts`, {
-      method: 'POST',
-      body: JSON.stringify({ scripts: [{ key: RECIPIENT, outcome: 'failure-then-refund' }] }),
-    });
-    expect(script.status).toBe(200);
+    expect(await scriptOutcome(sim.url, RECIPIENT, 'failure-then-refund')).toBe(200);
     const adapter = createRelayAdapter({
       config: { key: 'RELAY', enabled: true, baseUrl: sim.url, apiKey: undefined, deadlineMs: 2500 },
       baseUrl: sim.url,
