@@ -19,6 +19,8 @@ export interface UpstreamOptions {
   allowedHosts?: string[];
   maxResponseBytes?: number;
   userAgent?: string;
+  /** Charged once per HTTP request before it is sent (a provider budget counted per request). */
+  beforeRequest?: (path: string) => Promise<void>;
 }
 
 export interface UpstreamRequest<S extends z.ZodType> {
@@ -153,6 +155,7 @@ export function createUpstream(options: UpstreamOptions) {
     if (options.auth) headers[options.auth.header] = options.auth.value;
     if (req.body !== undefined) headers['content-type'] = 'application/json';
 
+    await options.beforeRequest?.(url.pathname.slice(base.pathname.length));
     const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
     if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
 

@@ -9,4 +9,6 @@ export interface AdapterOptions {
   log?: { debug(fields: Record<string, unknown>, message: string): void };
   /** The clock status mappings judge how long an upstream state has held by (tests inject one). */
   now?: () => number;
+  /** Charges the provider's budget once per upstream HTTP request (where it is counted per request). */
+  beforeRequest?: (path: string) => Promise<void>;
 }

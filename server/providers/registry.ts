@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { type Config, PROVIDER_KEYS, type ProviderKey } from '../config';
+import { type BudgetWindow, createRequestBudget, lifiBudgetPlan } from './budget';
 import { createChainflipAdapter } from './chainflip/adapter';
 import { createLifiAdapter } from './lifi/adapter';
 import type { AdapterOptions } from './options';
@@ -68,6 +69,18 @@ export function documentedBudget(key: ProviderKey, hasApiKey: boolean) {
 
 const SIMULATED_BUDGET = { points: 1_000_000, windowSeconds: 60 };
 
+/**
+ * LI.FI's limits differ by endpoint, so its budget is counted per HTTP request in the window of the
+ * endpoint asked (status reads in the per-minute one, never the 2-hour quote window).
+ */
+function requestBudgetOf(key: ProviderKey, config: Config, quoteBudget: BudgetWindow, redis?: Redis) {
+  if (key !== 'LIFI') return undefined;
+  const providerConfig = config.providers[key];
+  const live = config.providersMode === 'live';
+  const plan = lifiBudgetPlan(!!providerConfig.apiKey, live ? providerConfig.rateLimit : quoteBudget);
+  return createRequestBudget(key, plan, config.quoteBudget.reservePercent, redis, config.redisPrefix);
+}
+
 export interface ProviderRegistry {
   /** Enabled adapters in a fixed order. */
   list(): ResilientAdapter[];
@@ -89,6 +102,11 @@ export function createProviderRegistry(
   for (const key of PROVIDER_KEYS) {
     const providerConfig = config.providers[key];
     if (!providerConfig.enabled) continue;
+    const budget =
+      providerConfig.rateLimit ??
+      (config.providersMode === 'live' ? documentedBudget(key, !!providerConfig.apiKey) : SIMULATED_BUDGET);
+    budgets.set(key, budget);
+    const requestBudget = requestBudgetOf(key, config, budget, redis);
     const adapter = FACTORIES[key](
       {
         config: providerConfig,
@@ -96,13 +114,10 @@ export function createProviderRegistry(
         allowedHosts:
           config.providersMode === 'live' ? [...LIVE_ALLOWED_HOSTS[key], ...config.upstreamAllowedHosts] : undefined,
         log,
+        beforeRequest: requestBudget?.charge,
       },
       config,
     );
-    const budget =
-      providerConfig.rateLimit ??
-      (config.providersMode === 'live' ? documentedBudget(key, !!providerConfig.apiKey) : SIMULATED_BUDGET);
-    budgets.set(key, budget);
     adapters.set(
       key,
       withResilience(
@@ -113,6 +128,7 @@ export function createProviderRegistry(
           statusRetries: config.breaker.statusRetries,
           budget,
           reservedPoints: Math.ceil((budget.points * config.quoteBudget.reservePercent) / 100),
+          chargedPerRequest: requestBudget !== undefined,
         },
         redis,
         config.redisPrefix,

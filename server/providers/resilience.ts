@@ -11,6 +11,7 @@ import {
 } from 'cockatiel';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { type CallPurpose, withCallPurpose } from './budget';
 import { ProviderError } from './errors';
 import type { ProviderAdapter, ProviderKey } from './types';
 
@@ -25,6 +26,8 @@ export interface ResiliencePolicy {
   reservedPoints: number;
   /** Extra attempts for idempotent status reads. */
   statusRetries: number;
+  /** The adapter charges its budget per upstream request itself (see RequestBudget): no charge per call here. */
+  chargedPerRequest?: boolean;
 }
 
 export type BreakerState = 'closed' | 'open' | 'half-open';
@@ -105,7 +108,22 @@ export function withResilience(
       })
     : memoryBudget;
 
-  async function guarded<T>(breaker: CircuitBreakerPolicy, work: () => Promise<T>, reserve = 0): Promise<T> {
+  async function guarded<T>(
+    breaker: CircuitBreakerPolicy,
+    purpose: CallPurpose,
+    work: () => Promise<T>,
+    reserve = 0,
+  ): Promise<T> {
+    if (!policy.chargedPerRequest) await chargeCall(reserve);
+    try {
+      return await breaker.execute(() => withCallPurpose(purpose, work));
+    } catch (error) {
+      if (error instanceof BrokenCircuitError) throw new ProviderError(key, 'UNAVAILABLE', 'circuit breaker open');
+      throw error;
+    }
+  }
+
+  async function chargeCall(reserve: number) {
     try {
       const taken = await budget.consume(key);
       if (taken.remainingPoints < reserve) {
@@ -118,12 +136,6 @@ export function withResilience(
       }
       if (error instanceof ProviderError) throw error;
     }
-    try {
-      return await breaker.execute(work);
-    } catch (error) {
-      if (error instanceof BrokenCircuitError) throw new ProviderError(key, 'UNAVAILABLE', 'circuit breaker open');
-      throw error;
-    }
   }
 
   const statusPolicy = wrap(statusRetry);
@@ -132,11 +144,12 @@ export function withResilience(
     pollIntervalMs: adapter.pollIntervalMs,
     supports: (src, dst) => adapter.supports(src, dst),
     canTrack: (context, hash) => adapter.canTrack(context, hash),
-    quote: (input, signal) => guarded(swapBreaker, () => adapter.quote(input, signal)),
-    previewQuote: (input, signal) => guarded(swapBreaker, () => adapter.quote(input, signal), policy.reservedPoints),
-    execute: (input, signal) => guarded(swapBreaker, () => adapter.execute(input, signal)),
+    quote: (input, signal) => guarded(swapBreaker, 'swap', () => adapter.quote(input, signal)),
+    previewQuote: (input, signal) =>
+      guarded(swapBreaker, 'preview', () => adapter.quote(input, signal), policy.reservedPoints),
+    execute: (input, signal) => guarded(swapBreaker, 'swap', () => adapter.execute(input, signal)),
     status: (input, signal) =>
-      statusPolicy.execute(() => guarded(statusBreaker, () => adapter.status(input, signal)), signal),
+      statusPolicy.execute(() => guarded(statusBreaker, 'status', () => adapter.status(input, signal)), signal),
     breakerState: () => worse(STATE_NAMES[swapBreaker.state], STATE_NAMES[statusBreaker.state]),
   };
 }

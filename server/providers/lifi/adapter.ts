@@ -258,6 +258,7 @@ export function createLifiAdapter(options: AdapterOptions): ProviderAdapter {
     provider: 'LIFI',
     baseUrl: options.baseUrl,
     allowedHosts: options.allowedHosts,
+    beforeRequest: options.beforeRequest,
     ...(apiKey ? { auth: { header: LIFI_API_KEY_HEADER, value: apiKey } } : {}),
   });
 
@@ -394,9 +395,11 @@ export function createLifiAdapter(options: AdapterOptions): ProviderAdapter {
         };
       }
       const query = { txHash, fromChain: context.fromChainId, toChain: context.toChainId };
-      let body = await fetchStatus({ ...query, bridge: context.bridge }, signal);
+      // `bridge` names the bridge of a cross-chain transfer; a same-chain swap has none to name.
+      const bridge = context.fromChainId === context.toChainId ? undefined : context.bridge;
+      let body = await fetchStatus({ ...query, bridge }, signal);
       // A stale `bridge` can be what LI.FI cannot resolve: ask once more without it.
-      if (body.status === 'INVALID' && context.bridge) body = await fetchStatus(query, signal);
+      if (body.status === 'INVALID' && bridge) body = await fetchStatus(query, signal);
       const result = mapLifiStatus(body, {
         dstTokenAddress: lifiTokenAddress(input.dst),
         chainKeyOf: (id) => [input.src, input.dst].find((asset) => asset.providerIds.lifi === id)?.chain,

@@ -1,0 +1,99 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { ProviderError } from './errors';
+import type { ProviderKey } from './types';
+
+export interface BudgetWindow {
+  points: number;
+  windowSeconds: number;
+}
+
+/**
+ * Why an adapter call is made: a quote preview, a swap's own call (lock quote, execute), or a status read.
+ * Previews and status reads may not take the reserved end of a window; a swap's own call may.
+ */
+export type CallPurpose = 'preview' | 'swap' | 'status';
+
+const currentPurpose = new AsyncLocalStorage<CallPurpose>();
+
+/** Runs an adapter call so the upstream requests it makes are charged for this purpose. */
+export const withCallPurpose = <T>(purpose: CallPurpose, work: () => Promise<T>): Promise<T> =>
+  currentPurpose.run(purpose, work);
+
+/** A provider's published limits as windows, and which window each upstream path is counted in. */
+export interface RequestBudgetPlan {
+  windows: Record<string, BudgetWindow>;
+  windowOf(path: string): string;
+}
+
+/** A budget charged one point per upstream HTTP request, in the window its path belongs to. */
+export interface RequestBudget {
+  charge(path: string): Promise<void>;
+}
+
+export function createRequestBudget(
+  key: ProviderKey,
+  plan: RequestBudgetPlan,
+  reservePercent: number,
+  redis: Redis | undefined,
+  redisPrefix: string,
+): RequestBudget {
+  const limiters = new Map(
+    Object.entries(plan.windows).map(([name, { points, windowSeconds }]) => {
+      const memory = new RateLimiterMemory({ points, duration: windowSeconds });
+      const limiter = redis
+        ? new RateLimiterRedis({
+            storeClient: redis,
+            keyPrefix: `${redisPrefix}:upstream:${name}`,
+            points,
+            duration: windowSeconds,
+            insuranceLimiter: memory,
+          })
+        : memory;
+      return [name, { limiter, reserved: Math.ceil((points * reservePercent) / 100) }];
+    }),
+  );
+  return {
+    async charge(path) {
+      const window = plan.windowOf(path);
+      const budget = limiters.get(window);
+      if (!budget) return;
+      const purpose = currentPurpose.getStore() ?? 'swap';
+      try {
+        const taken = await budget.limiter.consume(key);
+        if (purpose !== 'swap' && taken.remainingPoints < budget.reserved) {
+          await budget.limiter.reward(key, 1).catch(() => {});
+          throw new ProviderError(
+            key,
+            'RATE_LIMITED',
+            `the rest of ${key}'s ${window} budget is kept for swaps in flight`,
+          );
+        }
+      } catch (error) {
+        if (error instanceof RateLimiterRes) {
+          throw new ProviderError(key, 'RATE_LIMITED', `client-side ${window} budget for ${key} is used up`);
+        }
+        if (error instanceof ProviderError) throw error;
+      }
+    },
+  };
+}
+
+const LIFI_ROUTE_PATHS = /^\/?v1\/(quote|advanced\/routes)(\/|$)/;
+
+/**
+ * LI.FI's published limits (docs.li.fi rate limits): without a key `/quote` and `/advanced/routes` share
+ * 75 requests per 2 hours and every other endpoint, `/status` among them, 100 per minute; with a key, 100
+ * per minute each.
+ */
+export function lifiBudgetPlan(hasApiKey: boolean, override?: BudgetWindow): RequestBudgetPlan {
+  const perMinute = { points: 100, windowSeconds: 60 };
+  return {
+    windows: {
+      routes: override ?? (hasApiKey ? perMinute : { points: 75, windowSeconds: 7200 }),
+      requests: override ?? perMinute,
+    },
+    windowOf: (path) => (LIFI_ROUTE_PATHS.test(path) ? 'routes' : 'requests'),
+  };
+}
