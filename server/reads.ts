@@ -20,19 +20,35 @@ export interface ReplicaState {
 }
 
 /**
+ * Whose acknowledged changes a read must see: a swap's (its status), a client's (by the rate
+ * limiter's identity: its history after its own lock, execute or track), a dashboard session's (its
+ * pages after its own mutations). One fence per scope, so a trickle of anyone's writes holds back only
+ * reads of what they wrote, never every reader.
+ */
+export const readFences = {
+  transaction: (id: string) => `tx:${id}`,
+  client: (clientKey: string) => `client:${clientKey}`,
+  session: (sessionId: string) => `session:${sessionId}`,
+};
+
+/**
  * Where status, history, dashboard and stream catch-up reads go. Without a replica: the primary,
- * with no I/O. With one, read-your-writes holds for every client at once: each acknowledged change of
- * a transaction (execute, track, a poll) raises a fence in Redis to the primary's WAL position after
- * it, and a read goes to the replica only once the replica has replayed up to the fence, so no client
- * reads an older state than one it (or anyone) was answered with. A replica that is down, or lags past
- * the threshold, or a fence that cannot be read: the primary serves.
+ * with no I/O. With one, read-your-writes holds per scope (`readFences`): each acknowledged change
+ * raises its scopes' fences in Redis to the primary's WAL position after it, and a read goes to the
+ * replica only once the replica has replayed up to the fences it names. A replica that is down, or
+ * lags past the threshold, or a fence that cannot be read: the primary serves.
  */
 export interface Reads {
   primary: ReadTarget;
   replicated: boolean;
-  target(): Promise<ReadTarget>;
-  /** Called after an acknowledged change, before its answer goes out. */
-  fence(): Promise<void>;
+  /** Where a read that must see every acknowledged change under `fences` goes now. */
+  target(fences: readonly string[]): Promise<ReadTarget>;
+  /** Called after an acknowledged change, before its answer goes out: raises each of `fences`. */
+  fence(fences: readonly string[]): Promise<void>;
+  /** A replay position the replica had reached before now (0 when unknown). */
+  replayedPosition(): number;
+  /** Whether a replica read made after reaching `position` saw every change under `fences`. */
+  covers(fences: readonly string[], position: number): Promise<boolean>;
   replicaState(): ReplicaState | undefined;
   close(): void;
 }
@@ -60,6 +76,8 @@ export function primaryReads(primary: Omit<ReadTarget, 'replica'>): Reads {
     replicated: false,
     target: async () => target,
     fence: async () => {},
+    replayedPosition: () => 0,
+    covers: async () => true,
     replicaState: () => undefined,
     close: () => {},
   };
@@ -77,7 +95,12 @@ export interface ReplicaOptions {
 export function replicatedReads({ primary, replica, redis, redisPrefix, maxLagMs, onError }: ReplicaOptions): Reads {
   const primaryTarget: ReadTarget = { ...primary, replica: false };
   const replicaTarget: ReadTarget = { ...replica, replica: true };
-  const fenceKey = `${redisPrefix}:replica-fence`;
+  const fenceKey = (fence: string) => `${redisPrefix}:replica-fence:${fence}`;
+  /** The highest of `fences` (each key alone: they need not share a Redis Cluster slot). */
+  const highest = async (fences: readonly string[]) => {
+    const values = await Promise.all(fences.map((fence) => redis.get(fenceKey(fence))));
+    return Math.max(0, ...values.map((value) => Number(value ?? 0)));
+  };
   // Once a fence has stood this long, the replica either replayed it or lags past the threshold and serves nothing.
   const fenceTtlMs = 2 * maxLagMs + 1000;
   const state: ReplicaState = { reachable: false, lagMs: null, serving: false };
@@ -130,13 +153,13 @@ export function replicatedReads({ primary, replica, redis, redisPrefix, maxLagMs
   return {
     primary: primaryTarget,
     replicated: true,
-    async target() {
+    async target(fences) {
       const first = started();
       if (first) await first;
       if (!state.serving) return primaryTarget;
       let fence: number;
       try {
-        fence = Number((await redis.get(fenceKey)) ?? 0);
+        fence = await highest(fences);
       } catch {
         return primaryTarget;
       }
@@ -153,12 +176,21 @@ export function replicatedReads({ primary, replica, redis, redisPrefix, maxLagMs
       }
       return fence <= replayed ? replicaTarget : primaryTarget;
     },
-    async fence() {
+    async fence(fences) {
       try {
         const [row] = await primary.sql<{ lsn: string }[]>`select pg_current_wal_lsn()::text as lsn`;
-        await redis.eval(RAISE_FENCE, 1, fenceKey, lsnValue(row?.lsn), fenceTtlMs);
+        const lsn = lsnValue(row?.lsn);
+        await Promise.all(fences.map((fence) => redis.eval(RAISE_FENCE, 1, fenceKey(fence), lsn, fenceTtlMs)));
       } catch (error) {
         onError(error, 'replica fence not raised: other processes may read this change from the replica late');
+      }
+    },
+    replayedPosition: () => replayed,
+    async covers(fences, position) {
+      try {
+        return (await highest(fences)) <= position;
+      } catch {
+        return false;
       }
     },
     replicaState() {
@@ -171,20 +203,32 @@ export function replicatedReads({ primary, replica, redis, redisPrefix, maxLagMs
   };
 }
 
+export interface FallbackOptions<T> {
+  /** Whose changes the read must see (`readFences`), known before it runs. */
+  fences?: readonly string[];
+  /** A replica result that is no answer (a row not replayed yet): read again on the primary. */
+  missed?: (result: T) => boolean;
+  /** Fences known only from the result (a swap found by hash): unless the replica had them, read again on the primary. */
+  fencesOf?: (result: T) => readonly string[];
+}
+
 /**
- * Runs `read` where `reads` says; on the replica, a miss (`missed`) or a failure is read again on the
- * primary: a row the replica has not replayed yet, or a replica that went away mid-read.
+ * Runs `read` where `reads` says; on the replica, a miss, a result behind its own fences or a failure
+ * is read again on the primary: a row the replica has not replayed yet, or a replica that went away
+ * mid-read.
  */
 export async function readWithFallback<T>(
   reads: Reads,
   read: (target: ReadTarget) => Promise<T>,
-  missed: (result: T) => boolean = () => false,
+  { fences = [], missed = () => false, fencesOf }: FallbackOptions<T> = {},
 ): Promise<{ result: T; target: ReadTarget }> {
-  const target = await reads.target();
+  const target = await reads.target(fences);
   if (!target.replica) return { result: await read(target), target };
+  const replayedBefore = reads.replayedPosition();
   try {
     const result = await read(target);
-    if (!missed(result)) return { result, target };
+    const later = missed(result) ? undefined : (fencesOf?.(result) ?? []);
+    if (later && (!later.length || (await reads.covers(later, replayedBefore)))) return { result, target };
   } catch {
     // Read again below.
   }

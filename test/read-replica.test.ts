@@ -5,6 +5,7 @@ import { ensureDatabase, migrateDatabase } from '../drizzle/migrate';
 import { seedCatalog } from '../drizzle/seed/seed';
 import { createDb } from '../server/db';
 import { startSibling, startTestApp, type TestApp } from './support/app';
+import { callerFor, signedInUser } from './support/dashboard';
 import { BTC_TO_ETH } from './support/fixtures';
 import { executeSwap, randomHex } from './support/flows';
 import { type PrivateServers, privateServers } from './support/private-servers';
@@ -153,5 +154,67 @@ describe('a read replica (DATABASE_READ_URL) with read-your-writes', () => {
     expect(
       await waitUntil(async () => (await readiness(t.baseUrl)).body.checks.replica?.ok === true, { timeoutMs: 15_000 }),
     ).toBe(true);
+  });
+});
+
+describe('read-your-writes per client, not one global fence', () => {
+  /** Public API calls from a client of its own: the sibling trusts X-Forwarded-For to tell them apart. */
+  const as = (client: string) => ({ 'x-forwarded-for': client });
+  const TRICKLE = 5;
+
+  it('a steady trickle of an outsider’s writes sends no other reader to the primary; each reader still sees its own', async () => {
+    const proxied = await startSibling(t, { TRUST_PROXY: 'true' });
+    const post = (client: string, path: string, body: unknown) =>
+      fetch(`${proxied.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...as(client) },
+        body: JSON.stringify(body),
+      });
+    const readerStatus = async (id: string) =>
+      (
+        (await (
+          await fetch(`${proxied.baseUrl}/api/v1/transaction/status?transactionId=${id}`, { headers: as(READER) })
+        ).json()) as any
+      ).data.transaction.hash as string;
+    const READER = '198.51.100.1';
+    const OUTSIDER = '198.51.100.2';
+    const support = await callerFor(t.app, (await signedInUser(t.app, 'support')).headers);
+    const affiliate = await signedInUser(t.app, 'affiliate');
+    const asAffiliate = await callerFor(t.app, affiliate.headers);
+    const readers = await executeSwap(t, BTC_TO_ETH, 'THORCHAIN');
+    const outsiders = await executeSwap(t, BTC_TO_ETH, 'THORCHAIN');
+    await catchUpThenHold();
+    try {
+      // A change only the primary has: whoever reads it was sent to the primary.
+      const quiet = `0x${randomHex()}`;
+      await quietlySetHash(readers.transaction.id, quiet);
+      let replicaServed = 0;
+      let searchesOnReplica = 0;
+      for (let i = 0; i < TRICKLE; i++) {
+        const junk = await post(OUTSIDER, '/api/v1/transaction/track', {
+          transactionId: outsiders.transaction.id,
+          txHash: randomHex(),
+        });
+        expect(junk.status).toBe(200);
+        if ((await readerStatus(readers.transaction.id)) === '') replicaServed++;
+        if ((await support.transactions.search({ query: quiet })).items.length === 0) searchesOnReplica++;
+      }
+      expect({ replicaServed, searchesOnReplica }).toEqual({ replicaServed: TRICKLE, searchesOnReplica: TRICKLE });
+
+      // Its own writes: the reader's track of its swap, an affiliate session's new referral code.
+      const own = randomHex();
+      expect(
+        (await post(READER, '/api/v1/transaction/track', { transactionId: readers.transaction.id, txHash: own }))
+          .status,
+      ).toBe(200);
+      expect(await readerStatus(readers.transaction.id)).toBe(own);
+      const code = `OWN${randomHex(4)}`.toUpperCase();
+      await asAffiliate.affiliates.createCode({ code });
+      const overview = await asAffiliate.affiliates.overview({ range: '30d' });
+      expect(overview.codes.map((c: { code: string }) => c.code)).toContain(code);
+    } finally {
+      replica.resumeReplay();
+      await proxied.stop();
+    }
   });
 });

@@ -22,7 +22,7 @@ import { insertTransactions, type SyntheticTx } from './support/seed-transaction
 
 let t: TestApp;
 const HOUR = 3600_000;
-const ADMIN = { userId: 'admin', email: 'admin@switchyard.test', role: 'admin' as const };
+const ADMIN = { userId: 'admin', email: 'admin@switchyard.test', role: 'admin' as const, sessionId: 'session-admin' };
 const OWNERS = ['aff-one', 'aff-two'] as const;
 
 beforeAll(async () => {

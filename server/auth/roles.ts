@@ -24,4 +24,6 @@ export interface Viewer {
   userId: string;
   email: string;
   role: Role;
+  /** The sign-in this request came with: the scope of its read-your-writes on a replica. */
+  sessionId: string;
 }

@@ -17,5 +17,5 @@ export async function getViewer(app: AppContext, headers: Headers): Promise<View
   if (!session) return null;
   const { id, email, role, banned } = session.user;
   if (banned || !isRole(role)) return null;
-  return { userId: id, email, role };
+  return { userId: id, email, role, sessionId: session.session.id };
 }

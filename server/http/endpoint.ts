@@ -8,6 +8,7 @@ import { httpRequests } from '../observability/registry';
 import { clientHash, clientIdentity } from '../ratelimit/client';
 import { countRateLimitHit } from '../ratelimit/hit-counter';
 import { addRateLimitHeaders, type RateDecision, type RouteClass } from '../ratelimit/limiter';
+import { clientFences } from '../read-context';
 import { raceDeadline } from '../routing/deadline';
 import { fingerprint, IDEMPOTENCY_HEADER, isReplayable, validateIdempotencyKey } from './idempotency';
 import { type FieldCoder, parseQuery, parseWith, readJsonBody } from './input';
@@ -276,11 +277,20 @@ async function serveChange(x: Exchange, url: RequestUrl): Promise<ApiResponse> {
     const replay = await beginIdempotency(x, url, body);
     if (replay) return replay;
     const result = await run(x, url, body);
-    await finishIdempotency(x, { status: result.status ?? 200, body: result.body });
+    await Promise.all([
+      finishIdempotency(x, { status: result.status ?? 200, body: result.body }),
+      fenceClientChange(x, result.status ?? 200),
+    ]);
     return respond(x, result);
   } catch (caught) {
     return fail(x, toAppError(caught));
   }
+}
+
+/** A client's acknowledged lock, execute or track is in its later reads (history), which wait for its fence on a replica. */
+function fenceClientChange(x: Exchange, status: number): Promise<void> | undefined {
+  if (!x.app.reads.replicated || x.target.routeClass !== 'execute' || status >= 400) return undefined;
+  return x.app.reads.fence(clientFences(x.app, x.request));
 }
 
 function parseUrl(x: Exchange): RequestUrl {

@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log';
-import type { Reads } from '../reads';
+import { type Reads, readFences } from '../reads';
 import { createSubscriberRedis, type RedisTarget } from '../redis';
 import { enqueue } from '../tracking/queues';
 
@@ -21,7 +21,7 @@ interface ChangeNotifier {
   log: Logger;
   /** Absent where nothing sends webhooks. */
   webhookQueue?: Queue;
-  /** With a replica, each change raises the fence reads wait behind. */
+  /** With a replica, each change raises its swap's fence, which reads of that swap wait behind. */
   reads?: Pick<Reads, 'fence'>;
 }
 
@@ -37,7 +37,7 @@ export async function afterTransactionChange(
   { created = false }: { created?: boolean } = {},
 ): Promise<void> {
   await Promise.all([
-    ctx.reads?.fence(),
+    ctx.reads?.fence([readFences.transaction(transactionId)]),
     publishTransactionChange(ctx, transactionId),
     enqueueWebhookFanOut(ctx, transactionId, created),
   ]);

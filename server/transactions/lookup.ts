@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import type { Database } from '../db';
 import { notFound } from '../errors';
 import { perKey } from '../per-key';
-import { readWithFallback } from '../reads';
+import { readFences, readWithFallback } from '../reads';
 import { hashKey } from './keys';
 import { STATUS_FIELDS, type StatusFields } from './status-fields';
 
@@ -110,7 +110,11 @@ export async function findTransactionStatus(
   by: { transactionId?: string; hash?: string },
 ): Promise<{ row: StatusRow; fromReplica: boolean }> {
   if (!ctx.reads.replicated) return { row: await lookUp(statements(ctx).status, by), fromReplica: false };
-  const { result, target } = await readWithFallback(ctx.reads, (on) => lookUp(statementsOn(on.db).status, by));
+  const { result, target } = await readWithFallback(ctx.reads, (on) => lookUp(statementsOn(on.db).status, by), {
+    fences: by.transactionId ? [readFences.transaction(by.transactionId)] : [],
+    // Found by hash: the swap is known only now, and its own changes are what the answer must reflect.
+    fencesOf: (row) => (by.transactionId ? [] : [readFences.transaction(row.id)]),
+  });
   return { row: result, fromReplica: target.replica };
 }
 
@@ -124,7 +128,7 @@ export async function transactionStatusById(
   const { result } = await readWithFallback(
     ctx.reads,
     async (on) => (await statementsOn(on.db).status.byId.execute({ id }))[0],
-    (row) => !row,
+    { fences: [readFences.transaction(id)], missed: (row) => !row },
   );
   return result;
 }

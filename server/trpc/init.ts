@@ -5,6 +5,7 @@ import { GATES, type Gate, passesGate, type Viewer } from '../auth/roles';
 import { getViewer } from '../auth/session';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
+import { sessionFences } from '../read-context';
 import { issueField, plainFieldErrors } from '../schemas/plain-words';
 import { toTRPCError } from './error-codes';
 
@@ -81,7 +82,16 @@ const mapDomainErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-const baseProcedure = t.procedure.use(mapDomainErrors);
+/** A session's acknowledged mutation is in its later reads, which wait for its fence on a replica. */
+const fenceSessionChanges = t.middleware(async ({ ctx, type, next }) => {
+  const result = await next();
+  if (type === 'mutation' && result.ok && ctx.viewer && ctx.app.reads.replicated) {
+    await ctx.app.reads.fence(sessionFences(ctx.viewer));
+  }
+  return result;
+});
+
+const baseProcedure = t.procedure.use(mapDomainErrors).use(fenceSessionChanges);
 
 export const signedInProcedure = baseProcedure.use(({ ctx, next }) => {
   if (!ctx.viewer) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });

@@ -1,4 +1,4 @@
-import { onReadTarget } from '../../read-context';
+import { onReadTarget, sessionFences } from '../../read-context';
 import { lockActivity } from '../../routing/lock-activity';
 import { rangeInput } from '../../schemas/ranges';
 import { adminProcedure, router } from '../init';
@@ -6,5 +6,5 @@ import { adminProcedure, router } from '../init';
 export const locksRouter = router({
   activity: adminProcedure
     .input(rangeInput)
-    .query(({ ctx, input }) => onReadTarget(ctx.app, (on) => lockActivity(on, input))),
+    .query(({ ctx, input }) => onReadTarget(ctx.app, (on) => lockActivity(on, input), sessionFences(ctx.viewer))),
 });
