@@ -25,8 +25,27 @@ const AWAITING_DEPOSIT: readonly (Substatus | undefined)[] = [
 export const stillAwaitingDeposit = (result: StatusResult) =>
   result.status === 'PENDING' && !result.inboundHash && AWAITING_DEPOSIT.includes(result.substatus);
 
+/** How far along a substatus says the swap is: a poll never moves it back (a lagging node, or Relay's pending after failure). */
+export const SUBSTATUS_PROGRESS: Record<Substatus, number> = {
+  NOT_FOUND_UPSTREAM: 0,
+  HASH_REJECTED: 0,
+  WAITING_SOURCE_CONFIRMATIONS: 0,
+  SWAPPING: 1,
+  WAITING_DESTINATION: 2,
+  DELAYED: 2,
+  REFUND_IN_PROGRESS: 3,
+  COMPLETED: 4,
+  PARTIAL: 4,
+  REFUNDED: 4,
+  EXPIRED: 4,
+  FAILED: 4,
+};
+
+const movesBack = (from: string | null, to: Substatus) =>
+  from !== null && from in SUBSTATUS_PROGRESS && SUBSTATUS_PROGRESS[to] < SUBSTATUS_PROGRESS[from as Substatus];
+
 /** What an answer that counts changes: hashes, amounts, fee and the status transition, with their events. */
-function whatCounts(tx: PollFields, result: StatusResult, upstream: Record<string, unknown>) {
+export function whatCounts(tx: PollFields, result: StatusResult, upstream: Record<string, unknown>) {
   const transactionId = tx.id;
   const events: EventInsert[] = [];
   const patch: Partial<typeof transactions.$inferInsert> = {};
@@ -73,7 +92,8 @@ function whatCounts(tx: PollFields, result: StatusResult, upstream: Record<strin
   const substatus = statusHolds ? substatusFor(result.status, result.substatus) : undefined;
   // A rejected report stays what the swapper sees until the provider shows the deposit or another is reported.
   const keepsRejection = tx.substatus === 'HASH_REJECTED' && stillAwaitingDeposit(result);
-  if (substatus && substatus !== tx.substatus && !keepsRejection) patch.substatus = substatus;
+  const keepsProgress = substatus !== undefined && tx.status === 'PENDING' && movesBack(tx.substatus, substatus);
+  if (substatus && substatus !== tx.substatus && !keepsRejection && !keepsProgress) patch.substatus = substatus;
   if (canTransition(tx.status, result.status)) {
     patch.status = result.status;
     if (isFinal(result.status)) patch.finalizedAt = new Date();

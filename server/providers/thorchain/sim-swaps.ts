@@ -38,7 +38,7 @@ export interface SimSwap {
   unobserved?: boolean;
 }
 
-type Stage =
+export type Stage =
   | 'observed'
   | 'confirmed'
   | 'swapping'
