@@ -131,6 +131,13 @@ export interface Aggregate {
   errorSample?: string;
 }
 
+/**
+ * The median of round k's throughput ÷ round k's baseline: interleaved rounds measured moments apart,
+ * so a machine that slows down mid-run moves both sides of each pair alike.
+ */
+export const pairedRatio = (value: Aggregate, baseline: Aggregate) =>
+  median(value.rounds.map((r, k) => r.rps / (baseline.rounds[k]?.rps || Number.NaN)).filter(Number.isFinite));
+
 export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -195,6 +202,8 @@ export async function warmedGetRounds(
   targets: GetTarget[],
   connections: number,
   ms: (seconds: number, minMs?: number) => number,
+  /** Rounds shorter than this say more about JIT and GC than about the server (the gate's small scale). */
+  minRoundMs = 500,
 ): Promise<Record<string, Aggregate>> {
   const spec = (t: GetTarget, durationMs: number, warmupMs: number) => ({
     label: t.label,
@@ -207,13 +216,13 @@ export async function warmedGetRounds(
   });
   await interleaved(
     load,
-    targets.map((t) => spec(t, ms(1.5), 0)),
+    targets.map((t) => spec(t, ms(1.5, minRoundMs), 0)),
     1,
     () => {},
   );
   return interleaved(
     load,
-    targets.map((t) => spec(t, ms(3), ms(0.5, 250))),
+    targets.map((t) => spec(t, ms(3, minRoundMs), ms(0.5, 250))),
     5,
   );
 }

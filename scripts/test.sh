@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: lint, types, the production build, unit and integration tests on real
-# Postgres and Redis (the supervision tests run the built processes), then the built app end to end
-# in Debian's Chromium.
+# Postgres and Redis (the supervision tests run the built processes), the hot-path bench gate (each
+# ratio at least half its target), then the built app end to end in Debian's Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/auth-secret.sh
@@ -17,4 +17,5 @@ echo "== alert rules"; promtool check rules ops/prometheus/switchyard-rules.yml 
 echo "== build";      npm run build
 echo "== unit + integration"; npx vitest run
 echo "== faults";     npm run test:faults
+echo "== bench gate"; npm run bench:gate
 echo "== e2e";        npx playwright test
