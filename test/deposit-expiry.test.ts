@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireUnfundedSwaps } from '../server/tracking/expiry';
-import { isPollable } from '../server/tracking/poll';
+import { isPollable, pollTransaction } from '../server/tracking/poll';
 import { sweep } from '../server/tracking/sweep';
 import { startTestApp, type TestApp } from './support/app';
 import { expectV1Error } from './support/assertions';
@@ -46,6 +46,16 @@ const events = (id: string) =>
 
 /** A moment past the swap's deposit deadline and the grace period after it. */
 const pastGrace = (deadline: Date) => new Date(deadline.getTime() + t.app.config.deposits.expiryGraceMs + 1000);
+
+/** The fake THORChain network observed this inbound (unobserved: a hash the node knows nothing of). */
+async function observeOnThorchain(deposit: { hash: string; unobserved?: boolean }) {
+  const observed = await fetch(`${t.sims.THORCHAIN.url}/__sim/thorchain/observe`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(deposit),
+  });
+  expect(observed.status).toBe(200);
+}
 
 /** A Relay swap whose deposit the simulated chain has not seen (and will not see by itself). */
 async function unfundedRelaySwap() {
@@ -97,6 +107,7 @@ describe('a swap whose deposit never comes', () => {
     const id = (await executeSwap(t, BTC_TO_ETH, 'THORCHAIN')).transaction.id as string;
     await expireUnfundedSwaps(t.app, pastGrace((await row(id)).deposit_deadline as Date));
     const late = randomHex();
+    await observeOnThorchain({ hash: late, unobserved: true });
     const res = await t.post('/api/v1/transaction/track', { transactionId: id, txHash: late });
     expectV1Error(res, 409, 'SWAP_EXPIRED', 'txHash');
     expect(res.body.error.message).toMatch(/expired before a deposit was seen/);
@@ -108,6 +119,22 @@ describe('a swap whose deposit never comes', () => {
     const refresh = await t.post('/api/v1/transaction/track', { transactionId: id });
     expect(refresh.status).toBe(200);
     expect(refresh.body.data).toMatchObject({ final: true, tracking: false });
+  });
+
+  it('re-opens when the node verifies a hash reported after expiry as an inbound to our vault with our memo', async () => {
+    const id = (await executeSwap(t, BTC_TO_ETH, 'THORCHAIN')).transaction.id as string;
+    await expireUnfundedSwaps(t.app, pastGrace((await row(id)).deposit_deadline as Date));
+    expect(await row(id)).toMatchObject({ status: 'FAILED', substatus: 'EXPIRED' });
+    // The wallet did pay, following the quote (its vault and memo), and reports the hash late.
+    const late = randomHex();
+    await observeOnThorchain({ hash: late });
+    const res = await t.post('/api/v1/transaction/track', { transactionId: id, txHash: late });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ final: false, tracking: true, transaction: { status: 'PENDING' } });
+    const reopened = (await events(id)).find((e) => e.data?.reopenedAfterExpiry === true);
+    expect(reopened?.message).toMatch(/FAILED → PENDING: THORCHAIN verified .* re-opened/);
+    for (let poll = 0; poll < 10 && (await row(id)).status === 'PENDING'; poll++) await pollTransaction(t.app, id);
+    expect(await row(id)).toMatchObject({ status: 'SUCCESS', substatus: 'COMPLETED' });
   });
 
   it('asks a provider that can be asked first: a deposit it saw after all keeps the swap, tracked as usual', async () => {

@@ -8,6 +8,7 @@ import type { ProviderAdapter, TxStatus } from '../providers/types';
 import type { TrackBody } from '../schemas/transactions';
 import { claimedHash } from '../tracking/hash-claims';
 import { askProvider } from '../tracking/poll';
+import { reopenExpiredSwap } from '../tracking/reopen';
 import { afterTransactionChange } from './changes';
 import { hashKey } from './keys';
 import { findTransaction } from './lookup';
@@ -65,8 +66,8 @@ async function decide(
 }
 
 /**
- * A deposit reported for a swap that expired waiting for one: the hash goes on the timeline for
- * support, and the client is told plainly. The money is with the provider, whose own rules refund it.
+ * A deposit reported for a swap that expired waiting for one, which the provider does not vouch for: the
+ * hash goes on the timeline for support, and the client is told plainly. The money is with the provider.
  */
 async function refuseAfterExpiry(ctx: AppContext, tx: TransactionRow, hash: string): Promise<never> {
   await ctx.db.insert(transactionEvents).values({
@@ -112,7 +113,10 @@ export async function trackTransaction(ctx: AppContext, body: TrackBody): Promis
     final: isFinal(tx.status),
   });
   const parsed = body.txHash === undefined ? undefined : await parseReportedHash(ctx, tx, body.txHash);
-  if (parsed && tx.substatus === 'EXPIRED') await refuseAfterExpiry(ctx, tx, parsed.hash);
+  if (parsed && tx.substatus === 'EXPIRED') {
+    if (!(await reopenExpiredSwap(ctx, tx, parsed.hash))) await refuseAfterExpiry(ctx, tx, parsed.hash);
+    tx = await findTransaction(ctx, { transactionId: tx.id });
+  }
   if (isFinal(tx.status)) return { ...summary(), tracking: false };
 
   const adapter = ctx.providers.get(tx.provider);
