@@ -218,6 +218,12 @@ function memoFor(
 
 const OUTCOMES: readonly SwapOutcome[] = ['success', 'failure', 'refund', 'partial'];
 
+/** The ending scripted for the swap's destination (`POST /__sim/scripts`), THORChain's `partial` included. */
+function scriptedOutcome(req: SimRequest | undefined, destination: string): SwapOutcome | undefined {
+  const scripted = req?.scriptedFor(destination);
+  return OUTCOMES.includes(scripted as SwapOutcome) ? (scripted as SwapOutcome) : undefined;
+}
+
 export interface ThorchainSimulator extends RunningSimulator {
   /** Registers an inbound the fake network observed (also `POST /__sim/thorchain/observe`). */
   observe(deposit: SimDeposit): void;
@@ -241,7 +247,7 @@ export async function startThorchainSimulator(opts: SimulatorOptions = {}): Prom
   let lastQuoted: QuotedDeposit | undefined;
   let currentOutcome: () => SwapOutcome = () => 'success';
 
-  function register(deposit: SimDeposit): SimSwap | undefined {
+  function register(deposit: SimDeposit, req?: SimRequest): SimSwap | undefined {
     const quoted = lastQuoted;
     const from = deposit.fromAsset ? resolveAsset(deposit.fromAsset) : (quoted?.from ?? resolveAsset('BTC.BTC'));
     const to = deposit.toAsset ? resolveAsset(deposit.toAsset) : (quoted?.to ?? resolveAsset('ETH.ETH'));
@@ -259,7 +265,7 @@ export async function startThorchainSimulator(opts: SimulatorOptions = {}): Prom
     const sender = deposit.fromAddress ?? refundAddress ?? fromChain.defaultAddress;
     const swap: SimSwap = {
       hash: simTxId(deposit.hash),
-      outcome: deposit.outcome ?? currentOutcome(),
+      outcome: deposit.outcome ?? scriptedOutcome(req, destination) ?? currentOutcome(),
       polls: 0,
       from,
       to,
@@ -295,7 +301,7 @@ export async function startThorchainSimulator(opts: SimulatorOptions = {}): Prom
       handle(req, match) {
         const hash = simTxId(decodeURIComponent(match[1] ?? ''));
         if (!/^[0-9A-F]{64}$/.test(hash)) return { status: 400, body: { error: `invalid tx hash: ${match[1]}` } };
-        const swap = swaps.get(hash) ?? (register({ hash, outcome: req.config.outcome }) as SimSwap);
+        const swap = swaps.get(hash) ?? (register({ hash }, req) as SimSwap);
         if (swap.unobserved) return { status: 200, body: UNOBSERVED_BODY };
         const stage = stageAt(stagesFor(swap), swap.polls, req.config.settleAfterPolls);
         swap.polls += 1;
@@ -306,7 +312,7 @@ export async function startThorchainSimulator(opts: SimulatorOptions = {}): Prom
 
   const sim = await startSimulator('thorchain', routes, {
     ...opts,
-    outcomes: [NO_ROUTE_POOL_UNAVAILABLE],
+    outcomes: ['partial', NO_ROUTE_POOL_UNAVAILABLE],
     onReset: () => {
       swaps.clear();
       lastQuoted = undefined;
