@@ -91,6 +91,28 @@ const SETTINGS = {
   /** Bodies to tRPC, Better Auth and pages: refused past this before Next (or anything) buffers them. */
   dashboardMaxBodyBytes: from('DASHBOARD_MAX_BODY_BYTES', positiveInt.default(1024 * 1024)),
   requestDeadlineMs: from('REQUEST_DEADLINE_MS', positiveInt.default(15_000)),
+  /** Public history reads: no client and no data shape may hold the database past these. */
+  publicReads: {
+    /** Each statement of a public history read; shorter than REQUEST_DEADLINE_MS. */
+    statementTimeoutMs: from('READ_STATEMENT_TIMEOUT_MS', positiveInt.default(5_000)),
+    /** History reads one client address may have running at once; beyond it, 429. */
+    perClient: from('HISTORY_READS_PER_CLIENT', positiveInt.default(3)),
+    /** History reads running at once in a process: kept below DATABASE_POOL_MAX so other reads find a connection. */
+    maxConcurrent: from('HISTORY_READS_MAX', positiveInt.default(6)),
+    /** How long a history read waits for one of those places before it answers 503. */
+    waitMs: from('HISTORY_READ_WAIT_MS', positiveInt.default(500)),
+  },
+  /** Per client address, in the web and lean servers: open connections, and the time a request has to arrive whole. */
+  connections: {
+    perClient: from('MAX_CONNECTIONS_PER_CLIENT', positiveInt.default(64)),
+    requestTimeoutMs: from('REQUEST_BODY_TIMEOUT_MS', positiveInt.default(30_000)),
+  },
+  /** Bodies to Better Auth from a client without a session (sign-in, sign-up). */
+  authMaxBodyBytes: from('AUTH_MAX_BODY_BYTES', positiveInt.default(16 * 1024)),
+  /** Procedures one dashboard request may batch; more are refused before any runs. */
+  trpcMaxBatch: from('TRPC_MAX_BATCH', positiveInt.max(250).default(20)),
+  /** Referral codes one affiliate may own. */
+  maxReferralCodesPerAffiliate: from('MAX_REFERRAL_CODES_PER_AFFILIATE', positiveInt.default(50)),
   /** How long a process drains after SIGTERM or SIGINT before it exits anyway. */
   shutdownTimeoutMs: from('SHUTDOWN_TIMEOUT_MS', positiveInt.default(20_000)),
   trustProxy: from('TRUST_PROXY', bool.default(false)),
@@ -121,6 +143,8 @@ const SETTINGS = {
       quote: from('RATE_LIMIT_QUOTE', positiveInt.default(120)),
       execute: from('RATE_LIMIT_EXECUTE', positiveInt.default(60)),
       transactions: from('RATE_LIMIT_TRANSACTIONS', positiveInt.default(300)),
+      /** Dashboard (tRPC) procedure calls per signed-in user, each call of a batch counted. */
+      dashboard: from('RATE_LIMIT_DASHBOARD', positiveInt.default(600)),
     },
     /** Keys the hash that stands for a client address in stored rate-limit hits; required in production (AUTH_SECRET elsewhere). */
     hashKey: from('RATE_LIMIT_HASH_KEY', z.string().min(16).optional()),

@@ -10,6 +10,7 @@ import { countRateLimitHit } from '../ratelimit/hit-counter';
 import { addRateLimitHeaders, type RateDecision, type RouteClass } from '../ratelimit/limiter';
 import { clientFences } from '../read-context';
 import { raceDeadline } from '../routing/deadline';
+import type { ReadGuard } from '../transactions/bounded-reads';
 import { fingerprint, IDEMPOTENCY_HEADER, isReplayable, validateIdempotencyKey } from './idempotency';
 import { type FieldCoder, parseQuery, parseWith, readJsonBody } from './input';
 import { type ApiRequest, type RequestUrl, requestUrl } from './request';
@@ -35,7 +36,15 @@ export interface RequestContext {
   receivedAt: number;
   /** The JSON object body, read once under the size limit (empty for endpoints without a body). */
   body: Record<string, unknown>;
+  /** Fires when the request is answered 503 at its deadline: work still running for it should stop. */
+  readonly deadline: AbortSignal;
 }
+
+/** Who a public read runs for, and when it must stop. */
+export const readGuardOf = (ctx: RequestContext): ReadGuard => ({
+  client: clientIdentity(ctx.request, ctx.app.config),
+  signal: ctx.deadline,
+});
 
 export interface EndpointDefinition<
   Q extends z.ZodType | undefined,
@@ -380,6 +389,8 @@ async function beginIdempotency(
 
 /** Runs the endpoint under the request deadline; an answer it had at once needs no deadline. */
 function run(x: Exchange, url: RequestUrl, body: Record<string, unknown>): MaybePromise<EndpointResult> {
+  // Made only for the handlers that ask: most never do.
+  let deadline: AbortController | undefined;
   const running = x.target.run({
     app: x.app,
     request: x.request,
@@ -387,6 +398,10 @@ function run(x: Exchange, url: RequestUrl, body: Record<string, unknown>): Maybe
     requestId: x.requestId,
     receivedAt: x.receivedAt,
     body,
+    get deadline() {
+      deadline ??= new AbortController();
+      return deadline.signal;
+    },
   });
   if (!(running instanceof Promise)) return running;
   return raceDeadline(
@@ -398,7 +413,9 @@ function run(x: Exchange, url: RequestUrl, body: Record<string, unknown>): Maybe
         (late) => late.events?.cancel(),
         () => {},
       );
-      return new AppError('SERVICE_UNAVAILABLE', 'The request took too long; retry shortly');
+      const error = new AppError('SERVICE_UNAVAILABLE', 'The request took too long; retry shortly');
+      deadline?.abort(error);
+      return error;
     },
   );
 }

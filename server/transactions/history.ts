@@ -8,6 +8,7 @@ import { AppError, validationError } from '../errors';
 import { perKey } from '../per-key';
 import { offsetOf, type Paginated } from '../schemas/common';
 import type { HistoryFilter } from '../schemas/transactions';
+import { boundedRead, type ReadGuard, type RunStatement } from './bounded-reads';
 import { hashKey } from './keys';
 import { presentHistoryItem } from './present';
 import { STATUS_FIELDS } from './status-fields';
@@ -220,6 +221,9 @@ interface Position {
 }
 
 const CURSOR_SEPARATOR = '|';
+/** `created_at::text` as Postgres prints it, and an id: nothing else reaches the statement. */
+const CURSOR_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
+const CURSOR_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 const encodeCursor = (p: Position) => Buffer.from(`${p.createdAt}${CURSOR_SEPARATOR}${p.id}`).toString('base64url');
 
@@ -228,7 +232,7 @@ function decodeCursor(cursor: string): Position {
   const at = text.lastIndexOf(CURSOR_SEPARATOR);
   const createdAt = text.slice(0, at);
   const id = text.slice(at + 1);
-  if (at < 1 || !id || Number.isNaN(Date.parse(createdAt))) {
+  if (at < 1 || !CURSOR_TIME.test(createdAt) || !CURSOR_ID.test(id) || Number.isNaN(Date.parse(createdAt))) {
     throw validationError([{ code: 'VALIDATION_ERROR', field: 'cursor', message: 'not a cursor this API returned' }]);
   }
   return { createdAt, id };
@@ -240,7 +244,7 @@ function decodeCursor(cursor: string): Position {
  * 200 costs what page 1 does.
  */
 async function pagePositions(
-  ctx: AppContext,
+  run: RunStatement,
   filter: HistoryFilter,
   branches: Predicate[],
   rest: Predicate,
@@ -265,20 +269,17 @@ async function pagePositions(
       `(select id, created_at from transactions where (${branch(s)}) and (${rest(s)}) ${after} ${order} limit ${reach})`,
   );
   const skip = cursor ? 0 : fromOldest ? total - end : offset;
-  const rows = await ctx.sql.unsafe<{ id: string; created_text: string }[]>(
+  const rows = await run<{ id: string; created_text: string }[]>(
     `select id, created_at::text as created_text from (${scans.join(' union ')}) page ${order} limit ${take} offset ${skip}`,
     s.params,
-    { prepare: true },
   );
   const positions = rows.map((r) => ({ id: r.id, createdAt: r.created_text }));
   return fromOldest ? positions.reverse() : positions;
 }
 
-async function scalar(ctx: AppContext, total: Predicate): Promise<number> {
+async function scalar(run: RunStatement, total: Predicate): Promise<number> {
   const s = new Statement();
-  const [row] = await ctx.sql.unsafe<{ n: string }[]>(`select (${total(s)})::bigint::text as n`, s.params, {
-    prepare: true,
-  });
+  const [row] = await run<{ n: string }[]>(`select (${total(s)})::bigint::text as n`, s.params);
   return Number(row?.n ?? 0);
 }
 
@@ -293,7 +294,7 @@ const walletTotal =
 
 /** The total and the page; page 1 and cursor pages read newest first whatever the total, so both go at once. */
 async function countedPage(
-  ctx: AppContext,
+  run: RunStatement,
   filter: HistoryFilter,
   total: Predicate,
   branches: Predicate[],
@@ -301,16 +302,20 @@ async function countedPage(
 ): Promise<{ positions: Position[]; total: number }> {
   if (filter.cursor || filter.page === 1) {
     const [exact, positions] = await Promise.all([
-      scalar(ctx, total),
-      pagePositions(ctx, filter, branches, rest, Number.MAX_SAFE_INTEGER),
+      scalar(run, total),
+      pagePositions(run, filter, branches, rest, Number.MAX_SAFE_INTEGER),
     ]);
     return { positions, total: exact };
   }
-  const exact = await scalar(ctx, total);
-  return { positions: await pagePositions(ctx, filter, branches, rest, exact), total: exact };
+  const exact = await scalar(run, total);
+  return { positions: await pagePositions(run, filter, branches, rest, exact), total: exact };
 }
 
-async function pageOf(ctx: AppContext, filter: HistoryFilter): Promise<{ positions: Position[]; total: number }> {
+async function pageOf(
+  ctx: AppContext,
+  run: RunStatement,
+  filter: HistoryFilter,
+): Promise<{ positions: Position[]; total: number }> {
   const term = await resolveTerm(ctx, filter.search);
   if (filter.addresses?.length) {
     const walletKeys = [...new Set(filter.addresses.flatMap(walletLookupKeys))];
@@ -327,11 +332,11 @@ async function pageOf(ctx: AppContext, filter: HistoryFilter): Promise<{ positio
       term || filter.referralCode !== undefined || filter.transactionId !== undefined
         ? walletTotal((s) => s.param(keys), where)
         : counted('wallet_pair_counts', walletPairs(keys, statusIn(statusesOf(filter))));
-    return countedPage(ctx, filter, total, branches, where);
+    return countedPage(run, filter, total, branches, where);
   }
   const total = filter.transactionId ? rowCount(historyWhere(filter, term)) : broadTotal(filter, term);
   const { branches, rest } = broadBranches(filter, term);
-  return countedPage(ctx, filter, total, branches, rest);
+  return countedPage(run, filter, total, branches, rest);
 }
 
 /** What a history item is made of: the status answer's columns and the USD amount, none of the large JSON. */
@@ -370,23 +375,40 @@ function assertScoped(ctx: AppContext, filter: HistoryFilter, scopeFields: Scope
   throw new AppError('VALIDATION_ERROR', message, { problems });
 }
 
+/** Offset pages reach this many rows; past them only `cursor` pages, which cost what page 1 does. */
+export const MAX_OFFSET_ROWS = 10_000;
+
+function assertShallow(filter: HistoryFilter) {
+  if (filter.cursor || filter.page * filter.perPage <= MAX_OFFSET_ROWS) return;
+  const message = `page × perPage may be at most ${MAX_OFFSET_ROWS.toLocaleString('en-US')}; to read further, page with \`cursor\` (GET /api/v1/transaction/history answers \`nextCursor\`)`;
+  throw validationError([{ code: 'VALIDATION_ERROR', field: 'page', message }]);
+}
+
 export interface HistoryPage extends Paginated<ReturnType<typeof presentHistoryItem>> {
   /** Continues after this page's last row (`cursor`); null when nothing follows. */
   nextCursor: string | null;
   hasMore: boolean;
 }
 
+const directly =
+  (ctx: AppContext): RunStatement =>
+  (query, params) =>
+    ctx.sql.unsafe(query, params, { prepare: true }) as never;
+
 /**
  * Newest first with an exact total. By `page`, or by `cursor` (keyset: the rows after the last one
- * of the page that returned it, whatever was inserted meanwhile).
+ * of the page that returned it, whatever was inserted meanwhile). `run` carries the statements whose
+ * cost depends on the data (a public read runs them under its timeout, see `boundedRead`).
  */
 export async function listHistory(
   ctx: AppContext,
   filter: HistoryFilter,
   scopeFields: ScopeField[] = ['addresses', 'transactionId'],
+  run: RunStatement = directly(ctx),
 ): Promise<HistoryPage> {
   assertScoped(ctx, filter, scopeFields);
-  const { positions, total } = await pageOf(ctx, filter);
+  assertShallow(filter);
+  const { positions, total } = await pageOf(ctx, run, filter);
   const hasMore = filter.cursor ? positions.length > filter.perPage : filter.page * filter.perPage < total;
   const shown = positions.slice(0, filter.perPage);
   const last = shown.at(-1);
@@ -401,3 +423,11 @@ export async function listHistory(
     nextCursor: hasMore && last ? encodeCursor(last) : null,
   };
 }
+
+/** A public history read (on the read target given): bounded per client and cancelled at the request deadline. */
+export const listPublicHistory = (
+  on: AppContext,
+  guard: ReadGuard,
+  filter: HistoryFilter,
+  scopeFields?: ScopeField[],
+): Promise<HistoryPage> => boundedRead(on, guard, (run) => listHistory(on, filter, scopeFields, run));

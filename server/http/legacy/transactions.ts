@@ -1,15 +1,19 @@
-import { onReadTarget } from '../../read-context';
+import { clientFences, onReadTarget } from '../../read-context';
 import { historyLegacyResponse } from '../../schemas/responses';
 import { historyQueryLegacy } from '../../schemas/transactions';
-import { listHistory } from '../../transactions/history';
-import { endpoint } from '../endpoint';
+import { listPublicHistory } from '../../transactions/history';
+import { endpoint, readGuardOf } from '../endpoint';
 
 export const historyLegacy = endpoint({
   routeClass: 'transactions',
   query: historyQueryLegacy,
   response: historyLegacyResponse,
-  handle: async ({ query }, { app }) => {
-    const { items, page, perPage, total } = await onReadTarget(app, (on) => listHistory(on, query, ['addresses']));
+  handle: async ({ query }, ctx) => {
+    const { items, page, perPage, total } = await onReadTarget(
+      ctx.app,
+      (on) => listPublicHistory(on, readGuardOf(ctx), query, ['addresses']),
+      clientFences(ctx.app, ctx.request),
+    );
     return { body: { items, page, perPage, total } };
   },
 });

@@ -1,6 +1,6 @@
 import { andThen } from '../../maybe-promise';
 import { clientHash, clientIdentity } from '../../ratelimit/client';
-import { onReadTarget } from '../../read-context';
+import { clientFences, onReadTarget } from '../../read-context';
 import {
   eventsV1Response,
   executionV1Response,
@@ -11,7 +11,7 @@ import {
 } from '../../schemas/responses';
 import { historyQueryV1, type StatusQuery, statusQuery, trackBody } from '../../schemas/transactions';
 import { getTransactionExecution } from '../../transactions/execution';
-import { listHistory } from '../../transactions/history';
+import { listPublicHistory } from '../../transactions/history';
 import {
   getTransactionStatus,
   keptTransactionStatus,
@@ -21,7 +21,7 @@ import {
 import { openTransactionStream, transactionStreamHead } from '../../transactions/stream';
 import { getTransactionTimeline } from '../../transactions/timeline';
 import { trackTransaction } from '../../transactions/track';
-import { endpoint } from '../endpoint';
+import { endpoint, readGuardOf } from '../endpoint';
 
 export const statusV1 = endpoint({
   routeClass: 'transactions',
@@ -64,9 +64,11 @@ export const historyV1 = endpoint({
   routeClass: 'transactions',
   query: historyQueryV1,
   response: historyV1Response,
-  handle: async ({ query }, { app }) => {
-    const { items, page, perPage, total, hasMore, nextCursor } = await onReadTarget(app, (on) =>
-      listHistory(on, { ...query, search: query.query }),
+  handle: async ({ query }, ctx) => {
+    const { items, page, perPage, total, hasMore, nextCursor } = await onReadTarget(
+      ctx.app,
+      (on) => listPublicHistory(on, readGuardOf(ctx), { ...query, search: query.query }),
+      clientFences(ctx.app, ctx.request),
     );
     return { body: { data: items, pagination: { page, perPage, total, hasMore, nextCursor } } };
   },
