@@ -1,12 +1,18 @@
 import type { Queue } from 'bullmq';
 import { eq } from 'drizzle-orm';
-import { webhookMessages } from '../../drizzle/schema';
+import { webhookEndpoints, webhookMessages } from '../../drizzle/schema';
 import { keep } from '../bounded-map';
 import type { AppContext } from '../context';
 import { type DeliveryOutcome, deliverMessage } from './deliver';
 import { type AttemptVerdict, createEndpointGate, type EndpointGate, PROMPT_ANSWER_MS } from './gate';
 
 export type Dispatch = { deferUntil: number; endpointId: string } | { outcome: DeliveryOutcome };
+
+/** A message's endpoint and the account that owns it. */
+interface Recipient {
+  endpointId: string;
+  ownerId: string;
+}
 
 /** A message never moves to another endpoint: a deferred job's later turns find its endpoint without a query. */
 const KNOWN_MESSAGES = 50_000;
@@ -57,10 +63,10 @@ async function wake(queue: Queue, jobIds: string[]) {
  * receiver checks it.
  */
 export function createDispatcher(ctx: AppContext, gate: EndpointGate = gateFor(ctx)) {
-  const endpointOf = new Map<string, string>();
+  const endpointOf = new Map<string, Recipient>();
   /** What a fan-out in this process just queued: their first turn needs no query either. */
-  const remember = (queued: { id: string; endpointId: string }[]) => {
-    for (const { id, endpointId } of queued) keep(endpointOf, id, endpointId, KNOWN_MESSAGES);
+  const remember = (queued: ({ id: string } & Recipient)[]) => {
+    for (const { id, endpointId, ownerId } of queued) keep(endpointOf, id, { endpointId, ownerId }, KNOWN_MESSAGES);
   };
   const handBack = (jobIds: string[]) => {
     if (!jobIds.length || !ctx.webhookQueue) return;
@@ -73,19 +79,22 @@ export function createDispatcher(ctx: AppContext, gate: EndpointGate = gateFor(c
     lastAttempt: boolean;
     redelivery: boolean;
   }): Promise<Dispatch> {
-    let endpointId = endpointOf.get(job.messageId);
-    if (!endpointId) {
+    let recipient = endpointOf.get(job.messageId);
+    if (!recipient) {
       const [row] = await ctx.db
-        .select({ endpointId: webhookMessages.endpointId })
+        .select({ endpointId: webhookMessages.endpointId, ownerId: webhookEndpoints.ownerId })
         .from(webhookMessages)
+        .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookMessages.endpointId))
         .where(eq(webhookMessages.id, job.messageId))
         .limit(1);
       if (!row) return { outcome: { delivered: false, skipped: 'message or endpoint deleted' } };
-      endpointId = keep(endpointOf, job.messageId, row.endpointId, KNOWN_MESSAGES);
+      recipient = keep(endpointOf, job.messageId, row, KNOWN_MESSAGES);
     }
+    const { endpointId, ownerId } = recipient;
     const admission = await gate.admit(endpointId, {
       jobId: job.jobId,
       queuedAt: job.queuedAt,
+      ownerId,
       ignorePause: job.redelivery,
     });
     if (!admission.admitted) return { deferUntil: Math.round(admission.retryAt), endpointId };

@@ -134,8 +134,9 @@ export async function fanOutChange(ctx: AppContext, job: JobData<'webhooks.fan-o
     .onConflictDoNothing();
   // Also the messages a failed earlier run of this job stored but never enqueued.
   const unsent = await ctx.db
-    .select({ id: webhookMessages.id, endpointId: webhookMessages.endpointId })
+    .select({ id: webhookMessages.id, endpointId: webhookMessages.endpointId, ownerId: webhookEndpoints.ownerId })
     .from(webhookMessages)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookMessages.endpointId))
     .where(
       and(
         eq(webhookMessages.transactionId, tx.id),

@@ -11,7 +11,10 @@ import type { Redis } from 'ioredis';
  *   MAX_PAUSE_MS) during which it is not attempted at all.
  *
  * And per process: attempts to endpoints that have not answered promptly take at most
- * `unprovenSlots` of this worker's slots, so the rest are always free for endpoints that answer.
+ * `unprovenSlots` of this worker's slots, so the rest are always free for endpoints that answer. That
+ * shared lane is fair per owner: one attempt in it per owner at a time, and endpoints that have failed
+ * take all but one of its slots, so a new endpoint's first delivery never waits behind a few accounts'
+ * hanging receivers. A slot that frees goes to the oldest job of an owner with nothing in the lane.
  *
  * A job that may not go now is parked: the worker moves it back to delayed (no slot held, no attempt
  * counted), and the attempt that frees its place hands its id back to be woken. Its delay is only a
@@ -48,13 +51,21 @@ export type Admission =
   | { admitted: true; lease: Lease }
   | { admitted: false; retryAt: number; why: 'paused' | 'busy' | 'unproven-slots-taken' };
 
+/** Who a job is for: its endpoint and the account that owns it (the shared lane is fair per owner). */
+export interface AdmitOptions {
+  jobId: string;
+  queuedAt: number;
+  ownerId?: string;
+  ignorePause?: boolean;
+}
+
 const ADMIT = `
 local now = tonumber(ARGV[1])
 local function park()
   redis.call('ZADD', KEYS[3], 'NX', ARGV[9], ARGV[8])
   redis.call('PEXPIRE', KEYS[3], ARGV[7])
 end
-local state = redis.call('HMGET', KEYS[1], 'pausedUntil', 'proven')
+local state = redis.call('HMGET', KEYS[1], 'pausedUntil', 'proven', 'failures')
 local pausedUntil = tonumber(state[1] or '0')
 if ARGV[6] == '0' and pausedUntil > now then
   park()
@@ -69,11 +80,13 @@ if redis.call('ZCARD', KEYS[2]) >= cap then
   local oldest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
   return {'busy', tonumber(oldest[2])}
 end
-if not proven and ARGV[5] == '0' then return {'unproven', 0} end
+local failing = tonumber(state[3] or '0') > 0
+if not proven and ((failing and ARGV[10] == '0') or (not failing and ARGV[5] == '0')) then return {'unproven', 0} end
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[7])
 redis.call('ZREM', KEYS[3], ARGV[8])
 if proven then return {'admitted', 1} end
+if failing then return {'admitted', 2} end
 return {'admitted', 0}
 `;
 
@@ -159,7 +172,7 @@ export interface EndpointGate {
    * `jobId` is what a refused job is parked as, to be handed back by `settle` when its turn comes;
    * parked jobs go back oldest `queuedAt` first, so one woken and beaten to the place keeps its turn.
    */
-  admit(endpointId: string, options: { jobId: string; queuedAt: number; ignorePause?: boolean }): Promise<Admission>;
+  admit(endpointId: string, options: AdmitOptions): Promise<Admission>;
   /** Ends the attempt; answers the ids of parked jobs that may go now. */
   settle(lease: Lease, verdict: AttemptVerdict): Promise<string[]>;
   /** Whether a refused job is still parked; one handed back while it was on its way to delayed is not. */
@@ -215,19 +228,25 @@ export function createEndpointGate(
   const run = commands(redis);
   const keys = (endpointId: string) => keysOf(redisPrefix, endpointId);
   const leaseMs = settings.attemptTimeoutMs + LEASE_MARGIN_MS;
-  /** This process's attempts (and reservations) to unproven endpoints: when each began. */
-  const unproven = new Map<string, number>();
-  /** Jobs parked here for want of an unproven slot, with when each was queued. */
-  const waiting = new Map<string, number>();
+  /** Endpoints that have failed may hold all but one of the shared lane's slots: one stays for new endpoints. */
+  const failingSlots = Math.max(1, settings.unprovenSlots - 1);
+  /** This process's attempts (and reservations) in the shared lane: when each began, for whom, and whether its endpoint has failed. */
+  const unproven = new Map<string, { at: number; ownerId: string; failing: boolean }>();
+  /** Jobs parked here for want of a slot in the lane, with when each was queued and for whom. */
+  const waiting = new Map<string, { queuedAt: number; ownerId: string }>();
   const jitter = (ms: number) => ms * (1 + random() / 4);
+  const inLane = (ownerId: string) => [...unproven.values()].some((held) => held.ownerId === ownerId);
+  const failingInLane = () => [...unproven.values()].filter((held) => held.failing).length;
 
   return {
-    async admit(endpointId, { jobId, queuedAt, ignorePause = false }) {
+    async admit(endpointId, { jobId, queuedAt, ownerId = endpointId, ignorePause = false }) {
       const at = now();
       const token = randomBytes(9).toString('base64url');
-      const oldestUnproven = Math.min(at, ...unproven.values());
-      const reserved = unproven.size < settings.unprovenSlots;
-      if (reserved) unproven.set(token, at);
+      const oldestUnproven = Math.min(at, ...[...unproven.values()].map((held) => held.at));
+      const mayTake = unproven.size < settings.unprovenSlots && !inLane(ownerId);
+      const mayTakeFailing = mayTake && failingInLane() < failingSlots;
+      // Counted as failing until Redis says: concurrent admits never overfill the failing share.
+      if (mayTake) unproven.set(token, { at, ownerId, failing: true });
       let answer: [string, number];
       try {
         answer = await run.admit(
@@ -236,11 +255,12 @@ export function createEndpointGate(
           token,
           at + leaseMs,
           settings.endpointConcurrency,
-          reserved ? 1 : 0,
+          mayTake ? 1 : 0,
           ignorePause ? 1 : 0,
           STATE_TTL_MS,
           jobId,
           queuedAt,
+          mayTakeFailing ? 1 : 0,
         );
       } catch (error) {
         unproven.delete(token);
@@ -250,12 +270,13 @@ export function createEndpointGate(
       if (verdict === 'admitted') {
         const proven = value === 1;
         if (proven) unproven.delete(token);
+        else unproven.set(token, { at, ownerId, failing: value === 2 });
         return { admitted: true, lease: { endpointId, token, proven } };
       }
       unproven.delete(token);
       if (verdict === 'paused') return { admitted: false, why: 'paused', retryAt: afterPause(value, at, random) };
       if (verdict === 'busy') return { admitted: false, why: 'busy', retryAt: whenBusy(value, at, random) };
-      if (waiting.size < LOCAL_WAITERS) waiting.set(jobId, queuedAt);
+      if (waiting.size < LOCAL_WAITERS) waiting.set(jobId, { queuedAt, ownerId });
       const freedBy = oldestUnproven + leaseMs - at;
       return { admitted: false, why: 'unproven-slots-taken', retryAt: at + jitter(Math.min(freedBy, PARK_SAFETY_MS)) };
     },
@@ -273,8 +294,11 @@ export function createEndpointGate(
         settings.endpointConcurrency,
       );
       if (heldUnprovenSlot && waiting.size) {
-        let next: [string, number] | undefined;
-        for (const entry of waiting) if (!next || entry[1] < next[1]) next = entry;
+        let next: [string, { queuedAt: number }] | undefined;
+        for (const entry of waiting) {
+          if (inLane(entry[1].ownerId)) continue;
+          if (!next || entry[1].queuedAt < next[1].queuedAt) next = entry;
+        }
         if (next) {
           waiting.delete(next[0]);
           woken.push(next[0]);

@@ -54,10 +54,17 @@ export async function startReceiver(statusFor: (attempt: number) => number = () 
 /**
  * A loopback receiver that reads each request and never answers it: every path is an endpoint of
  * its own. Records the requests it holds and whether any ended before `stop` (the sender gave up).
+ * While `failing()` holds, it answers 500 at once instead (an endpoint that failed before it hung).
  */
-export async function startHangingReceiver() {
+export async function startHangingReceiver({ failing = () => false }: { failing?: () => boolean } = {}) {
   const held: (Received & { ended: boolean })[] = [];
+  const failed: Received[] = [];
   const served = await serve((_request, response, received) => {
+    if (failing()) {
+      failed.push(received);
+      response.writeHead(500).end();
+      return;
+    }
     const entry = { ...received, ended: false };
     held.push(entry);
     response.on('close', () => {
@@ -67,6 +74,7 @@ export async function startHangingReceiver() {
   return {
     urlFor: (name: string) => `${served.url}/${name}`,
     held,
+    failed,
     /** Requests held open right now, by path. */
     open: () => {
       const byPath = new Map<string, number>();

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Admission, createEndpointGate, type EndpointGate, type Lease } from '../server/webhooks/gate';
+import { startWorkerRuntime, type WorkerRuntime } from '../workers/runtime';
+import { affiliateWithCode, referredSwap } from './support/affiliates';
+import { startTestApp, type TestApp } from './support/app';
+import { waitUntil } from './support/processes';
+import { startHangingReceiver, startReceiver } from './support/webhook-receivers';
+
+/**
+ * The shared lane for endpoints that have not answered promptly is fair per owner: a few accounts
+ * with hanging receivers (five owners, five endpoints each, as self sign-up allows) cannot keep a new
+ * honest endpoint's first delivery waiting. Real Redis, injected clock; an attempt that is never
+ * settled is a receiver that hangs.
+ */
+let t: TestApp;
+let worker: WorkerRuntime | undefined;
+beforeAll(async () => {
+  t = await startTestApp({
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    // WEBHOOK_CONCURRENCY's default: the shared lane has 5 slots. A hanging attempt holds one for the whole test.
+    WEBHOOK_CONCURRENCY: '10',
+    WEBHOOK_TIMEOUT_MS: '60000',
+    WEBHOOK_ENDPOINT_BACKOFF_MS: '200',
+    WORKER_LOCK_DURATION_MS: '5000',
+  });
+});
+afterAll(async () => {
+  await worker?.close();
+  await t?.stop();
+}, 60_000);
+
+// WEBHOOK_CONCURRENCY's default (10) gives the lane 5 slots.
+const settings = { endpointConcurrency: 2, backoffMs: 1_000, attemptTimeoutMs: 10_000, unprovenSlots: 5 };
+const OWNERS = ['usr_h1', 'usr_h2', 'usr_h3', 'usr_h4', 'usr_h5'];
+const endpointsOf = (owner: string) => [1, 2, 3, 4, 5].map((n) => `whe_${owner}_${n}`);
+const ownerOfEndpoint = (endpointId: string) => endpointId.split('_').slice(1, 3).join('_');
+
+describe('the shared lane for new and failing endpoints', () => {
+  let clock = 5_000_000;
+  let jobs = 0;
+  const ownerOfJob = new Map<string, string>();
+  let gates = 0;
+  const make = () =>
+    createEndpointGate(t.app.redis, `${t.app.config.redisPrefix}:fair${++gates}`, settings, {
+      now: () => clock,
+      random: () => 0,
+    });
+  const admit = (g: EndpointGate, endpointId: string, ownerId: string): Promise<Admission> => {
+    const jobId = `j${++jobs}`;
+    ownerOfJob.set(jobId, ownerId);
+    clock += 1;
+    return g.admit(endpointId, { jobId, queuedAt: clock, ownerId });
+  };
+
+  it('admits a new honest endpoint’s first delivery at once while 25 endpoints of 5 owners hang', async () => {
+    const g = make();
+    // Each hostile endpoint has failed once already (a hanging attempt ends by its bound as a failure).
+    for (const owner of OWNERS) {
+      for (const endpointId of endpointsOf(owner)) {
+        const first = await admit(g, endpointId, owner);
+        if (!first.admitted) throw new Error(`warm-up not admitted: ${first.why}`);
+        await g.settle(first.lease, 'failed');
+      }
+    }
+    clock += 2 * settings.backoffMs;
+
+    // Every hostile endpoint has a delivery waiting; the ones admitted hang (never settled).
+    const hanging: Lease[] = [];
+    const refused: string[] = [];
+    for (const n of [0, 1, 2, 3, 4]) {
+      for (const owner of OWNERS) {
+        const endpointId = endpointsOf(owner)[n] as string;
+        const admission = await admit(g, endpointId, owner);
+        if (admission.admitted) hanging.push(admission.lease);
+        else refused.push(admission.why);
+      }
+    }
+    const owners = hanging.map((lease) => ownerOfEndpoint(lease.endpointId));
+    expect(new Set(owners).size).toBe(owners.length);
+    expect(hanging.length).toBe(settings.unprovenSlots - 1);
+    expect(refused.every((why) => why === 'unproven-slots-taken')).toBe(true);
+
+    const honest = await admit(g, 'whe_honest', 'usr_honest');
+    expect(honest).toMatchObject({ admitted: true, lease: { proven: false } });
+
+    // A hanging attempt that ends frees its slot for the oldest job of an owner with nothing in the lane.
+    const ended = hanging[0] as Lease;
+    const woken = await g.settle(ended, 'failed');
+    expect(woken).toHaveLength(1);
+    const stillIn = new Set(hanging.slice(1).map((lease) => ownerOfEndpoint(lease.endpointId)));
+    expect(stillIn.has(ownerOfJob.get(woken[0] as string) as string)).toBe(false);
+  });
+
+  it('lets one owner hold one attempt in the lane, whatever its other endpoints', async () => {
+    const g = make();
+    const [first, second] = ['whe_solo_a', 'whe_solo_b'];
+    expect((await admit(g, first as string, 'usr_solo')).admitted).toBe(true);
+    expect(await admit(g, second as string, 'usr_solo')).toMatchObject({
+      admitted: false,
+      why: 'unproven-slots-taken',
+    });
+    expect((await admit(g, 'whe_other', 'usr_other')).admitted).toBe(true);
+  });
+});
+
+describe('a worker delivering to 25 hanging endpoints of 5 owners', () => {
+  it('delivers a new honest endpoint’s first message while every attempt to them is still held open', async () => {
+    let failing = true;
+    const hostile = await startHangingReceiver({ failing: () => failing });
+    const honest = await startReceiver();
+    const codes = OWNERS.map((_, n) => `HANG${n}`);
+    const owners = await Promise.all(codes.map((code) => affiliateWithCode(t, code)));
+    for (const [n, owner] of owners.entries()) {
+      for (let i = 0; i < 5; i++) await owner.webhooks.create({ url: hostile.urlFor(`${n}-${i}`) });
+    }
+    worker = await startWorkerRuntime(t.app.config);
+    try {
+      // Each hostile endpoint has failed before (as a hanging one has, once its first attempt ran out).
+      for (const code of codes) await referredSwap(t, code);
+      expect(await waitUntil(() => new Set(hostile.failed.map((r) => r.path)).size === 25, { timeoutMs: 60_000 })).toBe(
+        true,
+      );
+      failing = false;
+      for (let round = 0; round < 3; round++) for (const code of codes) await referredSwap(t, code);
+      expect(await waitUntil(() => hostile.open().size >= settings.unprovenSlots - 1, { timeoutMs: 30_000 })).toBe(
+        true,
+      );
+
+      const asHonest = await affiliateWithCode(t, 'HONEST');
+      await asHonest.webhooks.create({ url: honest.url });
+      const swap = await referredSwap(t, 'HONEST');
+      expect(await waitUntil(() => honest.events().some((e) => e.data.id === swap), { timeoutMs: 20_000 })).toBe(true);
+      // Delivered while every request to the hanging endpoints was held open: it waited for none of them.
+      expect(hostile.held.filter((r) => r.ended)).toEqual([]);
+      const open = [...hostile.open().keys()].map((path) => path.split('-')[0]);
+      expect(new Set(open).size).toBe(open.length);
+    } finally {
+      await hostile.stop();
+      await honest.stop();
+    }
+  }, 150_000);
+});
