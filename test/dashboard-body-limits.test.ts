@@ -25,7 +25,8 @@ let web: BuiltWeb;
 beforeAll(async () => {
   ensureWebBuild();
   t = await startTestApp();
-  web = await startBuiltWeb(t);
+  // Anonymous /api/auth has a smaller cap of its own (test/client-limits.test.ts); here both share the dashboard's.
+  web = await startBuiltWeb(t, { AUTH_MAX_BODY_BYTES: String(MAX) });
 }, 300_000);
 
 afterAll(async () => {

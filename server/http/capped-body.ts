@@ -1,5 +1,6 @@
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Config } from '../config';
 import { AppError } from '../errors';
 import { newRequestId } from '../ids';
 import { type ApiResponse, errorBody, interfaceHeaders, interfaceOf, jsonApiResponse } from './respond';
@@ -33,6 +34,21 @@ export async function readCappedBody(
 }
 
 const DASHBOARD_PATHS = /^\/api\/(trpc|auth)(\/|$)/;
+const AUTH_PATH = /^\/api\/auth(\/|\?|$)/;
+const SESSION_COOKIE = /(^|;\s*)(__Secure-)?better-auth\.session_token=/;
+
+/**
+ * The largest body the web server lets through for this request: to `/api/auth` without a session
+ * cookie (sign-in, sign-up) only AUTH_MAX_BODY_BYTES; otherwise the larger of the API's and the
+ * dashboard's caps, which their handlers then apply themselves. A forged cookie only earns the dashboard's.
+ */
+export function bodyCapFor(
+  req: Pick<IncomingMessage, 'url' | 'headers'>,
+  config: Pick<Config, 'maxBodyBytes' | 'dashboardMaxBodyBytes' | 'authMaxBodyBytes'>,
+): number {
+  if (AUTH_PATH.test(req.url ?? '') && !SESSION_COOKIE.test(req.headers.cookie ?? '')) return config.authMaxBodyBytes;
+  return Math.max(config.maxBodyBytes, config.dashboardMaxBodyBytes);
+}
 
 const tooLargeMessage = (maxBytes: number) => `Request body larger than ${maxBytes} bytes`;
 

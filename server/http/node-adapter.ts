@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { AppContext } from '../context';
 import { handleMetrics } from '../observability/prometheus';
 import { CLIENT_IP_HEADER, signedClientAddress } from '../ratelimit/client';
+import { boundClientConnections, clientConnectionOptions } from './client-connections';
 import type { ApiRequest } from './endpoint';
 import { answerParserRefusals } from './parser-refusals';
 import type { ApiResponse } from './respond';
@@ -125,7 +126,7 @@ const FETCH_ROUTES: Record<
 
 /** The same endpoints as Next's route files, on a bare node:http server without Fetch objects in between. */
 export function createApiServer(app: AppContext): Server {
-  const server = createServer(async (req, res) => {
+  const server = createServer(clientConnectionOptions(app.config), async (req, res) => {
     const origin = `http://${req.headers.host ?? 'localhost'}`;
     try {
       const rawPath = req.url ?? '/';
@@ -140,5 +141,6 @@ export function createApiServer(app: AppContext): Server {
     }
   });
   answerParserRefusals(server);
+  boundClientConnections(server, app.config);
   return server;
 }

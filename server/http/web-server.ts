@@ -2,10 +2,13 @@ import { createServer, type ServerResponse } from 'node:http';
 import next from 'next';
 import { drainHttpServer, listen, runService } from '../lifecycle';
 import { CLIENT_IP_HEADER, signedClientAddress } from '../ratelimit/client';
+import { createWebRedis } from '../redis';
 import { startTracing } from '../tracing/start';
 import { endTransactionStreams } from '../transactions/open-streams';
-import { BodyCappedMessage, capRequestBody } from './capped-body';
+import { BodyCappedMessage, bodyCapFor, capRequestBody } from './capped-body';
+import { boundClientConnections, clientConnectionOptions } from './client-connections';
 import { answerParserRefusals } from './parser-refusals';
+import { trackerPageLimiter } from './tracker-page-limit';
 import { answerUnavailableRenders } from './unavailable-pages';
 
 /**
@@ -21,22 +24,32 @@ await runService('web', async (config) => {
   const handle = app.getRequestHandler();
   await app.prepare();
 
-  const maxBodyBytes = Math.max(config.maxBodyBytes, config.dashboardMaxBodyBytes);
-  const serve = (req: BodyCappedMessage, res: ServerResponse) => {
+  const redis = createWebRedis(config, config.dependencyTimeoutMs);
+  const limitTrackerPage = trackerPageLimiter(config, redis);
+  const render = (req: BodyCappedMessage, res: ServerResponse) => {
     req.headers[CLIENT_IP_HEADER] = signedClientAddress(req.socket.remoteAddress);
     answerUnavailableRenders(req, res);
     handle(req, res);
   };
-  const server = createServer({ IncomingMessage: BodyCappedMessage }, (req, res) => {
-    if (!capRequestBody(req, res, maxBodyBytes)) serve(req, res);
-  });
+  const serve = (req: BodyCappedMessage, res: ServerResponse) => {
+    const limited = limitTrackerPage(req, res);
+    if (limited === false) render(req, res);
+    else if (limited !== true) limited.then((answered) => answered || render(req, res));
+  };
+  const server = createServer(
+    { IncomingMessage: BodyCappedMessage, ...clientConnectionOptions(config) },
+    (req, res) => {
+      if (!capRequestBody(req, res, bodyCapFor(req, config))) serve(req, res);
+    },
+  );
   // A client that asks before sending its body is told no, rather than invited to send what would be refused.
   server.on('checkContinue', (req: BodyCappedMessage, res: ServerResponse) => {
-    if (capRequestBody(req, res, maxBodyBytes)) return;
+    if (capRequestBody(req, res, bodyCapFor(req, config))) return;
     res.writeContinue();
     serve(req, res);
   });
   answerParserRefusals(server);
+  boundClientConnections(server, config);
   server.keepAliveTimeout = 65_000;
   await listen(server, config.port, config.host, 'PORT');
   console.log(`[web] Switchyard on http://${config.host}:${config.port}`);
@@ -45,6 +58,7 @@ await runService('web', async (config) => {
     endTransactionStreams();
     await drainHttpServer(server);
     await app.close();
+    redis.disconnect();
     await tracing?.shutdown();
   };
 });
