@@ -1,8 +1,9 @@
 import { desc } from 'drizzle-orm';
 import type { Viewer } from '../auth/roles';
 import type { AppContext } from '../context';
+import { decodeCursor, encodeCursor } from '../keyset-cursor';
 import { bucketStarts, type Span, windowParts } from '../rollups/window';
-import type { AffiliateStatsInput } from '../schemas/affiliates';
+import { type AffiliateStatsInput, OVERVIEW_CODES_PER_PAGE } from '../schemas/affiliates';
 import { RANGE_WINDOWS, toDate } from '../schemas/ranges';
 import { presentTransactionSummary } from '../transactions/search';
 import { affiliateScope } from './codes';
@@ -81,21 +82,30 @@ export async function affiliateOverview(ctx: AppContext, viewer: Viewer, input: 
   const credited =
     ownerId === null ? ctx.sql`t.referral_owner_id is not null` : ctx.sql`t.referral_owner_id = ${ownerId}`;
 
-  const [codes, sums, recentIds] = await Promise.all([
+  const perPage = input.codesPerPage ?? OVERVIEW_CODES_PER_PAGE;
+  const after = input.codesCursor ? decodeCursor(input.codesCursor, 'codesCursor') : undefined;
+  const afterCursor = after
+    ? ctx.sql`(rc.created_at, rc.code) < (${after.createdAt}::timestamptz, ${after.id})`
+    : ctx.sql`true`;
+  const [codeRows, [codeCount], sums, recentIds] = await Promise.all([
     ctx.sql<
       {
         code: string;
         label: string | null;
         active: boolean;
         createdAt: string;
+        createdText: string;
         ownerId: string;
         ownerEmail: string | null;
       }[]
     >`
-      select rc.code, rc.label, rc.active, rc.created_at as "createdAt", rc.owner_id as "ownerId", u.email as "ownerEmail"
+      select rc.code, rc.label, rc.active, rc.created_at as "createdAt", rc.created_at::text as "createdText",
+             rc.owner_id as "ownerId", u.email as "ownerEmail"
       from referral_codes rc left join auth_user u on u.id = rc.owner_id
-      where ${inScope}
-      order by rc.created_at desc, rc.code`,
+      where ${inScope} and ${afterCursor}
+      order by rc.created_at desc, rc.code desc
+      limit ${perPage + 1}`,
+    ctx.sql<{ n: number }[]>`select count(*)::int as n from referral_codes rc where ${inScope}`,
     creditedSums(ctx, ownerId, bucket, since, now),
     ctx.sql<{ id: string }[]>`
       select t.id from transactions t
@@ -124,17 +134,17 @@ export async function affiliateOverview(ctx: AppContext, viewer: Viewer, input: 
     into.volumeUsd += Number(s.volumeUsd);
     into.feesUsd += Number(s.feesUsd);
   };
+  const codes = codeRows.slice(0, perPage);
+  const last = codeRows.length > codes.length ? codes.at(-1) : undefined;
   const byCode = new Map(codes.map((c) => [c.code, empty()]));
+  const totals = empty();
   const series = new Map(bucketStarts(since, now, bucket).map((b) => [b.getTime(), { bucket: b, ...empty() }]));
   for (const s of sums) {
+    if (s.code !== null) add(totals, s);
     const code = s.code === null ? undefined : byCode.get(s.code);
     if (code) add(code, s);
     const point = s.bucket === null ? undefined : series.get(toDate(s.bucket).getTime());
     if (point) add(point, s);
-  }
-  const totals = empty();
-  for (const c of byCode.values()) {
-    for (const key of ['swaps', 'succeeded', 'finished', 'volumeUsd', 'feesUsd'] as const) totals[key] += c[key];
   }
 
   return {
@@ -142,7 +152,7 @@ export async function affiliateOverview(ctx: AppContext, viewer: Viewer, input: 
     range: input.range,
     bucket,
     totals: {
-      codes: codes.length,
+      codes: codeCount?.n ?? 0,
       swaps: totals.swaps,
       volumeUsd: totals.volumeUsd,
       feesUsd: totals.feesUsd,
@@ -163,6 +173,7 @@ export async function affiliateOverview(ctx: AppContext, viewer: Viewer, input: 
         successRate: finishedRate(sum.succeeded, sum.finished),
       };
     }),
+    codesNextCursor: last ? encodeCursor({ createdAt: last.createdText, id: last.code }) : null,
     series: [...series.values()].map(({ bucket: b, swaps, volumeUsd, feesUsd }) => ({
       bucket: b,
       swaps,

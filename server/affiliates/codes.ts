@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import { referralCodes } from '../../drizzle/schema';
 import type { Viewer } from '../auth/roles';
 import type { AppContext } from '../context';
@@ -15,7 +15,17 @@ export function affiliateScope(viewer: Viewer, requestedOwnerId?: string): { own
 
 const UNIQUE_VIOLATION = '23505';
 
-/** Codes are unique ignoring case, so `ACME` and `acme` can never belong to two people. */
+const tooMany = (max: number) =>
+  new AppError('VALIDATION_ERROR', `An affiliate may own at most ${max} referral codes; use one of them`, {
+    field: 'code',
+    status: 409,
+    retryable: false,
+  });
+
+/**
+ * Codes are unique ignoring case, so `ACME` and `acme` can never belong to two people; one owner has at
+ * most MAX_REFERRAL_CODES_PER_AFFILIATE, counted under a per-owner lock so concurrent creates cannot pass it.
+ */
 export async function createReferralCode(ctx: AppContext, ownerId: string, input: CreateReferralCodeInput) {
   const taken = () =>
     new AppError('VALIDATION_ERROR', `The referral code "${input.code}" is already taken`, {
@@ -23,19 +33,25 @@ export async function createReferralCode(ctx: AppContext, ownerId: string, input
       status: 409,
       retryable: false,
     });
-  const [existing] = await ctx.db
-    .select({ code: referralCodes.code })
-    .from(referralCodes)
-    .where(eq(sql`lower(${referralCodes.code})`, input.code.toLowerCase()))
-    .limit(1);
-  if (existing) throw taken();
+  const max = ctx.config.maxReferralCodesPerAffiliate;
   try {
-    const [row] = await ctx.db
-      .insert(referralCodes)
-      .values({ code: input.code, ownerId, label: input.label || null })
-      .returning();
-    if (!row) throw new AppError('INTERNAL_ERROR', 'Referral code not stored');
-    return { code: row.code, label: row.label, active: row.active, createdAt: row.createdAt };
+    return await ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`referral-codes:${ownerId}`}))`);
+      const [owned] = await tx.select({ n: count() }).from(referralCodes).where(eq(referralCodes.ownerId, ownerId));
+      if ((owned?.n ?? 0) >= max) throw tooMany(max);
+      const [existing] = await tx
+        .select({ code: referralCodes.code })
+        .from(referralCodes)
+        .where(eq(sql`lower(${referralCodes.code})`, input.code.toLowerCase()))
+        .limit(1);
+      if (existing) throw taken();
+      const [row] = await tx
+        .insert(referralCodes)
+        .values({ code: input.code, ownerId, label: input.label || null })
+        .returning();
+      if (!row) throw new AppError('INTERNAL_ERROR', 'Referral code not stored');
+      return { code: row.code, label: row.label, active: row.active, createdAt: row.createdAt };
+    });
   } catch (error) {
     if ((error as { code?: unknown })?.code === UNIQUE_VIOLATION) throw taken();
     const cause = (error as { cause?: { code?: unknown } })?.cause;

@@ -13,8 +13,15 @@ export const createReferralCodeInput = z.object({
 });
 export type CreateReferralCodeInput = z.output<typeof createReferralCodeInput>;
 
+export const OVERVIEW_CODES_PER_PAGE = 50;
+
 export const affiliateStatsInput = rangeInput.extend({
   /** Admins may pick an affiliate; an affiliate may only name themselves. */
   ownerId: z.string().trim().min(1).max(64).optional(),
+  /** The overview's code list is paged newest first: continue after the page that returned this `codesNextCursor`. */
+  codesCursor: z.string().trim().min(1).max(200).optional(),
+  codesPerPage: z.number().int().min(1).max(100).default(OVERVIEW_CODES_PER_PAGE),
 });
-export type AffiliateStatsInput = z.output<typeof affiliateStatsInput>;
+export type AffiliateStatsInput = Omit<z.output<typeof affiliateStatsInput>, 'codesPerPage'> & {
+  codesPerPage?: number;
+};

@@ -5,6 +5,7 @@ import { assetIdsBySymbol } from '../catalog/asset-ids';
 import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import { AppError, validationError } from '../errors';
+import { decodeCursor, encodeCursor, type Position } from '../keyset-cursor';
 import { perKey } from '../per-key';
 import { offsetOf, type Paginated } from '../schemas/common';
 import type { HistoryFilter } from '../schemas/transactions';
@@ -212,30 +213,6 @@ function broadBranches(filter: HistoryFilter, term: Term | undefined): { branche
     };
   }
   return { branches: [() => 'true'], rest: and() };
-}
-
-/** Where a page ends: the exact `created_at` (as Postgres prints it, microseconds kept) and id of its last row. */
-interface Position {
-  createdAt: string;
-  id: string;
-}
-
-const CURSOR_SEPARATOR = '|';
-/** `created_at::text` as Postgres prints it, and an id: nothing else reaches the statement. */
-const CURSOR_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
-const CURSOR_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-const encodeCursor = (p: Position) => Buffer.from(`${p.createdAt}${CURSOR_SEPARATOR}${p.id}`).toString('base64url');
-
-function decodeCursor(cursor: string): Position {
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  const at = text.lastIndexOf(CURSOR_SEPARATOR);
-  const createdAt = text.slice(0, at);
-  const id = text.slice(at + 1);
-  if (at < 1 || !CURSOR_TIME.test(createdAt) || !CURSOR_ID.test(id) || Number.isNaN(Date.parse(createdAt))) {
-    throw validationError([{ code: 'VALIDATION_ERROR', field: 'cursor', message: 'not a cursor this API returned' }]);
-  }
-  return { createdAt, id };
 }
 
 /**

@@ -3,6 +3,7 @@ import { authBaseUrl } from '../auth/auth';
 import { type AppContext, getAppContext } from '../context';
 import { withCappedBody } from '../http/capped-body';
 import { createDashboardContext } from './init';
+import { rateLimitHeadersOf } from './rate-limit';
 import { appRouter } from './routers/_app';
 
 export const TRPC_ENDPOINT = '/api/trpc';
@@ -26,9 +27,20 @@ function csrfProblem(app: AppContext, request: Request): Response | null {
   return null;
 }
 
-/** Dashboard procedures; a body over DASHBOARD_MAX_BODY_BYTES is refused (413) before tRPC reads it. */
+/** Procedures a request names (`/api/trpc/a,b,c`): a batch of more than TRPC_MAX_BATCH is refused before any runs. */
+function batchProblem(app: AppContext, request: Request): Response | null {
+  const paths = new URL(request.url).pathname.slice(TRPC_ENDPOINT.length + 1);
+  const calls = paths.split(',').length;
+  const max = app.config.trpcMaxBatch;
+  return calls > max ? refuse(400, `A request may batch at most ${max} calls; this one has ${calls}`) : null;
+}
+
+/**
+ * Dashboard procedures; a body over DASHBOARD_MAX_BODY_BYTES is refused (413) before tRPC reads it, and
+ * a batch over TRPC_MAX_BATCH (400). Each call counts against its user's RATE_LIMIT_DASHBOARD.
+ */
 export async function handleTrpcRequest(request: Request, app: AppContext = getAppContext()): Promise<Response> {
-  const refused = csrfProblem(app, request);
+  const refused = csrfProblem(app, request) ?? batchProblem(app, request);
   if (refused) return refused;
   const capped = await withCappedBody(request, app.config.dashboardMaxBodyBytes);
   if (capped instanceof Response) return capped;
@@ -38,7 +50,9 @@ export async function handleTrpcRequest(request: Request, app: AppContext = getA
     router: appRouter,
     allowMethodOverride: false,
     createContext: () => createDashboardContext({ app, headers: capped.headers }),
-    responseMeta: () => ({ headers: new Headers({ 'cache-control': 'no-store' }) }),
+    responseMeta: ({ errors }) => ({
+      headers: new Headers({ 'cache-control': 'no-store', ...rateLimitHeadersOf(errors) }),
+    }),
     onError: ({ error, path }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') {
         app.log.error({ err: error.cause ?? error, path }, 'dashboard procedure failed');

@@ -8,6 +8,7 @@ import { AppError } from '../errors';
 import { sessionFences } from '../read-context';
 import { issueField, plainFieldErrors } from '../schemas/plain-words';
 import { toTRPCError } from './error-codes';
+import { limitDashboardCall } from './rate-limit';
 
 export interface DashboardContext {
   app: AppContext;
@@ -93,8 +94,9 @@ const fenceSessionChanges = t.middleware(async ({ ctx, type, next }) => {
 
 const baseProcedure = t.procedure.use(mapDomainErrors).use(fenceSessionChanges);
 
-export const signedInProcedure = baseProcedure.use(({ ctx, next }) => {
+export const signedInProcedure = baseProcedure.use(async ({ ctx, next }) => {
   if (!ctx.viewer) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
+  await limitDashboardCall(ctx.app, ctx.viewer.userId);
   return next({ ctx: { ...ctx, viewer: ctx.viewer } });
 });
 

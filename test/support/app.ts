@@ -61,6 +61,7 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     RATE_LIMIT_QUOTE: '100000',
     RATE_LIMIT_EXECUTE: '100000',
     RATE_LIMIT_TRANSACTIONS: '100000',
+    RATE_LIMIT_DASHBOARD: '100000',
     ...overrides,
   };
 }
