@@ -6,7 +6,7 @@ import { seedCatalog } from '../drizzle/seed/seed';
 import { createDb } from '../server/db';
 import { startSibling, startTestApp, type TestApp } from './support/app';
 import { callerFor, signedInUser } from './support/dashboard';
-import { BTC_TO_ETH } from './support/fixtures';
+import { BTC_TO_ETH, WALLETS } from './support/fixtures';
 import { executeSwap, randomHex } from './support/flows';
 import { type PrivateServers, privateServers } from './support/private-servers';
 import { freePortRange, waitUntil } from './support/processes';
@@ -176,6 +176,13 @@ describe('read-your-writes per client, not one global fence', () => {
           await fetch(`${proxied.baseUrl}/api/v1/transaction/status?transactionId=${id}`, { headers: as(READER) })
         ).json()) as any
       ).data.transaction.hash as string;
+    const readerHistoryHash = async (id: string) => {
+      const res = await fetch(`${proxied.baseUrl}/api/v1/transaction/history?addresses=${WALLETS.bitcoin}`, {
+        headers: as(READER),
+      });
+      const items = ((await res.json()) as { data: { id: string; hash: string }[] }).data;
+      return items.find((item) => item.id === id)?.hash;
+    };
     const READER = '198.51.100.1';
     const OUTSIDER = '198.51.100.2';
     const support = await callerFor(t.app, (await signedInUser(t.app, 'support')).headers);
@@ -190,6 +197,7 @@ describe('read-your-writes per client, not one global fence', () => {
       await quietlySetHash(readers.transaction.id, quiet);
       let replicaServed = 0;
       let searchesOnReplica = 0;
+      let historiesOnReplica = 0;
       for (let i = 0; i < TRICKLE; i++) {
         const junk = await post(OUTSIDER, '/api/v1/transaction/track', {
           transactionId: outsiders.transaction.id,
@@ -198,8 +206,13 @@ describe('read-your-writes per client, not one global fence', () => {
         expect(junk.status).toBe(200);
         if ((await readerStatus(readers.transaction.id)) === '') replicaServed++;
         if ((await support.transactions.search({ query: quiet })).items.length === 0) searchesOnReplica++;
+        if ((await readerHistoryHash(readers.transaction.id)) === '') historiesOnReplica++;
       }
-      expect({ replicaServed, searchesOnReplica }).toEqual({ replicaServed: TRICKLE, searchesOnReplica: TRICKLE });
+      expect({ replicaServed, searchesOnReplica, historiesOnReplica }).toEqual({
+        replicaServed: TRICKLE,
+        searchesOnReplica: TRICKLE,
+        historiesOnReplica: TRICKLE,
+      });
 
       // Its own writes: the reader's track of its swap, an affiliate session's new referral code.
       const own = randomHex();
@@ -208,6 +221,7 @@ describe('read-your-writes per client, not one global fence', () => {
           .status,
       ).toBe(200);
       expect(await readerStatus(readers.transaction.id)).toBe(own);
+      expect(await readerHistoryHash(readers.transaction.id)).toBe(own);
       const code = `OWN${randomHex(4)}`.toUpperCase();
       await asAffiliate.affiliates.createCode({ code });
       const overview = await asAffiliate.affiliates.overview({ range: '30d' });
