@@ -123,15 +123,26 @@ describe('anonymous /api/auth bodies', () => {
   });
 });
 
+/** A raw GET from loopback address `from`: the status line and head as the server wrote them. */
+async function rawGet(from: string, path: string) {
+  const s = openSocket(web.baseUrl, from);
+  s.socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+  await until(() => s.closed, 300);
+  const head = s.received.slice(0, s.received.indexOf('\r\n\r\n')).toLowerCase();
+  return { status: Number(head.split(' ')[1]), head };
+}
+
 describe('the public tracker page /tx/<id>', () => {
+  it('answers an id no decoder accepts with a 4xx page, never a 5xx', async () => {
+    for (const [i, path] of ['/tx/%E0%A4%A', '/tx/%00', '/tx/%ED%A0%80', '/tx/%'].entries()) {
+      const { status } = await rawGet(`127.0.0.${20 + i}`, path);
+      expect(status, path).toBeGreaterThanOrEqual(200);
+      expect(status, path).toBeLessThan(500);
+    }
+  });
+
   it('draws on the status API budget: past it, a 429 page with Retry-After, and the status API is refused too', async () => {
-    const get = async (path: string) => {
-      const s = openSocket(web.baseUrl, '127.0.0.10');
-      s.socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
-      await until(() => s.closed, 300);
-      const head = s.received.slice(0, s.received.indexOf('\r\n\r\n')).toLowerCase();
-      return { status: Number(head.split(' ')[1]), head };
-    };
+    const get = (path: string) => rawGet('127.0.0.10', path);
     const pages = [];
     for (let i = 0; i < 3; i++) pages.push((await get(`/tx/tx_nothing${i}`)).status);
     expect(pages.every((s) => s > 0 && s < 429)).toBe(true);

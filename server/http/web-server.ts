@@ -10,6 +10,7 @@ import { boundClientConnections, clientConnectionOptions } from './client-connec
 import { answerParserRefusals } from './parser-refusals';
 import { trackerPageLimiter } from './tracker-page-limit';
 import { answerUnavailableRenders } from './unavailable-pages';
+import { refuseUndecodablePath } from './undecodable-paths';
 
 /**
  * Next behind a thin node:http layer. It tells the app the real peer address: route handlers cannot
@@ -32,6 +33,7 @@ await runService('web', async (config) => {
     handle(req, res);
   };
   const serve = (req: BodyCappedMessage, res: ServerResponse) => {
+    if (refuseUndecodablePath(req, res)) return;
     const limited = limitTrackerPage(req, res);
     if (limited === false) render(req, res);
     else if (limited !== true) limited.then((answered) => answered || render(req, res));
