@@ -57,6 +57,10 @@ describe.skipIf(!available)('behind PgBouncer in transaction mode', () => {
       TRACKING_MIN_INTERVAL_MS: '100',
       SWEEP_INTERVAL_MS: '600000',
       WORKER_HEALTH_PORT: '0',
+      // 120 history reads at once from one address below: the per-client and per-process caps are not what this tries.
+      HISTORY_READS_PER_CLIENT: '1000',
+      HISTORY_READS_MAX: '1000',
+      HISTORY_READ_WAIT_MS: '5000',
       // A statement whose answer the pooler dropped would hold its request until this.
       REQUEST_DEADLINE_MS: '5000',
     });

@@ -289,11 +289,10 @@ async function countedPage(
 }
 
 async function pageOf(
-  ctx: AppContext,
   run: RunStatement,
   filter: HistoryFilter,
+  term: Term | undefined,
 ): Promise<{ positions: Position[]; total: number }> {
-  const term = await resolveTerm(ctx, filter.search);
   if (filter.addresses?.length) {
     const walletKeys = [...new Set(filter.addresses.flatMap(walletLookupKeys))];
     const keys = arrayLiteral(walletKeys);
@@ -367,25 +366,29 @@ export interface HistoryPage extends Paginated<ReturnType<typeof presentHistoryI
   hasMore: boolean;
 }
 
-const directly =
-  (ctx: AppContext): RunStatement =>
-  (query, params) =>
-    ctx.sql.unsafe(query, params, { prepare: true }) as never;
+/** Runs the statements whose cost depends on the data (a public read bounds them, see `boundedRead`). */
+export type Guarded = <T>(read: (run: RunStatement) => Promise<T>) => Promise<T>;
+
+const unguarded =
+  (ctx: AppContext): Guarded =>
+  (read) =>
+    read((query, params) => ctx.sql.unsafe(query, params, { prepare: true }) as never);
 
 /**
  * Newest first with an exact total. By `page`, or by `cursor` (keyset: the rows after the last one
- * of the page that returned it, whatever was inserted meanwhile). `run` carries the statements whose
- * cost depends on the data (a public read runs them under its timeout, see `boundedRead`).
+ * of the page that returned it, whatever was inserted meanwhile).
  */
 export async function listHistory(
   ctx: AppContext,
   filter: HistoryFilter,
   scopeFields: ScopeField[] = ['addresses', 'transactionId'],
-  run: RunStatement = directly(ctx),
+  guarded: Guarded = unguarded(ctx),
 ): Promise<HistoryPage> {
   assertScoped(ctx, filter, scopeFields);
   assertShallow(filter);
-  const { positions, total } = await pageOf(ctx, run, filter);
+  const term = await resolveTerm(ctx, filter.search);
+  // Only the counting and the page's positions: the catalog and the rows by primary key stay outside.
+  const { positions, total } = await guarded((run) => pageOf(run, filter, term));
   const hasMore = filter.cursor ? positions.length > filter.perPage : filter.page * filter.perPage < total;
   const shown = positions.slice(0, filter.perPage);
   const last = shown.at(-1);
@@ -407,4 +410,4 @@ export const listPublicHistory = (
   guard: ReadGuard,
   filter: HistoryFilter,
   scopeFields?: ScopeField[],
-): Promise<HistoryPage> => boundedRead(on, guard, (run) => listHistory(on, filter, scopeFields, run));
+): Promise<HistoryPage> => listHistory(on, filter, scopeFields, (read) => boundedRead(on, guard, read));

@@ -62,6 +62,8 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     RATE_LIMIT_EXECUTE: '100000',
     RATE_LIMIT_TRANSACTIONS: '100000',
     RATE_LIMIT_DASHBOARD: '100000',
+    // Tests run many concurrent requests from loopback; test/client-limits.test.ts sets its own.
+    MAX_CONNECTIONS_PER_CLIENT: '100000',
     ...overrides,
   };
 }
