@@ -97,7 +97,10 @@ export function AffiliatesView({ isAdmin }: { isAdmin: boolean }) {
   const trpc = useTRPC();
   const [range, setRange] = useState<Range>('30d');
   const [ownerId, setOwnerId] = useState<string>('');
-  const input = ownerId ? { range, ownerId } : { range };
+  // The code list comes a page at a time, newest first; the cursor of each page shown, to go back.
+  const [codePages, setCodePages] = useState<string[]>([]);
+  const codesCursor = codePages.at(-1);
+  const input = { range, ...(ownerId && { ownerId }), ...(codesCursor && { codesCursor }) };
   const overview = useQuery(trpc.affiliates.overview.queryOptions(input, { placeholderData: keepPreviousData }));
   const affiliates = useQuery({ ...trpc.affiliates.list.queryOptions(), enabled: isAdmin });
   const columns = useMemo(() => codeColumns(isAdmin), [isAdmin]);
@@ -105,10 +108,23 @@ export function AffiliatesView({ isAdmin }: { isAdmin: boolean }) {
   return (
     <div className={layout.stack}>
       <div className={forms.row}>
-        <RangePicker value={range} onChange={setRange} />
+        <RangePicker
+          value={range}
+          onChange={(next) => {
+            setRange(next);
+            setCodePages([]);
+          }}
+        />
         {isAdmin ? (
           <Field label="Affiliate">
-            <select className={controlClass()} value={ownerId} onChange={(event) => setOwnerId(event.target.value)}>
+            <select
+              className={controlClass()}
+              value={ownerId}
+              onChange={(event) => {
+                setOwnerId(event.target.value);
+                setCodePages([]);
+              }}
+            >
               <option value="">All affiliates</option>
               {(affiliates.data ?? []).map((a) => (
                 <option key={a.id} value={a.id}>
@@ -177,11 +193,25 @@ export function AffiliatesView({ isAdmin }: { isAdmin: boolean }) {
 
             <TablePanel
               title="Referral codes"
-              note={`${data.codes.length} ${data.codes.length === 1 ? 'code' : 'codes'}`}
+              note={`${formatCountOf(data.totals.codes, 'code')}${codePages.length || data.codesNextCursor ? `, ${data.codes.length} shown` : ''}`}
               columns={columns}
               data={data.codes}
               empty={<EmptyState title="No referral codes yet">Create one above to get a link to share.</EmptyState>}
             />
+            {codePages.length || data.codesNextCursor ? (
+              <div className={forms.row}>
+                <Button type="button" disabled={!codePages.length} onClick={() => setCodePages(codePages.slice(0, -1))}>
+                  Newer codes
+                </Button>
+                <Button
+                  type="button"
+                  disabled={!data.codesNextCursor}
+                  onClick={() => data.codesNextCursor && setCodePages([...codePages, data.codesNextCursor])}
+                >
+                  Older codes
+                </Button>
+              </div>
+            ) : null}
             <TablePanel
               title="Recent referred swaps"
               note="latest 20"
