@@ -93,6 +93,8 @@ export function appEnv(settings: BenchSettings, sims: Simulators, authSecret: st
     RATE_LIMIT_TRANSACTIONS: RATE_LIMIT_OFF,
     // The history section's load comes from one address on several connections: the per-client cap is not what it measures.
     HISTORY_READS_PER_CLIENT: RATE_LIMIT_OFF,
+    RATE_LIMIT_DASHBOARD: RATE_LIMIT_OFF,
+    MAX_CONNECTIONS_PER_CLIENT: RATE_LIMIT_OFF,
     ...simulatorEnv(sims),
   };
 }

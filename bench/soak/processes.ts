@@ -115,6 +115,10 @@ export const productEnv: Record<string, string> = {
   RATE_LIMIT_EXECUTE: String(SOAK.rateLimit.execute),
   RATE_LIMIT_TRANSACTIONS: String(SOAK.rateLimit.transactions),
   RATE_LIMIT_ROLLUP_INTERVAL_MS: '2000',
+  // The drivers are a handful of loopback addresses carrying many clients' traffic (320 executes race at once):
+  // the per-address connection and history caps guard against one hostile address, not what the soak measures.
+  MAX_CONNECTIONS_PER_CLIENT: '100000',
+  HISTORY_READS_PER_CLIENT: '100000',
   TRACKING_TIME_SCALE: '0.05',
   TRACKING_MIN_INTERVAL_MS: '250',
   TRACKING_CONCURRENCY: '32',
