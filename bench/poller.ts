@@ -120,12 +120,9 @@ process.on('message', (message: PollRound | PrimeRound | { type: 'exit' }) => {
     void sql.end({ timeout: 2 }).finally(() => process.exit(0));
     return;
   }
-  const work =
-    message.type === 'prime'
-      ? prime(message)
-      : message.type === 'bullmq'
-        ? throughBullmq(message)
-        : throughBareLoop(message);
+  let work: Promise<PollResult>;
+  if (message.type === 'prime') work = prime(message);
+  else work = message.type === 'bullmq' ? throughBullmq(message) : throughBareLoop(message);
   work.then(
     (result) => process.send?.({ id: message.id, result }),
     (error: Error) => process.send?.({ id: message.id, error: error.message }),

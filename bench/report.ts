@@ -129,10 +129,13 @@ export class Report {
 function format(row: Row): string[] {
   const baseline =
     row.baseline === undefined ? '' : `${row.baseline}${row.baselineName ? ` (${row.baselineName})` : ''}`;
-  const target = row.gate
-    ? `ratio ≥ ${row.gate.target} ${row.met ? 'met' : 'MISSED'}`
-    : row.target === undefined
-      ? ''
-      : `${row.targetAtLeast ? '≥' : '≤'} ${row.target} ${row.met ? 'met' : 'MISSED'}`;
-  return [row.name, String(row.value), row.unit, baseline, row.ratio === undefined ? '' : row.ratio.toFixed(3), target];
+  const ratio = row.ratio === undefined ? '' : row.ratio.toFixed(3);
+  return [row.name, String(row.value), row.unit, baseline, ratio, targetCell(row)];
+}
+
+function targetCell(row: Row): string {
+  const verdict = row.met ? 'met' : 'MISSED';
+  if (row.gate) return `ratio ≥ ${row.gate.target} ${verdict}`;
+  if (row.target === undefined) return '';
+  return `${row.targetAtLeast ? '≥' : '≤'} ${row.target} ${verdict}`;
 }
