@@ -6,6 +6,7 @@ import {
   autoDepositDue,
   type DepositReport,
   fakeHex,
+  parseScripts,
   type RunningSimulator,
   SIMULATOR_MEMORY,
   type SimRequest,
@@ -382,11 +383,6 @@ const reportedChannelSchema = z.looseObject({
   channelId: z.string().optional(),
   depositAddress: z.string().optional(),
 });
-const scriptsSchema = z.object({
-  scripts: z.array(
-    z.object({ key: z.string().min(1), outcome: z.enum(['success', 'failure', 'refund', ...CHAINFLIP_SCRIPT_NAMES]) }),
-  ),
-});
 
 export interface ChainflipSimulator extends RunningSimulator {
   /** Channel-opening bodies as received, oldest first. */
@@ -538,8 +534,6 @@ export async function startChainflipSimulator({
     onReset: () => limiter.clear(),
     onDeposit: takeReportedDeposit,
   });
-  const kitScript = simulator.script;
-  const script = (key: string, outcome: ChainflipOutcome | typeof NO_ROUTE_EGRESS_FEE) => kitScript(key, outcome);
   installControls(simulator, {
     '/__sim/chainflip/expire': (body) => {
       const parsed = z.object({ channelId: z.string() }).safeParse(body);
@@ -549,15 +543,14 @@ export async function startChainflipSimulator({
       return { status: 200, body: { id: channel.id, isExpired: true } };
     },
     '/__sim/chainflip/scripts': (body) => {
-      const parsed = scriptsSchema.safeParse(body);
-      if (!parsed.success) return { status: 400, body: { message: `expected { scripts: [{ key, outcome }] }` } };
-      for (const entry of parsed.data.scripts) script(entry.key, entry.outcome);
-      return { status: 200, body: { scripted: parsed.data.scripts.length } };
+      const parsed = parseScripts(body, simulator.outcomes);
+      if (!parsed) return { status: 400, body: { message: 'expected { scripts: [{ key, outcome }] }' } };
+      for (const entry of parsed) simulator.script(entry.key, entry.outcome);
+      return { status: 200, body: { scripted: parsed.length } };
     },
   });
   return Object.assign(simulator, {
     openedChannels: () => [...channels.values()].map(({ id, body }) => ({ id, body })),
-    script,
   });
 }
 
