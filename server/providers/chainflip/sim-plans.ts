@@ -39,21 +39,21 @@ export interface Step {
   refundEgress?: EgressStage;
 }
 
+/** One egress, the payout or the whole refund, walked from scheduled to witnessed after the swap. */
+function egressWalk(egress: 'swapEgress' | 'refundEgress'): readonly Step[] {
+  const at = (state: SwapState, stage: EgressStage): Step => ({ state, [egress]: stage });
+  return [
+    { state: 'RECEIVING' },
+    { state: 'SWAPPING' },
+    at('SENDING', 'scheduled'),
+    at('SENT', 'sent'),
+    at('COMPLETED', 'witnessed'),
+  ];
+}
+
 export const PLANS: Record<ChainflipOutcome, readonly Step[]> = {
-  success: [
-    { state: 'RECEIVING' },
-    { state: 'SWAPPING' },
-    { state: 'SENDING', swapEgress: 'scheduled' },
-    { state: 'SENT', swapEgress: 'sent' },
-    { state: 'COMPLETED', swapEgress: 'witnessed' },
-  ],
-  refund: [
-    { state: 'RECEIVING' },
-    { state: 'SWAPPING' },
-    { state: 'SENDING', refundEgress: 'scheduled' },
-    { state: 'SENT', refundEgress: 'sent' },
-    { state: 'COMPLETED', refundEgress: 'witnessed' },
-  ],
+  success: egressWalk('swapEgress'),
+  refund: egressWalk('refundEgress'),
   failure: [
     { state: 'RECEIVING' },
     { state: 'SWAPPING' },
