@@ -315,23 +315,20 @@ export const configSchema = envSchema.transform((env) => {
       return [key, { ...provider, key, deadlineMs: provider.deadlineMs ?? settings.providerDeadlineMs }];
     }),
   ) as Record<ProviderKey, ProviderConfig>;
+  const production = settings.env === 'production';
+  const { authSecret } = settings;
+  const { hashKey } = settings.rateLimits;
   return {
     ...settings,
-    ...(settings.env === 'production'
-      ? {
-          authSecret: productionSecret('AUTH_SECRET', settings.authSecret),
-          rateLimits: {
-            ...settings.rateLimits,
-            hashKey: productionSecret('RATE_LIMIT_HASH_KEY', settings.rateLimits.hashKey, settings.authSecret),
-          },
-        }
-      : {
-          authSecret: settings.authSecret ?? developmentSecret('AUTH_SECRET'),
-          rateLimits: {
-            ...settings.rateLimits,
-            hashKey: settings.rateLimits.hashKey ?? settings.authSecret ?? developmentSecret('RATE_LIMIT_HASH_KEY'),
-          },
-        }),
+    authSecret: production
+      ? productionSecret('AUTH_SECRET', authSecret)
+      : (authSecret ?? developmentSecret('AUTH_SECRET')),
+    rateLimits: {
+      ...settings.rateLimits,
+      hashKey: production
+        ? productionSecret('RATE_LIMIT_HASH_KEY', hashKey, authSecret)
+        : (hashKey ?? authSecret ?? developmentSecret('RATE_LIMIT_HASH_KEY')),
+    },
     providers,
   };
 });
