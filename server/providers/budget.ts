@@ -32,6 +32,40 @@ export interface RequestBudget {
   charge(path: string): Promise<void>;
 }
 
+/** A window of a provider's budget, shared by every process through Redis (this process' memory without it). */
+export function createBudgetLimiter(
+  { points, windowSeconds }: BudgetWindow,
+  redis: Redis | undefined,
+  keyPrefix: string,
+): RateLimiterMemory | RateLimiterRedis {
+  const memory = new RateLimiterMemory({ points, duration: windowSeconds });
+  return redis
+    ? new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration: windowSeconds, insuranceLimiter: memory })
+    : memory;
+}
+
+/**
+ * Takes one point of `key`'s budget: refused when the window is used up, or when fewer than `reserve`
+ * points would be left (the point is given back). A budget store that fails refuses nothing.
+ */
+export async function takeFromBudget(
+  limiter: RateLimiterMemory | RateLimiterRedis,
+  key: ProviderKey,
+  reserve: number,
+  refusal: { reserved: string; usedUp: string },
+): Promise<void> {
+  try {
+    const taken = await limiter.consume(key);
+    if (taken.remainingPoints < reserve) {
+      await limiter.reward(key, 1).catch(() => {});
+      throw new ProviderError(key, 'RATE_LIMITED', refusal.reserved);
+    }
+  } catch (error) {
+    if (error instanceof RateLimiterRes) throw new ProviderError(key, 'RATE_LIMITED', refusal.usedUp);
+    if (error instanceof ProviderError) throw error;
+  }
+}
+
 export function createRequestBudget(
   key: ProviderKey,
   plan: RequestBudgetPlan,
@@ -40,19 +74,13 @@ export function createRequestBudget(
   redisPrefix: string,
 ): RequestBudget {
   const limiters = new Map(
-    Object.entries(plan.windows).map(([name, { points, windowSeconds }]) => {
-      const memory = new RateLimiterMemory({ points, duration: windowSeconds });
-      const limiter = redis
-        ? new RateLimiterRedis({
-            storeClient: redis,
-            keyPrefix: `${redisPrefix}:upstream:${name}`,
-            points,
-            duration: windowSeconds,
-            insuranceLimiter: memory,
-          })
-        : memory;
-      return [name, { limiter, reserved: Math.ceil((points * reservePercent) / 100) }];
-    }),
+    Object.entries(plan.windows).map(([name, window]) => [
+      name,
+      {
+        limiter: createBudgetLimiter(window, redis, `${redisPrefix}:upstream:${name}`),
+        reserved: Math.ceil((window.points * reservePercent) / 100),
+      },
+    ]),
   );
   return {
     async charge(path) {
@@ -60,22 +88,10 @@ export function createRequestBudget(
       const budget = limiters.get(window);
       if (!budget) return;
       const purpose = currentPurpose.getStore() ?? 'swap';
-      try {
-        const taken = await budget.limiter.consume(key);
-        if (purpose !== 'swap' && taken.remainingPoints < budget.reserved) {
-          await budget.limiter.reward(key, 1).catch(() => {});
-          throw new ProviderError(
-            key,
-            'RATE_LIMITED',
-            `the rest of ${key}'s ${window} budget is kept for swaps in flight`,
-          );
-        }
-      } catch (error) {
-        if (error instanceof RateLimiterRes) {
-          throw new ProviderError(key, 'RATE_LIMITED', `client-side ${window} budget for ${key} is used up`);
-        }
-        if (error instanceof ProviderError) throw error;
-      }
+      await takeFromBudget(budget.limiter, key, purpose === 'swap' ? 0 : budget.reserved, {
+        reserved: `the rest of ${key}'s ${window} budget is kept for swaps in flight`,
+        usedUp: `client-side ${window} budget for ${key} is used up`,
+      });
     },
   };
 }

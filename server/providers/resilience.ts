@@ -10,8 +10,7 @@ import {
   wrap,
 } from 'cockatiel';
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { type CallPurpose, withCallPurpose } from './budget';
+import { type CallPurpose, createBudgetLimiter, takeFromBudget, withCallPurpose } from './budget';
 import { ProviderError } from './errors';
 import type { ProviderAdapter, ProviderKey } from './types';
 
@@ -96,17 +95,9 @@ export function withResilience(
     handleWhen((e) => e instanceof ProviderError && e.kind === 'UNAVAILABLE'),
     { maxAttempts: policy.statusRetries, backoff: new ExponentialBackoff({ initialDelay: 100, maxDelay: 1000 }) },
   );
-  const { points, windowSeconds } = policy.budget;
-  const memoryBudget = new RateLimiterMemory({ points, duration: windowSeconds });
-  const budget = redis
-    ? new RateLimiterRedis({
-        storeClient: redis,
-        keyPrefix: `${redisPrefix}:upstream`,
-        points,
-        duration: windowSeconds,
-        insuranceLimiter: memoryBudget,
-      })
-    : memoryBudget;
+  const budget = policy.chargedPerRequest
+    ? undefined
+    : createBudgetLimiter(policy.budget, redis, `${redisPrefix}:upstream`);
 
   async function guarded<T>(
     breaker: CircuitBreakerPolicy,
@@ -114,27 +105,17 @@ export function withResilience(
     work: () => Promise<T>,
     reserve = 0,
   ): Promise<T> {
-    if (!policy.chargedPerRequest) await chargeCall(reserve);
+    if (budget) {
+      await takeFromBudget(budget, key, reserve, {
+        reserved: "the rest of this provider's budget is kept for swaps in flight",
+        usedUp: 'client-side budget for this provider is used up',
+      });
+    }
     try {
       return await breaker.execute(() => withCallPurpose(purpose, work));
     } catch (error) {
       if (error instanceof BrokenCircuitError) throw new ProviderError(key, 'UNAVAILABLE', 'circuit breaker open');
       throw error;
-    }
-  }
-
-  async function chargeCall(reserve: number) {
-    try {
-      const taken = await budget.consume(key);
-      if (taken.remainingPoints < reserve) {
-        await budget.reward(key, 1).catch(() => {});
-        throw new ProviderError(key, 'RATE_LIMITED', "the rest of this provider's budget is kept for swaps in flight");
-      }
-    } catch (error) {
-      if (error instanceof RateLimiterRes) {
-        throw new ProviderError(key, 'RATE_LIMITED', 'client-side budget for this provider is used up');
-      }
-      if (error instanceof ProviderError) throw error;
     }
   }
 
