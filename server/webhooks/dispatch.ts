@@ -63,10 +63,10 @@ async function wake(queue: Queue, jobIds: string[]) {
  * receiver checks it.
  */
 export function createDispatcher(ctx: AppContext, gate: EndpointGate = gateFor(ctx)) {
-  const endpointOf = new Map<string, Recipient>();
+  const recipientOf = new Map<string, Recipient>();
   /** What a fan-out in this process just queued: their first turn needs no query either. */
   const remember = (queued: ({ id: string } & Recipient)[]) => {
-    for (const { id, endpointId, ownerId } of queued) keep(endpointOf, id, { endpointId, ownerId }, KNOWN_MESSAGES);
+    for (const { id, endpointId, ownerId } of queued) keep(recipientOf, id, { endpointId, ownerId }, KNOWN_MESSAGES);
   };
   const handBack = (jobIds: string[]) => {
     if (!jobIds.length || !ctx.webhookQueue) return;
@@ -79,7 +79,7 @@ export function createDispatcher(ctx: AppContext, gate: EndpointGate = gateFor(c
     lastAttempt: boolean;
     redelivery: boolean;
   }): Promise<Dispatch> {
-    let recipient = endpointOf.get(job.messageId);
+    let recipient = recipientOf.get(job.messageId);
     if (!recipient) {
       const [row] = await ctx.db
         .select({ endpointId: webhookMessages.endpointId, ownerId: webhookEndpoints.ownerId })
@@ -88,7 +88,7 @@ export function createDispatcher(ctx: AppContext, gate: EndpointGate = gateFor(c
         .where(eq(webhookMessages.id, job.messageId))
         .limit(1);
       if (!row) return { outcome: { delivered: false, skipped: 'message or endpoint deleted' } };
-      recipient = keep(endpointOf, job.messageId, row, KNOWN_MESSAGES);
+      recipient = keep(recipientOf, job.messageId, row, KNOWN_MESSAGES);
     }
     const { endpointId, ownerId } = recipient;
     const admission = await gate.admit(endpointId, {
@@ -102,7 +102,7 @@ export function createDispatcher(ctx: AppContext, gate: EndpointGate = gateFor(c
     try {
       const outcome = await deliverMessage(ctx, job.messageId, { lastAttempt: job.lastAttempt });
       verdict = verdictOf(outcome);
-      if (outcome.skipped || outcome.delivered) endpointOf.delete(job.messageId);
+      if (outcome.skipped || outcome.delivered) recipientOf.delete(job.messageId);
       return { outcome };
     } finally {
       handBack(await gate.settle(admission.lease, verdict));
