@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scriptOutcome } from '../../test/support/adapter-contract';
 import { routeAsset, testSignal } from '../../test/support/route-assets';
 import { startChainflipSimulator } from './chainflip/simulator';
 import { chainflipAdapterFor, ethToBtcQuote } from './chainflip/test-channel';
 import { withResilience } from './resilience';
-import { scriptOutcome } from './sim-scripts';
 import { type RunningSimulator, type SimResponse, startSimulator } from './simulator-kit';
 import { createThorchainAdapter } from './thorchain/adapter';
 import { startThorchainSimulator } from './thorchain/simulator';

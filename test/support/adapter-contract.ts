@@ -1,7 +1,8 @@
 import { expect, it } from 'vitest';
 import { isProviderError, type ProviderErrorKind } from '../../server/providers/errors';
 import type { Fault, RunningSimulator } from '../../server/providers/simulator-kit';
-import type { ProviderRoute } from '../../server/providers/types';
+import type { ProviderAdapter, ProviderRoute, StatusInput, StatusResult } from '../../server/providers/types';
+import { testSignal } from './route-assets';
 
 /** The kind of ProviderError a call fails with; fails the test when it succeeds or throws anything else. */
 export async function providerErrorKind(promise: Promise<unknown>): Promise<ProviderErrorKind> {
@@ -12,6 +13,31 @@ export async function providerErrorKind(promise: Promise<unknown>): Promise<Prov
     throw error;
   }
   throw new Error('expected a ProviderError');
+}
+
+/** Scripts one swap's ending on a running simulator through its `POST /__sim/scripts`; the HTTP status. */
+export async function scriptOutcome(simulatorUrl: string, key: string, outcome: string): Promise<number> {
+  const response = await fetch(`${simulatorUrl}/__sim/scripts`, {
+    method: 'POST',
+    body: JSON.stringify({ scripts: [{ key, outcome }] }),
+  });
+  return response.status;
+}
+
+/** What a poller is answered, in order: status reads of one swap until `done` holds, `max` reads at most. */
+export async function statusWalk(
+  adapter: ProviderAdapter,
+  input: StatusInput,
+  done: (result: StatusResult) => boolean,
+  max: number,
+): Promise<StatusResult[]> {
+  const seen: StatusResult[] = [];
+  for (let poll = 0; poll < max; poll++) {
+    const result = await adapter.status(input, testSignal());
+    seen.push(result);
+    if (done(result)) break;
+  }
+  return seen;
 }
 
 /**

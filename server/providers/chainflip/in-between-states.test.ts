@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { testSignal } from '../../../test/support/route-assets';
-import { scriptOutcome } from '../sim-scripts';
-import type { StatusResult } from '../types';
+import { scriptOutcome, statusWalk } from '../../../test/support/adapter-contract';
 import { type ChainflipSimulator, startChainflipSimulator } from './simulator';
 import { BTC_WALLET, chainflipAdapterFor, openEthToBtcChannel } from './test-channel';
 
@@ -18,10 +16,7 @@ describe('a partial fill whose refund egress is ignored before the payout is bro
     expect(await scriptOutcome(sim.url, BTC_WALLET, 'partial-refund-ignored-first')).toBe(200);
     const adapter = chainflipAdapterFor(sim.url);
     const input = await openEthToBtcChannel(adapter);
-    const seen: StatusResult[] = [];
-    for (let poll = 0; poll < 10 && seen.at(-1)?.status !== 'SUCCESS'; poll++) {
-      seen.push(await adapter.status(input, testSignal()));
-    }
+    const seen = await statusWalk(adapter, input, (r) => r.status === 'SUCCESS', 10);
     const upstreamFailedWhilePending = seen.filter((r) => r.upstreamState === 'FAILED' && r.status === 'PENDING');
     expect(upstreamFailedWhilePending.length).toBeGreaterThan(0);
     expect(upstreamFailedWhilePending[0]).toMatchObject({ substatus: 'WAITING_DESTINATION' });

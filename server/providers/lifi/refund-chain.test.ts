@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scriptOutcome, statusWalk } from '../../../test/support/adapter-contract';
 import { routeAsset, testSignal } from '../../../test/support/route-assets';
 import type { CatalogChain, CatalogSnapshot } from '../../catalog/snapshot';
 import { explorerUrlsOf } from '../../transactions/explorer';
 import type { StatusFields } from '../../transactions/status-fields';
-import { scriptOutcome } from '../sim-scripts';
 import type { RunningSimulator } from '../simulator-kit';
 import type { StatusResult } from '../types';
 import { createLifiAdapter } from './adapter';
@@ -52,11 +52,9 @@ async function refundedOnDestination(): Promise<StatusResult> {
     createdAt: new Date(),
     srcAmountBase: input.amountBase,
   };
-  for (let poll = 0; poll < 8; poll++) {
-    const result = await adapter.status(statusInput, testSignal());
-    if (result.status !== 'PENDING') return result;
-  }
-  throw new Error('the refund never settled');
+  const settled = (await statusWalk(adapter, statusInput, (r) => r.status !== 'PENDING', 8)).at(-1);
+  if (settled?.status === 'PENDING') throw new Error('the refund never settled');
+  return settled as StatusResult;
 }
 
 describe('a LI.FI refund that lands on the receiving chain', () => {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { scriptOutcome, statusWalk } from '../../../test/support/adapter-contract';
 import { routeAsset, testSignal } from '../../../test/support/route-assets';
-import { scriptOutcome } from '../sim-scripts';
 import type { RunningSimulator } from '../simulator-kit';
-import type { StatusResult } from '../types';
 import { createRelayAdapter } from './adapter';
 import { FAILURE_THEN_REFUND_STAGES } from './sim-stages';
 import { startRelaySimulator } from './simulator';
@@ -40,25 +39,18 @@ describe("Relay's failure is not final", () => {
       },
       testSignal(),
     );
-    const seen: StatusResult[] = [];
-    for (let poll = 0; poll < 12 && seen.at(-1)?.status !== 'REFUND'; poll++) {
-      seen.push(
-        await adapter.status(
-          {
-            trackingContext,
-            hash: '',
-            inboundHash: '',
-            src: ETH,
-            dst: ARB_USDC,
-            createdAt: new Date(),
-            depositor: USER,
-            recipient: RECIPIENT,
-            srcAmountBase: input.amountBase,
-          },
-          testSignal(),
-        ),
-      );
-    }
+    const tracked = {
+      trackingContext,
+      hash: '',
+      inboundHash: '',
+      src: ETH,
+      dst: ARB_USDC,
+      createdAt: new Date(),
+      depositor: USER,
+      recipient: RECIPIENT,
+      srcAmountBase: input.amountBase,
+    };
+    const seen = await statusWalk(adapter, tracked, (r) => r.status === 'REFUND', 12);
     expect(seen.map((r) => r.upstreamState)).toEqual(FAILURE_THEN_REFUND_STAGES);
     const failures = seen.filter((r) => r.upstreamState === 'failure');
     expect(failures.every((r) => r.status === 'PENDING' && r.substatus === 'REFUND_IN_PROGRESS')).toBe(true);
