@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Admission, createEndpointGate, type EndpointGate, type Lease } from '../server/webhooks/gate';
-import { startWorkerRuntime, type WorkerRuntime } from '../workers/runtime';
 import { affiliateWithCode, referredSwap } from './support/affiliates';
-import { startTestApp, type TestApp } from './support/app';
+import type { TestApp } from './support/app';
+import { withAppAndWorker } from './support/app-with-worker';
 import { waitUntil } from './support/processes';
 import { startHangingReceiver, startReceiver } from './support/webhook-receivers';
 
@@ -13,21 +13,19 @@ import { startHangingReceiver, startReceiver } from './support/webhook-receivers
  * settled is a receiver that hangs.
  */
 let t: TestApp;
-let worker: WorkerRuntime | undefined;
-beforeAll(async () => {
-  t = await startTestApp({
+const worker = withAppAndWorker(
+  {
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     // WEBHOOK_CONCURRENCY's default: the shared lane has 5 slots. A hanging attempt holds one for the whole test.
     WEBHOOK_CONCURRENCY: '10',
     WEBHOOK_TIMEOUT_MS: '60000',
     WEBHOOK_ENDPOINT_BACKOFF_MS: '200',
     WORKER_LOCK_DURATION_MS: '5000',
-  });
-});
-afterAll(async () => {
-  await worker?.close();
-  await t?.stop();
-}, 60_000);
+  },
+  (app) => {
+    t = app;
+  },
+);
 
 // WEBHOOK_CONCURRENCY's default (10) gives the lane 5 slots.
 const settings = { endpointConcurrency: 2, backoffMs: 1_000, attemptTimeoutMs: 10_000, unprovenSlots: 5 };
@@ -113,7 +111,7 @@ describe('a worker delivering to 25 hanging endpoints of 5 owners', () => {
     for (const [n, owner] of owners.entries()) {
       for (let i = 0; i < 5; i++) await owner.webhooks.create({ url: hostile.urlFor(`${n}-${i}`) });
     }
-    worker = await startWorkerRuntime(t.app.config);
+    await worker.start();
     try {
       // Each hostile endpoint has failed before (as a hanging one has, once its first attempt ran out).
       for (const code of codes) await referredSwap(t, code);

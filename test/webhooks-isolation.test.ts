@@ -13,9 +13,9 @@ import {
   PARK_SAFETY_MS,
   placeNewMessages,
 } from '../server/webhooks/gate';
-import { startWorkerRuntime, type WorkerRuntime } from '../workers/runtime';
 import { referredSwap as swapFor, affiliateWithCode as withCode } from './support/affiliates';
-import { startTestApp, type TestApp } from './support/app';
+import type { TestApp } from './support/app';
+import { withAppAndWorker } from './support/app-with-worker';
 import { callerFor, outcomeOf, signedInUser } from './support/dashboard';
 import { waitUntil } from './support/processes';
 import { startHangingReceiver, startReceiver } from './support/webhook-receivers';
@@ -23,22 +23,20 @@ import { startHangingReceiver, startReceiver } from './support/webhook-receivers
 vi.setConfig({ testTimeout: 60_000 });
 
 let t: TestApp;
-let worker: WorkerRuntime | undefined;
 
-beforeAll(async () => {
-  t = await startTestApp({
+withAppAndWorker(
+  {
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     // Hanging receivers hang for the whole test: nothing here ends an attempt by its bound.
     WEBHOOK_TIMEOUT_MS: '60000',
     WEBHOOK_ENDPOINT_BACKOFF_MS: '600000',
     WORKER_LOCK_DURATION_MS: '5000',
-  });
-  worker = await startWorkerRuntime(t.app.config);
-});
-afterAll(async () => {
-  await worker?.close();
-  await t?.stop();
-});
+  },
+  (app) => {
+    t = app;
+  },
+  { worker: true },
+);
 
 const affiliateWithCode = (code: string) => withCode(t, code);
 const referredSwap = (code: string) => swapFor(t, code);

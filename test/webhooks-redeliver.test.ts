@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { newWebhookMessageId } from '../server/ids';
 import { sharedQueue } from '../server/tracking/queues';
 import { fanOutChange } from '../server/webhooks/fan-out';
-import { startWorkerRuntime, type WorkerRuntime } from '../workers/runtime';
-import { startTestApp, type TestApp } from './support/app';
+import type { TestApp } from './support/app';
+import { withAppAndWorker } from './support/app-with-worker';
 import { type Caller, callerFor, outcomeOf, signedInUser } from './support/dashboard';
 import { ETH_TO_BTC } from './support/fixtures';
 import { executeSwap } from './support/flows';
@@ -13,19 +13,16 @@ import { startReceiver } from './support/webhook-receivers';
 vi.setConfig({ testTimeout: 45_000 });
 
 let t: TestApp;
-let worker: WorkerRuntime | undefined;
-
-beforeAll(async () => {
-  t = await startTestApp({
+const worker = withAppAndWorker(
+  {
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_REDELIVERIES_PER_MINUTE: '20',
     WEBHOOK_ENDPOINT_BACKOFF_MS: '100',
-  });
-});
-afterAll(async () => {
-  await worker?.close();
-  await t?.stop();
-});
+  },
+  (app) => {
+    t = app;
+  },
+);
 
 /** Messages already delivered once, stored as the fan-out stores them; no job of theirs is left in the queue. */
 async function deliveredMessages(endpointId: string, count: number): Promise<string[]> {
@@ -63,7 +60,7 @@ describe('webhooks.redeliver is throttled', () => {
     expect(new Set(outcomes.filter((o) => o !== 'OK'))).toEqual(new Set(['CONFLICT', 'TOO_MANY_REQUESTS']));
     expect(await queuedJobsOf(messageId)).toHaveLength(1);
 
-    worker ??= await startWorkerRuntime(t.app.config);
+    await worker.start();
     const sent = () => receiver.requests.filter((r) => r.headers['webhook-id'] === messageId);
     expect(await waitUntil(() => sent().length === 1)).toBe(true);
     expect(await waitUntil(async () => (await queuedJobsOf(messageId)).length === 0)).toBe(true);
@@ -78,7 +75,7 @@ describe('webhooks.redeliver is throttled', () => {
   });
 
   it('brings a message’s pending retry forward instead of queueing another', async () => {
-    worker ??= await startWorkerRuntime(t.app.config);
+    await worker.start();
     const receiver = await startReceiver((attempt) => (attempt === 1 ? 500 : 204));
     const { caller, endpointId } = await adminWithEndpoint(receiver.url);
     await caller.affiliates.createCode({ code: 'RETRYING' });
@@ -94,15 +91,14 @@ describe('webhooks.redeliver is throttled', () => {
     expect(await waitUntil(async () => (await retry?.getState()) === 'delayed')).toBe(true);
 
     // No worker while the calls come, so what they queued is counted before anything is sent.
-    await worker?.close();
-    worker = undefined;
+    await worker.stop();
     const outcomes = await Promise.all(
       Array.from({ length: 10 }, () => outcomeOf(caller.webhooks.redeliver({ messageId }))),
     );
     expect(outcomes.filter((o) => o === 'OK')).toHaveLength(1);
     expect((await queuedJobsOf(messageId)).map((job) => job.id)).toEqual([messageId]);
     expect(await retry?.getState()).toBe('waiting');
-    worker = await startWorkerRuntime(t.app.config);
+    await worker.start();
     expect(await waitUntil(() => created().length === 2)).toBe(true);
     expect(created()[1]?.headers['webhook-id']).toBe(messageId);
     expect(await waitUntil(async () => (await queuedJobsOf(messageId)).length === 0)).toBe(true);
@@ -112,8 +108,7 @@ describe('webhooks.redeliver is throttled', () => {
   });
 
   it('refuses, in plain words, a message that is about to be sent', async () => {
-    await worker?.close();
-    worker = undefined;
+    await worker.stop();
     const receiver = await startReceiver();
     const { caller, endpointId } = await adminWithEndpoint(receiver.url);
     await caller.affiliates.createCode({ code: 'REDELIVERED' });
