@@ -366,29 +366,22 @@ export interface HistoryPage extends Paginated<ReturnType<typeof presentHistoryI
   hasMore: boolean;
 }
 
-/** Runs the statements whose cost depends on the data (a public read bounds them, see `boundedRead`). */
-export type Guarded = <T>(read: (run: RunStatement) => Promise<T>) => Promise<T>;
-
-const unguarded =
-  (ctx: AppContext): Guarded =>
-  (read) =>
-    read((query, params) => ctx.sql.unsafe(query, params, { prepare: true }) as never);
-
 /**
- * Newest first with an exact total. By `page`, or by `cursor` (keyset: the rows after the last one
- * of the page that returned it, whatever was inserted meanwhile).
+ * A public history read, newest first with an exact total. By `page`, or by `cursor` (keyset: the rows
+ * after the last one of the page that returned it, whatever was inserted meanwhile). Its counting and
+ * page run bounded per client and are cancelled at the request deadline (`boundedRead`).
  */
-export async function listHistory(
+export async function listPublicHistory(
   ctx: AppContext,
+  guard: ReadGuard,
   filter: HistoryFilter,
   scopeFields: ScopeField[] = ['addresses', 'transactionId'],
-  guarded: Guarded = unguarded(ctx),
 ): Promise<HistoryPage> {
   assertScoped(ctx, filter, scopeFields);
   assertShallow(filter);
   const term = await resolveTerm(ctx, filter.search);
   // Only the counting and the page's positions: the catalog and the rows by primary key stay outside.
-  const { positions, total } = await guarded((run) => pageOf(run, filter, term));
+  const { positions, total } = await boundedRead(ctx, guard, (run) => pageOf(run, filter, term));
   const hasMore = filter.cursor ? positions.length > filter.perPage : filter.page * filter.perPage < total;
   const shown = positions.slice(0, filter.perPage);
   const last = shown.at(-1);
@@ -403,11 +396,3 @@ export async function listHistory(
     nextCursor: hasMore && last ? encodeCursor(last) : null,
   };
 }
-
-/** A public history read (on the read target given): bounded per client and cancelled at the request deadline. */
-export const listPublicHistory = (
-  on: AppContext,
-  guard: ReadGuard,
-  filter: HistoryFilter,
-  scopeFields?: ScopeField[],
-): Promise<HistoryPage> => listHistory(on, filter, scopeFields, (read) => boundedRead(on, guard, read));
