@@ -1,4 +1,4 @@
-import { count, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { referralCodes } from '../../drizzle/schema';
 import type { Viewer } from '../auth/roles';
 import type { AppContext } from '../context';
@@ -37,8 +37,14 @@ export async function createReferralCode(ctx: AppContext, ownerId: string, input
   try {
     return await ctx.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`referral-codes:${ownerId}`}))`);
-      const [owned] = await tx.select({ n: count() }).from(referralCodes).where(eq(referralCodes.ownerId, ownerId));
-      if ((owned?.n ?? 0) >= max) throw tooMany(max);
+      // Whether a max-th code exists: at most `max` index entries read, however many codes the owner has.
+      const [atCap] = await tx
+        .select({ code: referralCodes.code })
+        .from(referralCodes)
+        .where(eq(referralCodes.ownerId, ownerId))
+        .limit(1)
+        .offset(max - 1);
+      if (atCap) throw tooMany(max);
       const [existing] = await tx
         .select({ code: referralCodes.code })
         .from(referralCodes)
