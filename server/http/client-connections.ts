@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Config } from '../config';
 import { clientKey, UNKNOWN_CLIENT } from '../ratelimit/client';
+import { slotsPerKey } from '../slots';
 
 /**
  * Bounds what one client can hold of a node:http server: a request must arrive whole (headers and
@@ -13,20 +14,11 @@ export function boundClientConnections(server: Server, config: Pick<Config, 'con
   server.requestTimeout = requestTimeoutMs;
   server.headersTimeout = Math.min(server.headersTimeout, requestTimeoutMs);
   if (config.trustProxy) return;
-  const perClient = new Map<string, number>();
+  const take = slotsPerKey();
   server.on('connection', (socket) => {
-    const client = clientKey(socket.remoteAddress || UNKNOWN_CLIENT);
-    const open = (perClient.get(client) ?? 0) + 1;
-    if (open > max) {
-      socket.destroy();
-      return;
-    }
-    perClient.set(client, open);
-    socket.once('close', () => {
-      const left = (perClient.get(client) ?? 1) - 1;
-      if (left > 0) perClient.set(client, left);
-      else perClient.delete(client);
-    });
+    const release = take(clientKey(socket.remoteAddress || UNKNOWN_CLIENT), max);
+    if (release) socket.once('close', release);
+    else socket.destroy();
   });
 }
 

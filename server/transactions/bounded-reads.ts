@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import { AppError } from '../errors';
 import { perKey } from '../per-key';
 import { addRateLimitHeaders } from '../ratelimit/limiter';
+import { slotsPerKey } from '../slots';
 
 /** Runs one statement of a read, given as text with numbered parameters. */
 export type RunStatement = <T extends readonly object[]>(query: string, params: string[]) => Promise<T>;
@@ -18,10 +19,10 @@ export interface ReadGuard {
 interface Gates {
   running: number;
   waiting: Set<() => void>;
-  perClient: Map<string, number>;
+  takeClientSlot: ReturnType<typeof slotsPerKey>;
 }
 
-const gatesOf = perKey((_config: Config): Gates => ({ running: 0, waiting: new Set(), perClient: new Map() }));
+const gatesOf = perKey((_config: Config): Gates => ({ running: 0, waiting: new Set(), takeClientSlot: slotsPerKey() }));
 
 const QUERY_CANCELED = '57014';
 
@@ -157,9 +158,8 @@ export async function boundedRead<T>(
 ): Promise<T> {
   const limits = ctx.config.publicReads;
   const gates = gatesOf(ctx.config);
-  const held = gates.perClient.get(guard.client) ?? 0;
-  if (held >= limits.perClient) throw tooManyAtOnce(limits.perClient);
-  gates.perClient.set(guard.client, held + 1);
+  const release = gates.takeClientSlot(guard.client, limits.perClient);
+  if (!release) throw tooManyAtOnce(limits.perClient);
   try {
     if (!(await enter(gates, limits.maxConcurrent, limits.waitMs, guard.signal))) throw noPlace();
     try {
@@ -168,8 +168,6 @@ export async function boundedRead<T>(
       leave(gates);
     }
   } finally {
-    const left = (gates.perClient.get(guard.client) ?? 1) - 1;
-    if (left > 0) gates.perClient.set(guard.client, left);
-    else gates.perClient.delete(guard.client);
+    release();
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
 import type { StatusQuery } from '../schemas/transactions';
+import { slotsPerKey } from '../slots';
 import { findTransaction, transactionStatusById } from './lookup';
 import { openStreams } from './open-streams';
 import { contentTag, presentStatus, type TransactionStatus } from './status';
@@ -24,20 +25,12 @@ return 1`;
  * Streams counted by this process alone, used while Redis cannot count them: the limit then holds
  * per process instead of not at all, as the request rate limits do with their in-memory insurance.
  */
-const localSlots = new Map<string, number>();
+const takeLocalSlot = slotsPerKey();
 
 function acquireLocalSlot(clientKey: string, maxPerClient: number): () => void {
-  const open = localSlots.get(clientKey) ?? 0;
-  if (open >= maxPerClient) throw tooManyStreams(maxPerClient);
-  localSlots.set(clientKey, open + 1);
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    const left = (localSlots.get(clientKey) ?? 1) - 1;
-    if (left > 0) localSlots.set(clientKey, left);
-    else localSlots.delete(clientKey);
-  };
+  const release = takeLocalSlot(clientKey, maxPerClient);
+  if (!release) throw tooManyStreams(maxPerClient);
+  return release;
 }
 
 const tooManyStreams = (maxPerClient: number) =>
