@@ -30,14 +30,13 @@ const policy = {
   statusRetries: 1,
 };
 
-/** THORNode's gRPC gateway: an error of the simulated swap is HTTP 500 code 2, a plain handler error 400 code 3. */
-const thornodeSwapError = (message: string): SimResponse => ({
-  status: 500,
-  body: { code: 2, message: `failed to simulate swap: ${message}`, details: [] },
+/** THORNode's gRPC gateway: a plain quote-handler error is HTTP 400 code 3, one of the simulated swap HTTP 500 code 2. */
+const thornodeError = (status: number, message: string): SimResponse => ({
+  status,
+  body: { code: status === 400 ? 3 : 2, message, details: [] },
 });
-const thornodeQuoteError = (message: string): SimResponse => ({ status: 400, body: { code: 3, message, details: [] } });
-/** The Chainflip backend's ServiceError.badRequest. */
-const chainflipError = (message: string): SimResponse => ({ status: 400, body: { message } });
+/** The Chainflip backend's ServiceError: 400, or 503 for a disabled asset. */
+const chainflipError = (status: number, message: string): SimResponse => ({ status, body: { message } });
 
 interface Refusal {
   provider: 'THORCHAIN' | 'CHAINFLIP';
@@ -48,22 +47,38 @@ interface Refusal {
 // Strings from thornode x/thorchain swap_current.go, querier_quotes.go, handler_swap.go, and
 // chainflip-sdk-monorepo packages/swap/src/quoting/QuoteRequest.ts.
 const REFUSALS: Refusal[] = [
-  ['pool(ETH.ETH) is not available', thornodeSwapError],
-  ["pool ETH.ETH doesn't exist", thornodeSwapError],
-  ['invariant broken: emit 51000 less than outbound fee 72000', thornodeQuoteError],
-  ['zero emit asset', thornodeSwapError],
-  ['streaming swaps are paused', thornodeSwapError],
-].map(([upstream, shape]) => ({
-  provider: 'THORCHAIN' as const,
-  upstream: upstream as string,
-  answer: (shape as (m: string) => SimResponse)(upstream as string),
-}));
-REFUSALS.push(
-  ...[
-    'swap output amount is lower than the egress fee (50000)',
-    'egress amount (41000) is lower than minimum egress amount (60000)',
-  ].map((upstream) => ({ provider: 'CHAINFLIP' as const, upstream, answer: chainflipError(upstream) })),
-);
+  ...(
+    [
+      [500, 'failed to simulate swap: fail to add outbound tx: not enough asset to pay for fees'],
+      [500, 'failed to simulate swap: fail to add outbound tx: outbound amount does not meet requirements (95/100)'],
+      [500, 'failed to simulate swap: emit asset 95 less than price limit 100'],
+      [400, 'generated memo too long for source chain'],
+      [400, 'amount less than dust threshold'],
+      [500, 'failed to simulate swap: pool(ETH.ETH) is not available'],
+      [500, "failed to simulate swap: pool ETH.ETH doesn't exist"],
+      [400, 'invariant broken: emit 51000 less than outbound fee 72000'],
+      [500, 'failed to simulate swap: zero emit asset'],
+      [500, 'failed to simulate swap: streaming swaps are paused'],
+    ] as const
+  ).map(([status, upstream]) => ({
+    provider: 'THORCHAIN' as const,
+    upstream,
+    answer: thornodeError(status, upstream),
+  })),
+  ...(
+    [
+      [400, 'insufficient liquidity for requested amount'],
+      [400, 'expected amount is below minimum swap amount (1000)'],
+      [503, 'Asset Flip is disabled'],
+      [400, 'swap output amount is lower than the egress fee (50000)'],
+      [400, 'egress amount (41000) is lower than minimum egress amount (60000)'],
+    ] as const
+  ).map(([status, upstream]) => ({
+    provider: 'CHAINFLIP' as const,
+    upstream,
+    answer: chainflipError(status, upstream),
+  })),
+];
 
 const ROUTES = {
   THORCHAIN: { pattern: /^\/thorchain\/quote\/swap$/, adapterFor: thorchainAdapterFor, input: btcToEthQuote },

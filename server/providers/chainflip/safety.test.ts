@@ -31,14 +31,7 @@ describe('quote errors: a request the backend could not parse is ours to see', (
   it('"invalid request" is REJECTED, not an empty route list', async () => {
     expect(await providerErrorKind(quoteAgainst(400, 'invalid request'))).toBe('REJECTED');
   });
-
-  it.each([
-    [400, 'insufficient liquidity for requested amount'],
-    [400, 'expected amount is below minimum swap amount (1000)'],
-    [503, 'Asset Flip is disabled'],
-  ])('%s "%s" is no route', async (status, message) => {
-    expect(await quoteAgainst(status, message)).toEqual([]);
-  });
+  // The backend's refusals that are no route are one table with THORNode's: ../no-route-refusals.test.ts.
 });
 
 describe('status: the client hash against the deposit Chainflip saw on our channel', () => {

@@ -189,29 +189,7 @@ describe('quote errors in THORNode v3 shape (gRPC gateway: HTTP 400 or 500 {code
       await node.close();
     }
   });
-
-  it.each([
-    ['failed to simulate swap: fail to add outbound tx: not enough asset to pay for fees', 500],
-    ['failed to simulate swap: fail to add outbound tx: outbound amount does not meet requirements (95/100)', 500],
-    ['failed to simulate swap: emit asset 95 less than price limit 100', 500],
-    ['generated memo too long for source chain', 400],
-    ['amount less than dust threshold', 400],
-  ])('"%s" (HTTP %i) is no route, not an error', async (message, status) => {
-    const node = await startSimulator('thornode-v3', [
-      {
-        method: 'GET',
-        pattern: /^\/thorchain\/quote\/swap$/,
-        kind: 'quote',
-        handle: () => gatewayError(message, status),
-      },
-    ]);
-    try {
-      const quoting = createThorchainAdapter(optionsFor(node.url));
-      expect(await quoting.quote(quoteInput(btc, eth, 10_000_000n), testSignal())).toEqual([]);
-    } finally {
-      await node.close();
-    }
-  });
+  // THORNode's refusals that are no route are one table with Chainflip's: ../no-route-refusals.test.ts.
 });
 
 describe('the memo keeps a price limit', () => {
