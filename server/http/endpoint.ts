@@ -5,9 +5,9 @@ import { newRequestId } from '../ids';
 import { logContext } from '../log';
 import { andThen, type MaybePromise } from '../maybe-promise';
 import { httpRequests } from '../observability/registry';
+import { countRefusal, type Limited, rateLimitClient } from '../ratelimit/apply';
 import { clientHash, clientIdentity } from '../ratelimit/client';
-import { countRateLimitHit } from '../ratelimit/hit-counter';
-import { addRateLimitHeaders, type RateDecision, type RouteClass } from '../ratelimit/limiter';
+import { addRateLimitHeaders, type RouteClass } from '../ratelimit/limiter';
 import { clientFences } from '../read-context';
 import { raceDeadline } from '../routing/deadline';
 import type { ReadGuard } from '../transactions/bounded-reads';
@@ -136,8 +136,6 @@ function withRequestId(body: unknown, requestId: string): unknown {
   return error && 'requestId' in error ? { ...(body as object), error: { ...error, requestId } } : body;
 }
 
-type Limited = RateDecision | undefined;
-
 /** The limiter's verdict: at once when it needs no Redis, else a promise; undefined when the limiter is off or down. */
 function applyRateLimit(
   app: AppContext,
@@ -145,17 +143,7 @@ function applyRateLimit(
   target: Pick<Endpoint, 'routeClass'>,
 ): Limited | Promise<Limited> {
   if (!app.rateLimiter) return undefined;
-  const client = clientIdentity(request, app.config);
-  try {
-    const decision = app.rateLimiter.consume(target.routeClass, client);
-    if (!(decision instanceof Promise)) return countRefusal(app, client, decision);
-    return decision.then(
-      (decided) => countRefusal(app, client, decided),
-      (error: unknown) => limiterDown(app, error),
-    );
-  } catch (error) {
-    return limiterDown(app, error);
-  }
+  return rateLimitClient(app.rateLimiter, app, target.routeClass, clientIdentity(request, app.config));
 }
 
 const NEEDS_REDIS = Symbol('needs Redis');
@@ -174,19 +162,6 @@ function rateLimitAtOnce(
   } catch {
     return NEEDS_REDIS;
   }
-}
-
-function countRefusal(app: AppContext, client: string, decision: RateDecision): RateDecision {
-  if (!decision.allowed) {
-    const hashed = clientHash(client, app.config.rateLimits.hashKey);
-    countRateLimitHit(app.redis, app.config.redisPrefix, decision.routeClass, hashed);
-  }
-  return decision;
-}
-
-function limiterDown(app: AppContext, error: unknown): undefined {
-  app.log.warn({ err: error }, 'rate limiter unavailable; request allowed');
-  return undefined;
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
-import { clientHash, clientIdentity } from '../ratelimit/client';
-import { countRateLimitHit } from '../ratelimit/hit-counter';
-import { addRateLimitHeaders, createRateLimiter, type RateDecision } from '../ratelimit/limiter';
+import type { Logger } from '../log';
+import { type Limited, rateLimitClient } from '../ratelimit/apply';
+import { clientIdentity } from '../ratelimit/client';
+import { addRateLimitHeaders, createRateLimiter } from '../ratelimit/limiter';
 
 const TRACKER_PAGE = /^\/tx\/[^/?]+\/?(\?|$)/;
 
@@ -16,18 +17,9 @@ const TOO_MANY_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8
  * a 429 page with Retry-After and the X-RateLimit-* headers, before Next renders anything. True when
  * it answered (the caller hands the request to nobody).
  */
-export function trackerPageLimiter(config: Config, redis: Redis) {
+export function trackerPageLimiter(config: Config, redis: Redis, log: Pick<Logger, 'warn'>) {
   const limiter = createRateLimiter(config, redis);
-  const refuse = (res: ServerResponse, decision: RateDecision, client: string) => {
-    countRateLimitHit(redis, config.redisPrefix, decision.routeClass, clientHash(client, config.rateLimits.hashKey));
-    const headers: Record<string, string> = {
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-    };
-    addRateLimitHeaders(headers, decision);
-    res.writeHead(429, headers);
-    res.end(TOO_MANY_PAGE);
-  };
+  const limiting = { config, redis, log };
   return (req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || !TRACKER_PAGE.test(req.url ?? '')) return false;
     const client = clientIdentity(
@@ -37,17 +29,19 @@ export function trackerPageLimiter(config: Config, redis: Redis) {
       },
       config,
     );
-    const answer = (decision: RateDecision) => {
-      if (decision.allowed) return false;
-      refuse(res, decision, client);
+    // A limiter that cannot decide (undefined) lets the page render, as the API does.
+    const answer = (decision: Limited) => {
+      if (!decision || decision.allowed) return false;
+      const headers: Record<string, string> = {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+      };
+      addRateLimitHeaders(headers, decision);
+      res.writeHead(429, headers);
+      res.end(TOO_MANY_PAGE);
       return true;
     };
-    try {
-      const decision = limiter.consume('transactions', client);
-      // A limiter that cannot decide lets the page render, as the API does.
-      return decision instanceof Promise ? decision.then(answer, () => false) : answer(decision);
-    } catch {
-      return false;
-    }
+    const decided = rateLimitClient(limiter, limiting, 'transactions', client);
+    return decided instanceof Promise ? decided.then(answer) : answer(decided);
   };
 }

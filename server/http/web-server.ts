@@ -1,6 +1,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import next from 'next';
 import { drainHttpServer, listen, runService } from '../lifecycle';
+import { createLogger } from '../log';
 import { CLIENT_IP_HEADER, signedClientAddress } from '../ratelimit/client';
 import { createWebRedis } from '../redis';
 import { startTracing } from '../tracing/start';
@@ -26,7 +27,7 @@ await runService('web', async (config) => {
   await app.prepare();
 
   const redis = createWebRedis(config, config.dependencyTimeoutMs);
-  const limitTrackerPage = trackerPageLimiter(config, redis);
+  const limitTrackerPage = trackerPageLimiter(config, redis, createLogger(config.logLevel, { process: 'web' }));
   const render = (req: BodyCappedMessage, res: ServerResponse) => {
     req.headers[CLIENT_IP_HEADER] = signedClientAddress(req.socket.remoteAddress);
     answerUnavailableRenders(req, res);
