@@ -166,12 +166,11 @@ export async function startSdk(
         // A webhook URL's path may be its secret (Slack- and Discord-style receivers): only a provider's is kept.
         startOutgoingSpanHook: (request) => {
           const { key, origin } = hostKey(request);
-          return upstreams.has(key) ? {} : { 'url.full': origin };
+          const provider = upstreams.get(key);
+          return provider ? { [PROVIDER_ATTRIBUTE]: provider } : { 'url.full': origin };
         },
         requestHook: (span, request) => {
-          if (!('getHeader' in request)) return linkOutsideParent(span, request);
-          const provider = upstreams.get(String(request.getHeader('host') ?? ''));
-          if (provider) span.setAttribute(PROVIDER_ATTRIBUTE, provider);
+          if (!('getHeader' in request)) linkOutsideParent(span, request);
         },
       }),
       // The command alone: its keys and arguments may hold a client's rate-limit key or a job's payload.
