@@ -124,6 +124,16 @@ export interface SimulatorExtension {
   outcomes?: readonly string[];
 }
 
+/** The ending scripted for `key` when it is one of the provider's own `endings`, else the kit's (`outcomeFor`). */
+export function endingFor<T extends string>(
+  req: Pick<SimRequest, 'scriptedFor' | 'outcomeFor'>,
+  endings: readonly T[],
+  key: string | undefined,
+): T | Outcome {
+  const scripted = req.scriptedFor(key);
+  return endings.includes(scripted as T) ? (scripted as T) : req.outcomeFor(key);
+}
+
 /** Whether a swap opened at `openedAt` has deposited by itself by now (see `autoDepositMs`). */
 export const autoDepositDue = (openedAt: number, config: Pick<SimulatorConfig, 'autoDepositMs'>, now = Date.now()) =>
   config.autoDepositMs !== null && now - openedAt >= config.autoDepositMs;

@@ -23,9 +23,6 @@ export const CHAINFLIP_SCRIPT_NAMES = [
   NO_ROUTE_EGRESS_FEE,
 ] as const satisfies readonly (ChainflipOutcome | typeof NO_ROUTE_EGRESS_FEE)[];
 
-export const isChainflipOutcome = (name: string | undefined): name is ChainflipOutcome =>
-  CHAINFLIP_OUTCOMES.includes(name as ChainflipOutcome);
-
 /** A partial fill's plans: half swapped and paid out, the rest refunded (or, ignored, kept). */
 export const isPartialFill = (outcome: ChainflipOutcome) =>
   outcome === 'partial' || outcome === 'partial-refund-ignored-first';

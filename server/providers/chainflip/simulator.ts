@@ -5,6 +5,7 @@ import { keep } from '../../bounded-map';
 import {
   autoDepositDue,
   type DepositReport,
+  endingFor,
   fakeHex,
   parseScripts,
   type RunningSimulator,
@@ -36,10 +37,10 @@ import {
   wireFee,
 } from './sim-market';
 import {
+  CHAINFLIP_OUTCOMES,
   CHAINFLIP_SCRIPT_NAMES,
   type ChainflipOutcome,
   type EgressStage,
-  isChainflipOutcome,
   isPartialFill,
   PLANS,
   type Step,
@@ -60,12 +61,6 @@ const ADDRESS_FORMATS: Record<ChainflipChain, RegExp> = {
 };
 
 // ---- Deposit channels and their swaps.
-
-/** The ending scripted for the swap's recipient, Chainflip's own included, else the configured one. */
-function outcomeFor(req: SimRequest, recipient: string): ChainflipOutcome {
-  const scripted = req.scriptedFor(recipient);
-  return isChainflipOutcome(scripted) ? scripted : req.outcomeFor(recipient);
-}
 
 interface SeenDeposit {
   txRef: string;
@@ -474,7 +469,7 @@ export async function startChainflipSimulator({
       openedAt,
       estimatedExpiryTime: openedAt + channelLifetimeMs,
       srcChainExpiryBlock: profile.blockHeight + (issuedBlock % 1000) + profile.blocksPerDay,
-      outcome: outcomeFor(req, body.destAddress),
+      outcome: endingFor(req, CHAINFLIP_OUTCOMES, body.destAddress),
       expired: false,
       swapId: String(nextSwapId++),
       polls: 0,

@@ -1,4 +1,4 @@
-import { fakeHex, type Outcome, type SimAsset, type SimRequest, usdOf } from '../simulator-kit';
+import { fakeHex, type Outcome, type SimAsset, usdOf } from '../simulator-kit';
 import { gasPriceOf, LIFI_FEE_BPS, lifiChainOf, lifiToken, nativeOf } from './sim-tokens';
 
 export type Stage = readonly [status: string, substatus?: string];
@@ -7,14 +7,6 @@ export type Stage = readonly [status: string, substatus?: string];
 export const REFUND_ON_DESTINATION = 'refund-on-destination';
 export type LifiOutcome = Outcome | typeof REFUND_ON_DESTINATION;
 export const LIFI_OUTCOMES = [REFUND_ON_DESTINATION] as const;
-
-/** The ending scripted for the receiver, LI.FI's own included, else the configured one. */
-export function lifiOutcomeFor(
-  req: Pick<SimRequest, 'scriptedFor' | 'outcomeFor'>,
-  receiver: string | undefined,
-): LifiOutcome {
-  return req.scriptedFor(receiver) === REFUND_ON_DESTINATION ? REFUND_ON_DESTINATION : req.outcomeFor(receiver);
-}
 
 const REFUND_STAGES: readonly Stage[] = [
   ['NOT_FOUND'],

@@ -6,6 +6,7 @@ import {
   autoDepositDue,
   convertAtMarket,
   type DepositReport,
+  endingFor,
   fakeHex,
   filterSimAssets,
   type RunningSimulator,
@@ -20,15 +21,7 @@ import {
   startSimulator,
   usdOf,
 } from '../simulator-kit';
-import {
-  type Built,
-  LIFI_OUTCOMES,
-  type LifiOutcome,
-  lifiOutcomeFor,
-  STAGES,
-  statusBody,
-  type Tracked,
-} from './sim-status';
+import { type Built, LIFI_OUTCOMES, type LifiOutcome, STAGES, statusBody, type Tracked } from './sim-status';
 import {
   EVM_NATIVE,
   findToken,
@@ -563,7 +556,7 @@ export async function startLifiSimulator(opts: SimulatorOptions = {}): Promise<R
       if (!autoDepositDue(step.openedAt, req.config)) return undefined;
       step.depositHash = `0x${fakeHex(`lifi-sim:deposit:${step.transactionId}`)}`;
     }
-    const transfer = transferOf(step, step.depositHash, lifiOutcomeFor(req, step.toAddress));
+    const transfer = transferOf(step, step.depositHash, endingFor(req, LIFI_OUTCOMES, step.toAddress));
     keep(tracked, step.depositHash, transfer, remembered);
     return transfer;
   }

@@ -1,4 +1,4 @@
-import { type Outcome, type SimRequest, stageAt } from '../simulator-kit';
+import { type Outcome, stageAt } from '../simulator-kit';
 
 /** A fill that fails, is pending again, and ends refunded (scripted through `POST /__sim/scripts`). */
 export const FAILURE_THEN_REFUND = 'failure-then-refund';
@@ -21,11 +21,6 @@ export const FAILURE_THEN_REFUND_STAGES: readonly Stage[] = [
   'pending',
   'refund',
 ];
-
-/** The ending scripted for the recipient, Relay's own included, else the configured one. */
-export function relayOutcomeFor(req: Pick<SimRequest, 'scriptedFor' | 'outcomeFor'>, recipient: string): RelayOutcome {
-  return req.scriptedFor(recipient) === FAILURE_THEN_REFUND ? FAILURE_THEN_REFUND : req.outcomeFor(recipient);
-}
 
 /** Where a request stands after its deposit; the failure-then-refund walk takes one stage per poll. */
 export function stageAfterDeposit(outcome: RelayOutcome, polls: number, settleAfterPolls: number): Stage {

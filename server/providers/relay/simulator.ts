@@ -9,6 +9,7 @@ import {
   autoDepositDue,
   convertAtMarket,
   type DepositReport,
+  endingFor,
   fakeHex,
   findSimAsset,
   type RunningSimulator,
@@ -24,7 +25,7 @@ import {
   startSimulator,
   usdOf,
 } from '../simulator-kit';
-import { RELAY_OUTCOMES, type RelayOutcome, relayOutcomeFor, type Stage, stageAfterDeposit } from './sim-stages';
+import { RELAY_OUTCOMES, type RelayOutcome, type Stage, stageAfterDeposit } from './sim-stages';
 import { RELAY_CHAIN, RELAY_NATIVE_CURRENCY, type RelayVm } from './wire';
 
 /**
@@ -409,7 +410,7 @@ export async function startRelaySimulator(
     const now = Date.now();
     const req: SimRelayRequest = {
       requestId: `0x${fakeHex(`relay-sim:request:${counter}`)}`,
-      outcome: relayOutcomeFor(sim, recipient),
+      outcome: endingFor(sim, RELAY_OUTCOMES, recipient),
       pollsSinceDeposit: 0,
       origin,
       destination,
@@ -593,7 +594,7 @@ export async function startRelaySimulator(
     if (req.inTxHash && !sameHash(req)) return { status: 404, body: { message: 'Transaction not found' } };
     if (!req.inTxHash) {
       deposit(req, txHash);
-      req.outcome = relayOutcomeFor(sim, req.recipient);
+      req.outcome = endingFor(sim, RELAY_OUTCOMES, req.recipient);
     }
     return { status: 200, body: { message: 'Success' } };
   }
