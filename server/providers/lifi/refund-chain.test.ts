@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptOutcome, statusWalk } from '../../../test/support/adapter-contract';
 import { routeAsset, testSignal } from '../../../test/support/route-assets';
 import type { CatalogChain, CatalogSnapshot } from '../../catalog/snapshot';
+import { whatCounts } from '../../tracking/apply-status';
+import type { PollFields } from '../../tracking/poll-row';
 import { explorerUrlsOf } from '../../transactions/explorer';
 import type { StatusFields } from '../../transactions/status-fields';
 import type { RunningSimulator } from '../simulator-kit';
@@ -58,19 +60,24 @@ async function refundedOnDestination(): Promise<StatusResult> {
 }
 
 describe('a LI.FI refund that lands on the receiving chain', () => {
-  it('is REFUND with its transaction on the receiving chain, and its explorer link points there', async () => {
+  it('is REFUND with its transaction on the receiving chain, recorded by the poll, and its explorer link points there', async () => {
     const result = await refundedOnDestination();
     expect(result).toMatchObject({ status: 'REFUND', outboundChain: 'arbitrum' });
-    const row = {
+    const pending = {
+      id: 'tx_refund_chain',
       provider: 'LIFI',
-      status: 'REFUND',
+      status: 'PENDING',
+      substatus: null,
       srcChain: 'ethereum',
       dstChain: 'arbitrum',
       hash: result.inboundHash,
       inboundHash: result.inboundHash,
-      outboundHash: result.outboundHash,
-      trackingContext: { outboundChain: result.outboundChain },
-    } as unknown as StatusFields;
+      outboundHash: null,
+      trackingContext: {},
+      dstAsset: { decimals: 6 },
+    } as unknown as PollFields;
+    const row = { ...pending, ...whatCounts(pending, result, {}).patch } as unknown as StatusFields;
+    expect(row.status).toBe('REFUND');
     expect(explorerUrlsOf(catalog, row).outbound).toBe(`https://arbitrum.explorer.test/tx/${result.outboundHash}`);
   });
 
