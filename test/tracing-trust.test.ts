@@ -7,7 +7,7 @@ import { callerFor, signedInUser } from './support/dashboard';
 import { ETH_TO_BTC } from './support/fixtures';
 import { waitForStatus } from './support/flows';
 import { type ReceivedSpan, startOtlpReceiver } from './support/otlp-receiver';
-import { exitWithin, freePort, httpOk, spawnEntry, waitUntil } from './support/processes';
+import { freePort, httpOk, spawnEntry, stopChild, waitUntil } from './support/processes';
 import { startReceiver } from './support/webhook-receivers';
 
 /**
@@ -30,12 +30,6 @@ let t: TestApp;
 let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>;
 let hooks: Awaited<ReturnType<typeof startReceiver>>;
 const children: ChildProcess[] = [];
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  if ((await exitWithin(child, 20_000)) === undefined) child.kill('SIGKILL');
-}
 
 async function startApi(env: Record<string, string>) {
   const port = await freePort();
@@ -120,12 +114,12 @@ beforeAll(async () => {
     true,
   );
   // Stopping flushes each process's spans still buffered.
-  await Promise.all(children.map(stop));
+  await Promise.all(children.map((child) => stopChild(child)));
   spans = otlp.spans;
 }, 240_000);
 
 afterAll(async () => {
-  await Promise.all(children.map(stop));
+  await Promise.all(children.map((child) => stopChild(child)));
   await hooks?.stop();
   await t?.stop();
   await otlp?.close();

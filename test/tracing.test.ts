@@ -9,7 +9,7 @@ import { ensureWebBuild, startBuiltWeb } from './support/built-web';
 import { ETH_TO_BTC, WALLETS } from './support/fixtures';
 import { waitForStatus } from './support/flows';
 import { type ReceivedSpan, startOtlpReceiver } from './support/otlp-receiver';
-import { exitWithin, freePort, httpOk, spawnEntry, waitUntil } from './support/processes';
+import { freePort, httpOk, spawnEntry, stopChild, waitUntil } from './support/processes';
 
 /**
  * One swap followed end to end as one trace: the execute request, the tracking job it enqueues, the
@@ -34,12 +34,6 @@ let worker: ChildProcess;
 let apiUrl: string;
 let apiOutput = '';
 
-async function stop(child: ChildProcess | undefined) {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  if ((await exitWithin(child, 20_000)) === undefined) child.kill('SIGKILL');
-}
-
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
   t = await startTestApp(FAST_TRACKING);
@@ -63,7 +57,7 @@ beforeAll(async () => {
 }, 100_000);
 
 afterAll(async () => {
-  await Promise.all([stop(api), stop(worker)]);
+  await Promise.all([stopChild(api), stopChild(worker)]);
   await t?.stop();
   await receiver?.close();
 }, 60_000);
@@ -92,7 +86,7 @@ describe('a swap traced across the web and worker processes', () => {
     requestId = executed.headers.get('x-request-id');
     await waitForStatus(t, transactionId, (tx) => tx.status === 'SUCCESS', { timeoutMs: 30_000 });
     // Stopping flushes each process's spans still buffered.
-    await Promise.all([stop(api), stop(worker)]);
+    await Promise.all([stopChild(api), stopChild(worker)]);
     trace = receiver.spans.filter((s) => s.traceId === traceId);
   }, 90_000);
 
@@ -197,7 +191,7 @@ describe('a swap traced across the web and worker processes', () => {
 describe('the same swap through the built Next web process', () => {
   it('continues the traceparent from the web process through the job to each poll', async () => {
     // This swap's polls must be this worker's: the lean server's (and its worker) are done.
-    await Promise.all([stop(api), stop(worker)]);
+    await Promise.all([stopChild(api), stopChild(worker)]);
     ensureWebBuild();
     const traced = { ...TRUSTING_THE_CALLER, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint };
     const web = await startBuiltWeb(t, traced);
@@ -219,7 +213,7 @@ describe('the same swap through the built Next web process', () => {
       transactionId = body.data.transaction.id;
       await waitForStatus(t, transactionId, (tx) => tx.status === 'SUCCESS', { timeoutMs: 30_000 });
     } finally {
-      await Promise.all([web.stop(), stop(nextWorker)]);
+      await Promise.all([web.stop(), stopChild(nextWorker)]);
     }
     const trace = receiver.spans.filter((s) => s.traceId === traceId);
     // Next adds server spans of its own under the HTTP server span that continues the caller's.

@@ -95,6 +95,13 @@ export function exitWithin(child: ChildProcess, timeoutMs: number): Promise<numb
   });
 }
 
+/** Stops `child` as a runner would: SIGTERM, then SIGKILL if it is still running `graceMs` later. */
+export async function stopChild(child: ChildProcess | undefined, graceMs = 20_000): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  if ((await exitWithin(child, graceMs)) === undefined) child.kill('SIGKILL');
+}
+
 /**
  * The kernel's ephemeral range: every outgoing connection's source port comes from it, so a port picked
  * there and bound a moment later can meanwhile be taken by a client (a busy machine, a soak beside the
