@@ -98,18 +98,16 @@ export function createRequestBudget(
 
 const LIFI_ROUTE_PATHS = /^\/?v1\/(quote|advanced\/routes)(\/|$)/;
 
+/** LI.FI's published limit of every endpoint but `/quote` and `/advanced/routes`, `/status` among them. */
+export const LIFI_REQUESTS_PER_MINUTE: BudgetWindow = { points: 100, windowSeconds: 60 };
+
 /**
- * LI.FI's published limits (docs.li.fi rate limits): without a key `/quote` and `/advanced/routes` share
- * 75 requests per 2 hours and every other endpoint, `/status` among them, 100 per minute; with a key, 100
- * per minute each.
+ * LI.FI's windows (docs.li.fi rate limits): `/quote` and `/advanced/routes` share `routes` (the
+ * provider's quote budget, documentedBudget), every other request is counted in `requests`.
  */
-export function lifiBudgetPlan(hasApiKey: boolean, override?: BudgetWindow): RequestBudgetPlan {
-  const perMinute = { points: 100, windowSeconds: 60 };
+export function lifiBudgetPlan(routes: BudgetWindow, requests: BudgetWindow): RequestBudgetPlan {
   return {
-    windows: {
-      routes: override ?? (hasApiKey ? perMinute : { points: 75, windowSeconds: 7200 }),
-      requests: override ?? perMinute,
-    },
+    windows: { routes, requests },
     windowOf: (path) => (LIFI_ROUTE_PATHS.test(path) ? 'routes' : 'requests'),
   };
 }

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { type Config, PROVIDER_KEYS, type ProviderKey } from '../config';
-import { type BudgetWindow, createRequestBudget, lifiBudgetPlan } from './budget';
+import { type BudgetWindow, createRequestBudget, LIFI_REQUESTS_PER_MINUTE, lifiBudgetPlan } from './budget';
 import { createChainflipAdapter } from './chainflip/adapter';
 import { createLifiAdapter } from './lifi/adapter';
 import type { AdapterOptions } from './options';
@@ -75,9 +75,11 @@ const SIMULATED_BUDGET = { points: 1_000_000, windowSeconds: 60 };
  */
 function requestBudgetOf(key: ProviderKey, config: Config, quoteBudget: BudgetWindow, redis?: Redis) {
   if (key !== 'LIFI') return undefined;
-  const providerConfig = config.providers[key];
   const live = config.providersMode === 'live';
-  const plan = lifiBudgetPlan(!!providerConfig.apiKey, live ? providerConfig.rateLimit : quoteBudget);
+  const plan = lifiBudgetPlan(
+    quoteBudget,
+    config.providers[key].rateLimit ?? (live ? LIFI_REQUESTS_PER_MINUTE : quoteBudget),
+  );
   return createRequestBudget(key, plan, config.quoteBudget.reservePercent, redis, config.redisPrefix);
 }
 
