@@ -75,6 +75,14 @@ describe('referral codes per affiliate', () => {
 
 describe("the admin overview's code list", () => {
   it('is paged newest first by a keyset cursor, every code once, with the total of all codes', async () => {
+    const created = [];
+    for (const owner of ['page-a', 'page-b']) {
+      const affiliate = await callerFor(t.app, (await signedInUser(t.app, 'affiliate')).headers);
+      for (const n of [1, 2, 3]) {
+        await affiliate.affiliates.createCode({ code: `${owner}${n}` });
+        created.unshift(`${owner}${n}`);
+      }
+    }
     const admin = await callerFor(t.app, (await signedInUser(t.app, 'admin')).headers);
     const first = await admin.affiliates.overview({ range: '24h', codesPerPage: 2 });
     const total = first.totals.codes;
@@ -91,6 +99,7 @@ describe("the admin overview's code list", () => {
     expect(cursor).toBeNull();
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen).toHaveLength(total);
+    expect(seen.slice(0, created.length)).toEqual(created);
     expect((await admin.affiliates.overview({ range: '24h' })).codes.length).toBeLessThanOrEqual(50);
     expect(await outcomeOf(admin.affiliates.overview({ range: '24h', codesCursor: 'garbage\u0000' }))).toBe(
       'BAD_REQUEST',
