@@ -44,10 +44,16 @@ export interface ResilientAdapter extends ProviderAdapter {
   breakerState(): BreakerState;
 }
 
-/** Failures that say something about the provider's health; "no route" and refusals do not. */
+/**
+ * Failures that say something about the provider's health; "no route" and refusals do not, nor does our
+ * own budget refusing a call (RATE_LIMITED without an upstream status): an adapter charged per request
+ * meets it inside the breaker, where counting it would shut out the very swaps the reserve keeps room for.
+ */
 const isUpstreamFailure = (error: unknown) =>
   error instanceof ProviderError &&
-  (error.kind === 'UNAVAILABLE' || error.kind === 'BAD_RESPONSE' || error.kind === 'RATE_LIMITED');
+  (error.kind === 'UNAVAILABLE' ||
+    error.kind === 'BAD_RESPONSE' ||
+    (error.kind === 'RATE_LIMITED' && error.upstreamStatus !== undefined));
 
 const SEVERITY: Record<BreakerState, number> = { closed: 0, 'half-open': 1, open: 2 };
 const worse = (a: BreakerState, b: BreakerState) => (SEVERITY[a] >= SEVERITY[b] ? a : b);

@@ -72,16 +72,32 @@ describe("LI.FI's budgets follow its published limits", () => {
     const { lifi, reservePercent } = liveLifi();
     const tracked = await executeFirstRoute(lifi, quoteOf(eth, arbUsdc));
     let refusal: unknown;
-    for (let poll = 0; poll < 150 && !refusal; poll++) {
+    // Polling goes on after the first refusal, as the worker's would: more refusals than the breaker's threshold.
+    for (let poll = 0; poll < 110; poll++) {
       await lifi.status(tracked, testSignal()).catch((error: unknown) => {
-        refusal = error;
+        refusal ??= error;
       });
     }
     expect(isProviderError(refusal) && refusal.kind).toBe('RATE_LIMITED');
     // Every HTTP request of the per-minute window was charged, up to the part kept for swaps in flight.
     expect(perMinuteRequests()).toBe(100 - Math.ceil(reservePercent));
+    // Our own budget's refusals say nothing of LI.FI's health: no breaker opens on them.
+    expect(lifi.breakerState()).toBe('closed');
     // The 75-per-2-hours quote window was not touched by the polling, and executes keep their reserve.
     expect(await executeFirstRoute(lifi, quoteOf(eth, arbUsdc))).toHaveProperty('trackingContext');
+  });
+
+  it("quote previews stop at the reserve without opening the breaker, so a swap's own quote still goes through", async () => {
+    const { lifi } = liveLifi();
+    // Past the reserve, every preview is refused: more of them in a row than the breaker's threshold.
+    const refusals: unknown[] = [];
+    for (let preview = 0; preview < 90; preview++) {
+      await lifi.previewQuote(quoteOf(eth, arbUsdc), testSignal()).catch((error: unknown) => refusals.push(error));
+    }
+    expect(refusals.length).toBeGreaterThan(10);
+    expect(refusals.every((error) => isProviderError(error) && error.kind === 'RATE_LIMITED')).toBe(true);
+    expect(lifi.breakerState()).toBe('closed');
+    expect(await lifi.quote(quoteOf(eth, arbUsdc), testSignal())).not.toHaveLength(0);
   });
 
   it('sends no bridge parameter for a same-chain swap, and the bridge for a cross-chain one', async () => {
