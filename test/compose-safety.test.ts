@@ -72,6 +72,22 @@ describe.each(FILES)('%s', (file) => {
   });
 });
 
+/** Whether every address of `inner` (CIDR) lies in `outer` (CIDR). */
+function within(inner: string, outer: string): boolean {
+  const parse = (cidr: string) => {
+    const [ip = '', bits = 'x'] = cidr.split('/');
+    const octets = ip.split('.').map(Number);
+    const prefix = Number(bits);
+    if (octets.length !== 4 || octets.some((o) => !Number.isInteger(o) || o < 0 || o > 255)) return undefined;
+    if (!Number.isInteger(prefix) || prefix < 0 || prefix > 32) return undefined;
+    return { value: octets.reduce((n, o) => n * 256 + o, 0), prefix };
+  };
+  const [a, b] = [parse(inner), parse(outer)];
+  if (!a || !b || a.prefix < b.prefix) return false;
+  const block = 2 ** (32 - b.prefix);
+  return Math.floor(a.value / block) === Math.floor(b.value / block);
+}
+
 describe('docker-compose.scaled.yml replication', () => {
   const compose = load('docker-compose.scaled.yml');
   const script = read('ops/postgres/allow-replication.sh');
@@ -94,6 +110,13 @@ describe('docker-compose.scaled.yml replication', () => {
     expect(rules).toEqual([
       expect.stringMatching(/host replication replicator \$\{REPLICATION_SUBNET\} scram-sha-256/),
     ]);
+    // The rule's address as the primary's entrypoint writes it: inside the declared subnet, a small private one.
+    const address = (rules[0] ?? '')
+      .replace(/\$\{(\w+)\}/g, (_, name: string) => primaryEnv[name] ?? '')
+      .split(/\s+/)[4];
+    expect(within(address ?? '', subnet ?? '')).toBe(true);
+    expect(within(subnet ?? '', '172.16.0.0/12') || within(subnet ?? '', '10.0.0.0/8')).toBe(true);
+    expect(Number(subnet?.split('/')[1])).toBeGreaterThanOrEqual(24);
     const role = script.split('\n').filter((line) => /CREATE ROLE replicator/.test(line));
     expect(role).toEqual([
       expect.stringMatching(/^CREATE ROLE replicator WITH REPLICATION LOGIN PASSWORD :'password';$/),
