@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { transactionEvents, transactions } from '../../drizzle/schema';
 import type { AppContext } from '../context';
 import { hashKey } from '../transactions/keys';
+import { canReopen, REOPENED } from '../transactions/transitions';
 import { askProvider } from './poll';
 import type { PollFields } from './poll-row';
 
@@ -14,8 +15,7 @@ export async function reopenExpiredSwap(ctx: AppContext, tx: PollFields, hash: s
   const adapter = ctx.providers.get(tx.provider);
   if (!adapter) return false;
   try {
-    const check = (await askProvider(ctx, adapter, tx, hash)).hashCheck;
-    if (check?.hash !== hash || check.verdict !== 'verified') return false;
+    if (!canReopen(tx, hash, (await askProvider(ctx, adapter, tx, hash)).hashCheck)) return false;
   } catch (error) {
     ctx.log.warn({ err: error, transactionId: tx.id }, 'could not ask the provider about a hash reported after expiry');
     return false;
@@ -24,8 +24,7 @@ export async function reopenExpiredSwap(ctx: AppContext, tx: PollFields, hash: s
     const [reopened] = await db
       .update(transactions)
       .set({
-        status: 'PENDING',
-        substatus: 'WAITING_SOURCE_CONFIRMATIONS',
+        ...REOPENED,
         finalizedAt: null,
         hash,
         hashKey: hashKey(hash),
@@ -40,9 +39,9 @@ export async function reopenExpiredSwap(ctx: AppContext, tx: PollFields, hash: s
       transactionId: tx.id,
       type: 'status_changed',
       fromStatus: 'FAILED',
-      toStatus: 'PENDING',
+      toStatus: REOPENED.status,
       message: `FAILED → PENDING: ${tx.provider} verified ${hash}, reported after the swap expired, as this swap's deposit; re-opened and tracked to its end`,
-      data: { txHash: hash, substatus: 'WAITING_SOURCE_CONFIRMATIONS', reopenedAfterExpiry: true },
+      data: { txHash: hash, substatus: REOPENED.substatus, reopenedAfterExpiry: true },
     });
     return true;
   });

@@ -1,11 +1,31 @@
-import type { Substatus, TxStatus } from '../providers/types';
+import type { HashCheck, Substatus, TxStatus } from '../providers/types';
 
-/** PENDING moves anywhere; a refund may follow a failure (funds come back after it); SUCCESS and REFUND are terminal. */
+/**
+ * PENDING moves anywhere; a refund may follow a failure (funds come back after it); SUCCESS and REFUND are
+ * terminal. The one other way out of a final status is canReopen.
+ */
 export function canTransition(from: TxStatus, to: TxStatus): boolean {
   if (from === to) return false;
   if (from === 'PENDING') return true;
   return from === 'FAILED' && to === 'REFUND';
 }
+
+/**
+ * The named exception to canTransition: a swap that expired waiting for its deposit (FAILED / EXPIRED) goes
+ * back to PENDING when its provider verifies a hash reported later as that swap's own deposit.
+ */
+export const canReopen = (
+  tx: { status: TxStatus; substatus: string | null },
+  hash: string,
+  check: HashCheck | undefined,
+): boolean =>
+  tx.status === 'FAILED' && tx.substatus === 'EXPIRED' && check?.hash === hash && check.verdict === 'verified';
+
+/** Where a re-opened swap stands: the verified hash's deposit waits for its confirmations. */
+export const REOPENED: { status: TxStatus; substatus: Substatus } = {
+  status: 'PENDING',
+  substatus: 'WAITING_SOURCE_CONFIRMATIONS',
+};
 
 export const isFinal = (status: TxStatus) => status !== 'PENDING';
 
