@@ -3,11 +3,20 @@ import { randomBytes } from 'node:crypto';
 import { type Simulators, simulatorEnv } from '../server/providers/simulators';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-export const BENCH_DATABASE = 'switchyard_bench';
-export const REDIS_PREFIX = 'bench';
-export const WEBHOOKS_PREFIX = 'bench-webhooks';
+/**
+ * `BENCH_RUN_NAME` keeps a run's database, Redis keys and results apart from another run's on the
+ * same machine (two engineers benchmarking sections at once would otherwise drop each other's database).
+ */
+const RUN_NAME = process.env.BENCH_RUN_NAME ?? '';
+if (!/^[a-z0-9_]{0,20}$/.test(RUN_NAME)) throw new Error('bench: BENCH_RUN_NAME must be up to 20 of a-z, 0-9, _');
+const RUN_SUFFIX = RUN_NAME ? `_${RUN_NAME}` : '';
+export const BENCH_DATABASE = `switchyard_bench${RUN_SUFFIX}`;
+export const REDIS_PREFIX = `bench${RUN_SUFFIX}`;
+export const WEBHOOKS_PREFIX = `bench-webhooks${RUN_SUFFIX}`;
+export const TRACK_PREFIX = `bench-track${RUN_SUFFIX}`;
+export const MEMORY_PREFIX = `bench-mem${RUN_SUFFIX}`;
 /** Every Redis prefix a run writes under; all of them are cleared before and after. */
-export const REDIS_PREFIXES = [REDIS_PREFIX, 'bench-track', 'bench-mem', WEBHOOKS_PREFIX] as const;
+export const REDIS_PREFIXES = [REDIS_PREFIX, TRACK_PREFIX, MEMORY_PREFIX, WEBHOOKS_PREFIX] as const;
 export const RATE_LIMIT_OFF = '1000000000';
 
 export interface BenchSettings {
@@ -57,8 +66,10 @@ export function benchSettings(source: Record<string, string | undefined>): Bench
     nextLockWaitSeconds: positive(source.BENCH_NEXT_LOCK_WAIT_S, 150, 'BENCH_NEXT_LOCK_WAIT_S'),
     budgetMs: positive(source.BENCH_BUDGET_S, 570, 'BENCH_BUDGET_S') * 1000,
     gate: source.BENCH_GATE === '1',
-    resultsPath: new URL(source.BENCH_GATE === '1' ? './results/gate.json' : './results/latest.json', import.meta.url)
-      .pathname,
+    resultsPath: new URL(
+      `./results/${source.BENCH_GATE === '1' ? 'gate' : 'latest'}${RUN_SUFFIX}.json`,
+      import.meta.url,
+    ).pathname,
   };
 }
 

@@ -9,7 +9,7 @@ import type { Redis } from 'ioredis';
 import { newTransactionId } from '../server/ids';
 import { createWorkerRedis } from '../server/redis';
 import { createQueue } from '../server/tracking/queues';
-import { childEnv } from './config';
+import { childEnv, MEMORY_PREFIX, TRACK_PREFIX } from './config';
 import { cloneLocks, insertSyntheticTransactions, lockRoute } from './fixtures';
 import { median } from './load';
 import type { PollResult } from './poller';
@@ -20,8 +20,6 @@ const SECTION = 'tracking';
 const WALLET = `0x${'7'.repeat(40)}`;
 const EXECUTE_PARALLEL = 16;
 const CONCURRENCY = 50;
-const TRACK_PREFIX = 'bench-track';
-const MEMORY_PREFIX = 'bench-mem';
 
 /**
  * Real tracking contexts, one per pending swap: swaps executed through the API, so the simulator holds a
