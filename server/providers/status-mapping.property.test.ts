@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SUBSTATUS_PROGRESS, whatCounts } from '../tracking/apply-status';
 import type { PollFields } from '../tracking/poll-row';
-import { isFinal } from '../transactions/transitions';
+import { canReopen, isFinal, REOPENED } from '../transactions/transitions';
 import { mapSwapStatus } from './chainflip/status';
 import type { SwapStatusBody } from './chainflip/wire';
 import { mapLifiStatus } from './lifi/status';
@@ -12,14 +12,27 @@ import type { RelayStatusResponse } from './relay/wire';
 import { resolveAsset } from './thorchain/sim-market';
 import { type SimSwap, type Stage as ThorStage, statusBody as thorStatusBody } from './thorchain/sim-swaps';
 import { mapTxStatus } from './thorchain/status';
+import { type InboundExpectation, inboundMismatch } from './thorchain/verify';
 import type { StatusAnswer } from './thorchain/wire';
-import type { StatusResult, Substatus } from './types';
+import { firstSeenAt, type HashCheck, type StatusResult, type Substatus } from './types';
 
-/** One upstream state of a provider's documented graph: what it answers, and whether the provider is done. */
+/** Where a walk stands when a state is answered: the time, and the row as tracking last wrote it. */
+interface Poll {
+  now: number;
+  /** When the walk entered the state answered. */
+  entered: number;
+  row: PollFields;
+}
+
+/**
+ * One upstream state of a provider's documented graph: what it answers, and whether the provider is done
+ * (`finalAfterMs`: a state that may be shown final once it has held this long upstream, Relay's failure).
+ */
 interface UpstreamState {
   name: string;
   final: boolean;
-  map(): StatusResult;
+  finalAfterMs?: number;
+  map(poll: Poll): StatusResult;
 }
 
 interface StateGraph {
@@ -29,7 +42,11 @@ interface StateGraph {
   next: Record<string, string[]>;
 }
 
-const state = (name: string, final: boolean, map: () => StatusResult): UpstreamState => ({ name, final, map });
+const state = (name: string, final: boolean, map: (poll: Poll) => StatusResult): UpstreamState => ({
+  name,
+  final,
+  map,
+});
 
 // ---- Chainflip: `GET /v2/swaps/{id}` as getSwapState builds it (chainflip-sdk-monorepo
 // packages/swap/src/routes/v2/utils.ts), the partial fill whose refund is ignored first included.
@@ -130,17 +147,27 @@ const CHAINFLIP: StateGraph = {
 
 // ---- Relay: `/intents/status/v3`, failure walking on to a refund (relay-kit websocketHandlers.ts).
 
-const RELAY_NOW = Date.UTC(2026, 10, 1, 12, 0, 0);
+// Relay's failure is judged by how long it has held: by its `updatedAt` when the body has one, else since
+// tracking first saw it (recorded in the row's tracking context). Both bodies are played.
+const RELAY_START = Date.UTC(2026, 10, 1, 12, 0, 0);
+const relayBody = (status: string, txHashes: string[] = [], updatedAtMs?: number) =>
+  ({
+    status,
+    inTxHashes: ['0xin'],
+    txHashes,
+    ...(updatedAtMs === undefined ? {} : { updatedAt: Math.floor(updatedAtMs / 1000) }),
+  }) as RelayStatusResponse;
 const relay =
-  (status: string, updatedAtMs = RELAY_NOW - 1_000, txHashes: string[] = []) =>
-  () =>
-    mapRelayStatus(
-      { status, inTxHashes: ['0xin'], txHashes, updatedAt: Math.floor(updatedAtMs / 1000) } as RelayStatusResponse,
-      {
-        now: RELAY_NOW,
-        since: RELAY_NOW - 2 * RELAY_FAILURE_FINAL_AFTER_MS,
-      },
-    );
+  (status: string, txHashes: string[] = []) =>
+  ({ now, row }: Poll) =>
+    mapRelayStatus(relayBody(status, txHashes), relayClock(now, row));
+const relayClock = (now: number, row: PollFields) => {
+  const firstSeen = firstSeenAt(row.trackingContext, 'failure');
+  return { now, ...(firstSeen === undefined ? {} : { firstSeen }) };
+};
+/** A failure dated by Relay: its updatedAt is when the walk entered it. */
+const relayDatedFailure = ({ now, row, entered }: Poll) =>
+  mapRelayStatus(relayBody('failure', [], entered), relayClock(now, row));
 const RELAY: StateGraph = {
   start: 'waiting',
   states: {
@@ -149,19 +176,20 @@ const RELAY: StateGraph = {
     pending: state('pending', false, relay('pending')),
     submitted: state('submitted', false, relay('submitted')),
     delayed: state('delayed', false, relay('delayed')),
-    success: state('success', true, relay('success', RELAY_NOW, ['0xfill'])),
-    failure: state('failure', false, relay('failure')),
+    success: state('success', true, relay('success', ['0xfill'])),
+    failure: { ...state('failure', false, relay('failure')), finalAfterMs: RELAY_FAILURE_FINAL_AFTER_MS },
+    datedFailure: { ...state('datedFailure', false, relayDatedFailure), finalAfterMs: RELAY_FAILURE_FINAL_AFTER_MS },
     pendingRefund: state('pendingRefund', false, relay('pending')),
-    refund: state('refund', true, relay('refund', RELAY_NOW, ['0xrefund'])),
-    failureHeld: state('failureHeld', true, relay('failure', RELAY_NOW - RELAY_FAILURE_FINAL_AFTER_MS)),
+    refund: state('refund', true, relay('refund', ['0xrefund'])),
   },
   next: {
     waiting: ['depositing'],
     depositing: ['pending'],
-    pending: ['submitted', 'failure', 'delayed'],
+    pending: ['submitted', 'failure', 'datedFailure', 'delayed'],
     delayed: ['submitted'],
     submitted: ['success'],
-    failure: ['pendingRefund', 'refund', 'failureHeld'],
+    failure: ['pendingRefund', 'refund'],
+    datedFailure: ['pendingRefund', 'refund'],
     pendingRefund: ['refund'],
   },
 };
@@ -246,27 +274,52 @@ const THORCHAIN: StateGraph = {
   },
 };
 
-// ---- Walks: forward moves along the graph, repeats, and polls answered from an older state.
+// ---- Walks: forward moves along the graph, repeats, and polls answered from an older state, time passing.
 
-type Move = { kind: 'advance' | 'repeat' | 'stale'; pick: number };
+type Move = { kind: 'advance' | 'repeat' | 'stale'; pick: number; elapsedMs: number };
+const elapsedMs = fc.oneof(
+  fc.constant(0),
+  fc.integer({ min: 1, max: 400 }).map((s) => s * 1000),
+  fc.constantFrom(RELAY_FAILURE_FINAL_AFTER_MS - 1000, RELAY_FAILURE_FINAL_AFTER_MS),
+);
 const moves = fc.array(
-  fc.record({ kind: fc.constantFrom<Move['kind']>('advance', 'advance', 'repeat', 'stale'), pick: fc.nat(10) }),
+  fc.record({
+    kind: fc.constantFrom<Move['kind']>('advance', 'advance', 'repeat', 'stale'),
+    pick: fc.nat(10),
+    elapsedMs,
+  }),
   { maxLength: 24 },
 );
 
-/** The states a poller is answered with, each marked stale when an older state answered it. */
-function walk(graph: StateGraph, path: Move[]): { state: UpstreamState; stale: boolean }[] {
+interface Answer {
+  state: UpstreamState;
+  stale: boolean;
+  now: number;
+  entered: number;
+}
+
+/** The states a poller is answered with, each marked stale when an older state answered it, and when. */
+function walk(graph: StateGraph, path: Move[], start = RELAY_START): Answer[] {
   let current = graph.start;
+  let now = start;
+  const entered = new Map([[current, now]]);
   const seen = [current];
-  const answers = [{ state: graph.states[current] as UpstreamState, stale: false }];
-  for (const { kind, pick } of path) {
+  const answers: Answer[] = [{ state: graph.states[current] as UpstreamState, stale: false, now, entered: now }];
+  for (const { kind, pick, elapsedMs } of path) {
+    now += elapsedMs;
     const options = graph.next[current] ?? [];
     if (kind === 'advance' && options.length) {
       current = options[pick % options.length] as string;
       seen.push(current);
+      if (!entered.has(current)) entered.set(current, now);
     }
     const name = kind === 'stale' ? (seen[pick % seen.length] as string) : current;
-    answers.push({ state: graph.states[name] as UpstreamState, stale: name !== current });
+    answers.push({
+      state: graph.states[name] as UpstreamState,
+      stale: name !== current,
+      now,
+      entered: entered.get(name) ?? now,
+    });
   }
   return answers;
 }
@@ -284,6 +337,49 @@ const freshRow = (): PollFields =>
     dstAsset: { decimals: 18 },
   }) as unknown as PollFields;
 
+/** May this answer be final: the upstream is done, or a timed state has held its window upstream. */
+const mayBeFinal = ({ state: upstream, now, entered }: Answer) =>
+  upstream.final || (upstream.finalAfterMs !== undefined && now - entered >= upstream.finalAfterMs);
+
+/** One poll answered and recorded as tracking records it; asserts what must hold of that one step. */
+function pollStep(row: PollFields, answer: Answer, finalGiven: { status: string; documented: boolean } | undefined) {
+  const { state: upstream, stale, now, entered } = answer;
+  const result = upstream.map({ now, entered, row });
+  if (isFinal(result.status)) {
+    expect(mayBeFinal(answer), `${upstream.name} gave ${result.status} after ${now - entered} ms`).toBe(true);
+  }
+  // An upstream that said it is done is not contradicted later; a timed FAILED may still see its refund.
+  if (finalGiven?.documented && !stale)
+    expect(result.status, `${upstream.name} after ${finalGiven.status}`).toBe(finalGiven.status);
+  const { patch } = whatCounts(row, result, {}, new Date(now));
+  const next = { ...row, ...patch } as PollFields;
+  if (row.substatus && next.substatus) {
+    expect(SUBSTATUS_PROGRESS[next.substatus as Substatus]).toBeGreaterThanOrEqual(
+      SUBSTATUS_PROGRESS[row.substatus as Substatus],
+    );
+  }
+  if (row.inboundHash) expect(next.inboundHash).toBe(row.inboundHash);
+  if (row.outboundHash && next.status === row.status) expect(next.outboundHash).toBe(row.outboundHash);
+  // Nothing leaves a final status but a refund observed after a failure.
+  if (isFinal(row.status) && next.status !== row.status)
+    expect(`${row.status} → ${next.status}`).toBe('FAILED → REFUND');
+  return { next, documented: upstream.final };
+}
+
+/** Polls a walk of `graph` from `row`, asserting every step; the row it ends with and each status it showed. */
+function replay(graph: StateGraph, path: Move[], start = freshRow()) {
+  let row = start;
+  const statuses: string[] = [];
+  let finalGiven: { status: string; documented: boolean } | undefined;
+  for (const answer of walk(graph, path)) {
+    const { next, documented } = pollStep(row, answer, finalGiven);
+    if (isFinal(next.status) && next.status !== finalGiven?.status) finalGiven = { status: next.status, documented };
+    row = next;
+    statuses.push(row.status);
+  }
+  return { row, statuses };
+}
+
 describe.each([
   ['THORChain', THORCHAIN],
   ['Chainflip', CHAINFLIP],
@@ -293,25 +389,115 @@ describe.each([
   it('is final only when the upstream is, never contradicts a final status, and never moves substatus or hashes back', () => {
     fc.assert(
       fc.property(moves, (path) => {
-        let row = freshRow();
-        let finalGiven: string | undefined;
-        for (const { state: upstream, stale } of walk(graph, path)) {
-          const result = upstream.map();
-          if (isFinal(result.status)) expect(upstream.final, `${upstream.name} gave ${result.status}`).toBe(true);
-          if (finalGiven && !stale) expect(result.status, `${upstream.name} after ${finalGiven}`).toBe(finalGiven);
-          const { patch } = whatCounts(row, result, {});
-          const next = { ...row, ...patch } as PollFields;
-          if (row.substatus && next.substatus) {
-            expect(SUBSTATUS_PROGRESS[next.substatus as Substatus]).toBeGreaterThanOrEqual(
-              SUBSTATUS_PROGRESS[row.substatus as Substatus],
-            );
+        replay(graph, path);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('Relay: a failure held past its window, then a refund', () => {
+  it('shows no FAILED inside the window, FAILED once past it, and only REFUND after FAILED', () => {
+    const refundAfter = fc.constantFrom('pendingRefund', 'refund');
+    fc.assert(
+      fc.property(
+        fc.array(elapsedMs, { minLength: 1, maxLength: 8 }),
+        refundAfter,
+        fc.boolean(),
+        (gaps, after, dated) => {
+          const failure = dated ? 'datedFailure' : 'failure';
+          const path: Move[] = [
+            { kind: 'advance', pick: 0, elapsedMs: 1000 },
+            { kind: 'advance', pick: 0, elapsedMs: 1000 },
+            { kind: 'advance', pick: RELAY.next.pending?.indexOf(failure) ?? 0, elapsedMs: 1000 },
+            ...gaps.map((gap) => ({ kind: 'repeat' as const, pick: 0, elapsedMs: gap })),
+            { kind: 'advance', pick: after === 'pendingRefund' ? 0 : 1, elapsedMs: 1000 },
+            { kind: 'advance', pick: 0, elapsedMs: 1000 },
+          ];
+          const { row, statuses } = replay(RELAY, path);
+          const held = gaps.reduce((sum, gap) => sum + gap, 0);
+          expect(statuses.includes('FAILED')).toBe(held >= RELAY_FAILURE_FINAL_AFTER_MS);
+          expect(row.status).toBe('REFUND');
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+// ---- THORChain: a deposit-address swap expired waiting for its deposit, and a hash reported later.
+
+const OUR_SWAP = thorSwap('success');
+const OUR_DEPOSIT: InboundExpectation = {
+  inboundAddress: OUR_SWAP.vault,
+  memo: OUR_SWAP.memo,
+  amount: OUR_SWAP.amount,
+  depositor: OUR_SWAP.sender,
+  checkSender: false,
+};
+const expiredRow = (): PollFields =>
+  ({
+    ...freshRow(),
+    provider: 'THORCHAIN',
+    status: 'FAILED',
+    substatus: 'EXPIRED',
+    finalizedAt: new Date(0),
+  }) as PollFields;
+
+/** A hash reported late: paid to our vault with our memo or not, and whether the node has observed it. */
+const lateReport = fc.record({
+  hash: fc.constantFrom('A'.repeat(64), 'B'.repeat(64)),
+  vault: fc.constantFrom(OUR_SWAP.vault, 'bc1qsomeoneelsesvault'),
+  memo: fc.constantFrom(OUR_SWAP.memo, '=:ETH.ETH:0x000000000000000000000000000000000000dEaD'),
+  observed: fc.boolean(),
+});
+type LateReport = typeof lateReport extends fc.Arbitrary<infer T> ? T : never;
+
+/** The node's word on a late hash, as the adapter gives it: verified only for an inbound to our vault with our memo. */
+function nodeCheck(report: LateReport): HashCheck {
+  if (!report.observed) return { hash: report.hash, verdict: 'unknown', decidesStatus: true };
+  const mismatch = inboundMismatch(
+    {
+      id: report.hash,
+      to_address: report.vault,
+      memo: report.memo,
+      coins: [{ asset: 'BTC.BTC', amount: OUR_SWAP.amount.toString() }],
+    },
+    OUR_DEPOSIT,
+  );
+  return mismatch
+    ? { hash: report.hash, verdict: 'rejected', reason: mismatch, decidesStatus: true }
+    : { hash: report.hash, verdict: 'verified', decidesStatus: true };
+}
+
+describe('THORChain: an expired swap re-opens only through a verified late hash', () => {
+  it('leaves FAILED / EXPIRED for PENDING only on a report the node verifies, then walks to its real end', () => {
+    const step = fc.oneof(
+      fc.record({ report: lateReport }),
+      fc.record({ poll: fc.constantFrom(...Object.keys(THORCHAIN.states)) }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 12 }), moves, (before, after) => {
+        let row = expiredRow();
+        for (const move of before) {
+          if ('report' in move) {
+            const check = nodeCheck(move.report);
+            const reopens = canReopen(row, move.report.hash, check);
+            expect(reopens).toBe(row.substatus === 'EXPIRED' && check.verdict === 'verified');
+            if (reopens) {
+              expect(move.report).toMatchObject({ vault: OUR_SWAP.vault, memo: OUR_SWAP.memo, observed: true });
+              row = { ...row, ...REOPENED, hash: move.report.hash };
+            }
+          } else if (row.status !== 'PENDING') {
+            // Whatever the node says of other hashes meanwhile, a poll's answer never re-opens it.
+            const result = (THORCHAIN.states[move.poll] as UpstreamState).map({ now: 0, entered: 0, row });
+            const { patch } = whatCounts(row, result, {});
+            expect({ ...row, ...patch }).toMatchObject({ status: 'FAILED', substatus: 'EXPIRED' });
           }
-          if (row.inboundHash) expect(next.inboundHash).toBe(row.inboundHash);
-          if (row.outboundHash && next.status === row.status) expect(next.outboundHash).toBe(row.outboundHash);
-          if (isFinal(row.status)) expect(next.status).toBe(row.status);
-          row = next;
-          if (isFinal(row.status)) finalGiven ??= row.status;
+          if (row.status === 'PENDING') break;
         }
+        if (row.status !== 'PENDING') return;
+        expect(replay(THORCHAIN, after, row).row.substatus).not.toBe('EXPIRED');
       }),
       { numRuns: 300 },
     );

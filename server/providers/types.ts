@@ -197,6 +197,22 @@ export interface StatusResult {
   /** `refundHash`: the refund's own transaction, beside the payout's `outboundHash`, when the provider names it. */
   partial?: { delivered: string; refunded: string; refundHash?: string };
   hashCheck?: HashCheck;
+  /**
+   * This upstream state is judged by how long it has held (Relay's `failure`): tracking records when it first
+   * saw it, in the row's tracking context under FIRST_SEEN_KEY, which later status reads get back.
+   */
+  timed?: boolean;
+}
+
+/** The tracking context's record of when tracking first saw each timed upstream state (ISO times by state). */
+export const FIRST_SEEN_KEY = 'firstSeenAt';
+
+/** When tracking first saw `state`, in ms, from a tracking context; undefined when it never has. */
+export function firstSeenAt(trackingContext: Record<string, unknown>, state: string): number | undefined {
+  const seen = trackingContext[FIRST_SEEN_KEY];
+  const at = seen && typeof seen === 'object' ? (seen as Record<string, unknown>)[state] : undefined;
+  const ms = typeof at === 'string' ? Date.parse(at) : Number.NaN;
+  return Number.isNaN(ms) ? undefined : ms;
 }
 
 export interface StatusContextReady {

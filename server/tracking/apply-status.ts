@@ -3,7 +3,7 @@ import { transactionEvents, transactions } from '../../drizzle/schema';
 import { formatAmount } from '../catalog/amounts';
 import type { AppContext } from '../context';
 import { isProviderError, type ProviderError } from '../providers/errors';
-import type { StatusResult, Substatus } from '../providers/types';
+import { FIRST_SEEN_KEY, firstSeenAt, type StatusResult, type Substatus } from '../providers/types';
 import { afterTransactionChange } from '../transactions/changes';
 import { hashKey } from '../transactions/keys';
 import { canTransition, isFinal, substatusFor } from '../transactions/transitions';
@@ -45,7 +45,7 @@ const movesBack = (from: string | null, to: Substatus) =>
   from !== null && from in SUBSTATUS_PROGRESS && SUBSTATUS_PROGRESS[to] < SUBSTATUS_PROGRESS[from as Substatus];
 
 /** What an answer that counts changes: hashes, amounts, fee and the status transition, with their events. */
-export function whatCounts(tx: PollFields, result: StatusResult, upstream: Record<string, unknown>) {
+export function whatCounts(tx: PollFields, result: StatusResult, upstream: Record<string, unknown>, now = new Date()) {
   const transactionId = tx.id;
   const events: EventInsert[] = [];
   const patch: Partial<typeof transactions.$inferInsert> = {};
@@ -77,6 +77,14 @@ export function whatCounts(tx: PollFields, result: StatusResult, upstream: Recor
   if (result.outboundChain && result.outboundChain !== tx.trackingContext.outboundChain) {
     patch.trackingContext = { ...tx.trackingContext, outboundChain: result.outboundChain };
   }
+  if (result.timed && firstSeenAt(tx.trackingContext, result.upstreamState) === undefined) {
+    const context = patch.trackingContext ?? tx.trackingContext;
+    const seen = (context[FIRST_SEEN_KEY] ?? {}) as Record<string, string>;
+    patch.trackingContext = {
+      ...context,
+      [FIRST_SEEN_KEY]: { ...seen, [result.upstreamState]: now.toISOString() },
+    };
+  }
   if (result.dstAmountBase !== undefined && result.status !== 'PENDING') {
     const decimals = tx.dstAsset.decimals ?? 18;
     patch.dstAmountBase = result.dstAmountBase.toString();
@@ -88,15 +96,15 @@ export function whatCounts(tx: PollFields, result: StatusResult, upstream: Recor
     patch.feeAmountUsd = result.fee.amountUsd === null ? null : String(result.fee.amountUsd);
     if (result.fee.details !== undefined) patch.feeDetails = result.fee.details;
   }
-  const statusHolds = result.status === tx.status || canTransition(tx.status, result.status);
+  const statusHolds = result.status === tx.status || canTransition(tx.status, result.status, tx.substatus);
   const substatus = statusHolds ? substatusFor(result.status, result.substatus) : undefined;
   // A rejected report stays what the swapper sees until the provider shows the deposit or another is reported.
   const keepsRejection = tx.substatus === 'HASH_REJECTED' && stillAwaitingDeposit(result);
   const keepsProgress = substatus !== undefined && tx.status === 'PENDING' && movesBack(tx.substatus, substatus);
   if (substatus && substatus !== tx.substatus && !keepsRejection && !keepsProgress) patch.substatus = substatus;
-  if (canTransition(tx.status, result.status)) {
+  if (canTransition(tx.status, result.status, tx.substatus)) {
     patch.status = result.status;
-    if (isFinal(result.status)) patch.finalizedAt = new Date();
+    if (isFinal(result.status)) patch.finalizedAt = now;
     if (result.status !== 'PENDING') patch.stale = false;
     events.push({
       transactionId,

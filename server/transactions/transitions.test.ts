@@ -13,6 +13,11 @@ describe('status transitions', () => {
     expect(moves).toEqual(['FAILED → REFUND']);
   });
 
+  it('takes no refund after an expiry: a swap that expired waiting for its deposit leaves only by canReopen', () => {
+    expect(TX_STATUSES.filter((to) => canTransition('FAILED', to, 'EXPIRED'))).toEqual([]);
+    expect(canTransition('FAILED', 'REFUND', 'FAILED')).toBe(true);
+  });
+
   it('re-opens only an expired swap, and only on a verified check of the hash reported', () => {
     const expired = { status: 'FAILED', substatus: 'EXPIRED' } as const;
     expect(canReopen(expired, HASH, verified)).toBe(true);

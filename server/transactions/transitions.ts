@@ -1,13 +1,13 @@
 import type { HashCheck, Substatus, TxStatus } from '../providers/types';
 
 /**
- * PENDING moves anywhere; a refund may follow a failure (funds come back after it); SUCCESS and REFUND are
- * terminal. The one other way out of a final status is canReopen.
+ * PENDING moves anywhere; a refund may follow a failure (funds come back after it), though not an expiry (no
+ * deposit came to refund); SUCCESS and REFUND are terminal. The one other way out of a final status is canReopen.
  */
-export function canTransition(from: TxStatus, to: TxStatus): boolean {
+export function canTransition(from: TxStatus, to: TxStatus, fromSubstatus?: string | null): boolean {
   if (from === to) return false;
   if (from === 'PENDING') return true;
-  return from === 'FAILED' && to === 'REFUND';
+  return from === 'FAILED' && fromSubstatus !== 'EXPIRED' && to === 'REFUND';
 }
 
 /**

@@ -6,18 +6,19 @@ import { isProviderError, ProviderError } from '../errors';
 import { reportedInboundCheck } from '../hash-check';
 import { createUpstream } from '../http';
 import type { AdapterOptions } from '../options';
-import type {
-  DisplayFee,
-  ExecutionResult,
-  FeeItem,
-  HashCheck,
-  ProviderAdapter,
-  ProviderRoute,
-  QuoteInput,
-  RouteAsset,
-  RouteStep,
-  StatusInput,
-  StatusResult,
+import {
+  type DisplayFee,
+  type ExecutionResult,
+  type FeeItem,
+  firstSeenAt,
+  type HashCheck,
+  type ProviderAdapter,
+  type ProviderRoute,
+  type QuoteInput,
+  type RouteAsset,
+  type RouteStep,
+  type StatusInput,
+  type StatusResult,
 } from '../types';
 import { badResponse, compactStep, type ExecBase, evmExec, solanaExec, tonExec } from './exec';
 import { mapRelayStatus, relayNotFound } from './status';
@@ -385,7 +386,8 @@ export function createRelayAdapter(options: AdapterOptions): RelayAdapter {
         okStatuses: [200, 404],
       });
       if (status === 404) return relayNotFound();
-      const result = mapRelayStatus(data, { now: now(), since: input.createdAt.getTime() });
+      const firstSeen = firstSeenAt(input.trackingContext, 'failure');
+      const result = mapRelayStatus(data, { now: now(), ...(firstSeen !== undefined && { firstSeen }) });
       const check = inboundCheck(input, (data.inTxHashes ?? []).filter(Boolean));
       return check ? { ...result, hashCheck: check } : result;
     },

@@ -67,8 +67,8 @@ describe("Relay's failure is not final", () => {
 
   it('is FAILED once it has held for the window by its updatedAt, not a moment before', () => {
     const changed = SWAP_START / 1000 + 60;
-    const justBefore = { now: changed * 1000 + RELAY_FAILURE_FINAL_AFTER_MS - 1, since: SWAP_START };
-    const atWindow = { now: changed * 1000 + RELAY_FAILURE_FINAL_AFTER_MS, since: SWAP_START };
+    const justBefore = { now: changed * 1000 + RELAY_FAILURE_FINAL_AFTER_MS - 1 };
+    const atWindow = { now: changed * 1000 + RELAY_FAILURE_FINAL_AFTER_MS };
     expect(mapRelayStatus(failureAt(changed), justBefore)).toMatchObject({
       status: 'PENDING',
       substatus: 'REFUND_IN_PROGRESS',
@@ -76,13 +76,13 @@ describe("Relay's failure is not final", () => {
     expect(mapRelayStatus(failureAt(changed), atWindow)).toMatchObject({ status: 'FAILED', upstreamState: 'failure' });
   });
 
-  it('without a timestamp, the window counts from the swap start', () => {
+  it('without a timestamp, the window counts from when tracking first saw the failure, never from the swap start', () => {
     const body = { status: 'failure', inTxHashes: ['0xin'] };
-    expect(mapRelayStatus(body, { now: SWAP_START + RELAY_FAILURE_FINAL_AFTER_MS - 1, since: SWAP_START }).status).toBe(
+    const seen = SWAP_START + 2 * RELAY_FAILURE_FINAL_AFTER_MS;
+    expect(mapRelayStatus(body, { now: seen })).toMatchObject({ status: 'PENDING', timed: true });
+    expect(mapRelayStatus(body, { now: seen + RELAY_FAILURE_FINAL_AFTER_MS - 1, firstSeen: seen }).status).toBe(
       'PENDING',
     );
-    expect(mapRelayStatus(body, { now: SWAP_START + RELAY_FAILURE_FINAL_AFTER_MS, since: SWAP_START }).status).toBe(
-      'FAILED',
-    );
+    expect(mapRelayStatus(body, { now: seen + RELAY_FAILURE_FINAL_AFTER_MS, firstSeen: seen }).status).toBe('FAILED');
   });
 });

@@ -39,10 +39,13 @@ function changedAtMs(body: RelayStatusResponse): number | undefined {
   return at < 1e12 ? at * 1000 : at;
 }
 
-/** The clock a failure's age is judged by, and the swap's start: the oldest a failure can be without a timestamp. */
+/**
+ * The clock a failure's age is judged by, and when tracking first saw it (absent: this answer is the first),
+ * which counts when Relay's body carries no timestamp.
+ */
 export interface FailureClock {
   now: number;
-  since: number;
+  firstSeen?: number;
 }
 
 const first = (hashes: string[] | null | undefined): string | undefined => hashes?.find((h) => h.length > 0);
@@ -60,12 +63,13 @@ export function relayNotFound(upstreamState = 'unknown'): StatusResult {
 
 /**
  * Maps a Relay intent status body (v1, v2 or v3) to ours. Unknown future states stay PENDING; `failure`
- * is a refund in progress until it has held for RELAY_FAILURE_FINAL_AFTER_MS by `clock`.
+ * is a refund in progress until it has held for RELAY_FAILURE_FINAL_AFTER_MS by `clock`: since Relay's own
+ * timestamp, else since tracking first saw it.
  */
 export function mapRelayStatus(body: RelayStatusResponse, clock?: FailureClock): StatusResult {
   const state = body.status?.toLowerCase();
   if (!state || state === 'unknown') return relayNotFound(state);
-  const failedFor = clock && clock.now - (changedAtMs(body) ?? clock.since);
+  const failedFor = clock && clock.now - (changedAtMs(body) ?? clock.firstSeen ?? clock.now);
   const known =
     state === 'failure' && failedFor !== undefined && failedFor >= RELAY_FAILURE_FINAL_AFTER_MS
       ? { status: 'FAILED' as const, detail: 'Unsuccessful fill, and no refund followed' }
@@ -76,6 +80,7 @@ export function mapRelayStatus(body: RelayStatusResponse, clock?: FailureClock):
     detail: body.details || known?.detail || `Relay state ${state}`,
     upstreamState: state,
     ...(known?.substatus ? { substatus: known.substatus } : {}),
+    ...(state === 'failure' ? { timed: true } : {}),
   };
   if (inboundHash) result.inboundHash = inboundHash;
   // On a refund the out-hash is the refund transaction on the origin chain.
