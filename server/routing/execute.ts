@@ -23,7 +23,7 @@ import type {
   RouteAsset,
 } from '../providers/types';
 import { activeTracing } from '../tracing/active';
-import { afterTransactionChange } from '../transactions/changes';
+import { announceTransactionChange, fenceTransactionReads } from '../transactions/changes';
 import { hashKey } from '../transactions/keys';
 import { withDeadline } from './deadline';
 import { amountDisplay, type PublicFee, type PublicRoute, presentFee } from './present';
@@ -70,6 +70,12 @@ const lockColumns = Object.entries(getTableColumns(locks));
  * round trip through a JS Date exactly; a later claim can never carry the same time, since it comes
  * after the holder's own hand-back or after the sweep found this claim older than
  * EXECUTE_CLAIM_TIMEOUT_MS.
+ *
+ * The claim commits without waiting for its WAL flush (`synchronous_commit` off for this statement's
+ * transaction alone): it only orders racers, which see it at once all the same. A claim a database
+ * crash forgets is the case the sweep already handles (the lock is free again, and the holder's record
+ * then misses its fencing token and records nothing); the swap's own record still commits durably
+ * before anyone is answered. The flush saved is one of the two the winner would otherwise wait for.
  */
 const CLAIM_SQL = `with "claimed" as (update "locks"
     set "state" = 'executing', "claimed_at" = date_trunc('milliseconds', clock_timestamp()), "updated_at" = now()
@@ -77,7 +83,8 @@ const CLAIM_SQL = `with "claimed" as (update "locks"
     returning *)
   select "locks"."id" as "found", "claimed"."id" is not null as "won", "locks"."state" as "held_state",
     "locks"."expires_at" <= now() as "held_expired", "claimed".*
-  from "locks" left join "claimed" on true where "locks"."id" = $1`;
+  from "locks" left join "claimed" on true, (select set_config('synchronous_commit', 'off', true)) as "async_commit"
+  where "locks"."id" = $1`;
 
 /** The winner's row, decoded column by column as drizzle would. */
 function lockRow(raw: Record<string, unknown>): LockRow {
@@ -266,10 +273,12 @@ export async function executeLock(ctx: AppContext, request: ExecuteRequest): Pro
       'switchyard.transaction_id': execution.transactionId,
       'switchyard.provider': lock.provider,
     });
-    await Promise.all([
-      afterTransactionChange(ctx, execution.transactionId, { created: true }),
-      trackable && scheduleTracking(ctx, execution.transactionId),
-    ]);
+    await fenceTransactionReads(ctx, execution.transactionId);
+    // Not waited for: the swap is committed, these calls never throw, and what they start is also reached
+    // without them (a watcher re-reads at its heartbeat, the sweep schedules a swap whose poll is due).
+    // The winner's answer is the last of a contested lock's answers, so every round trip here is the race's.
+    void announceTransactionChange(ctx, execution.transactionId, true);
+    if (trackable) void scheduleTracking(ctx, execution.transactionId);
     return answer;
   });
 }

@@ -37,10 +37,23 @@ export async function afterTransactionChange(
   { created = false }: { created?: boolean } = {},
 ): Promise<void> {
   await Promise.all([
-    ctx.reads?.fence([readFences.transaction(transactionId)]),
-    publishTransactionChange(ctx, transactionId),
-    enqueueWebhookFanOut(ctx, transactionId, created),
+    fenceTransactionReads(ctx, transactionId),
+    announceTransactionChange(ctx, transactionId, created),
   ]);
+}
+
+/** The part of `afterTransactionChange` an answer must wait for: reads of the swap that follow it see the change. */
+export async function fenceTransactionReads(ctx: ChangeNotifier, transactionId: string): Promise<void> {
+  await ctx.reads?.fence([readFences.transaction(transactionId)]);
+}
+
+/** The part no answer needs to wait for (never throws): watchers woken, the webhook fan-out handed to the worker. */
+export async function announceTransactionChange(
+  ctx: ChangeNotifier,
+  transactionId: string,
+  created = false,
+): Promise<void> {
+  await Promise.all([publishTransactionChange(ctx, transactionId), enqueueWebhookFanOut(ctx, transactionId, created)]);
 }
 
 async function publishTransactionChange(ctx: ChangeNotifier, transactionId: string): Promise<void> {
