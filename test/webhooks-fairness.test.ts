@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type Admission, createEndpointGate, type EndpointGate, type Lease } from '../server/webhooks/gate';
+import {
+  type Admission,
+  createEndpointGate,
+  type EndpointGate,
+  GAVE_WAY,
+  type Lease,
+  PROMPT_ANSWER_MS,
+} from '../server/webhooks/gate';
 import { affiliateWithCode, referredSwap } from './support/affiliates';
 import type { TestApp } from './support/app';
 import { withAppAndWorker } from './support/app-with-worker';
@@ -9,8 +16,9 @@ import { startHangingReceiver, startReceiver } from './support/webhook-receivers
 /**
  * The shared lane for endpoints that have not answered promptly is fair per owner: a few accounts
  * with hanging receivers (five owners, five endpoints each, as self sign-up allows) cannot keep a new
- * honest endpoint's first delivery waiting. Real Redis, injected clock; an attempt that is never
- * settled is a receiver that hangs.
+ * honest endpoint's first delivery waiting, whether their endpoints failed before or are new; and a
+ * place that frees goes to a job that can take it. Real Redis, injected clock; an attempt that is
+ * never settled is a receiver that hangs.
  */
 let t: TestApp;
 const worker = withAppAndWorker(
@@ -48,6 +56,11 @@ describe('the shared lane for new and failing endpoints', () => {
     ownerOfJob.set(jobId, ownerId);
     clock += 1;
     return g.admit(endpointId, { jobId, queuedAt: clock, ownerId });
+  };
+  const admitted = async (g: EndpointGate, endpointId: string, ownerId: string): Promise<Lease> => {
+    const admission = await admit(g, endpointId, ownerId);
+    if (!admission.admitted) throw new Error(`${endpointId} not admitted: ${admission.why}`);
+    return admission.lease;
   };
 
   it('admits a new honest endpoint’s first delivery at once while 25 endpoints of 5 owners hang', async () => {
@@ -87,6 +100,74 @@ describe('the shared lane for new and failing endpoints', () => {
     expect(woken).toHaveLength(1);
     const stillIn = new Set(hanging.slice(1).map((lease) => ownerOfEndpoint(lease.endpointId)));
     expect(stillIn.has(ownerOfJob.get(woken[0] as string) as string)).toBe(false);
+  });
+
+  it('admits a new honest endpoint’s first delivery once an attempt of 25 never-attempted hanging endpoints has gone unanswered', async () => {
+    const g = make();
+    const hanging: Lease[] = [];
+    for (const n of [0, 1, 2, 3, 4]) {
+      for (const owner of OWNERS) {
+        const admission = await admit(g, endpointsOf(owner)[n] as string, `new_${owner}`);
+        if (admission.admitted) hanging.push(admission.lease);
+      }
+    }
+    const owners = hanging.map((lease) => ownerOfEndpoint(lease.endpointId));
+    expect(new Set(owners).size).toBe(settings.unprovenSlots);
+    const firstAt = clock - 24;
+
+    // Parked until the oldest hanging attempt has gone PROMPT_ANSWER_MS unanswered, no longer.
+    const early = await admit(g, 'whe_honest_new', 'usr_honest_new');
+    expect(early).toMatchObject({ admitted: false, why: 'unproven-slots-taken' });
+    expect(early.admitted || early.retryAt).toBe(firstAt + PROMPT_ANSWER_MS);
+
+    clock = firstAt + PROMPT_ANSWER_MS;
+    const honest = await admit(g, 'whe_honest_new', 'usr_honest_new');
+    expect(honest).toMatchObject({ admitted: true, lease: { proven: false } });
+    const gaveWay = hanging.filter((lease) => lease.signal?.aborted);
+    expect(gaveWay.map((lease) => [lease.endpointId, lease.signal?.reason])).toEqual([
+      [hanging[0]?.endpointId, GAVE_WAY],
+    ]);
+    expect(await g.settle(gaveWay[0] as Lease, 'failed')).toEqual([]);
+
+    // The owner whose attempt gave way makes none of the others give way; another new owner does.
+    clock += PROMPT_ANSWER_MS;
+    const victimOwner = `new_${ownerOfEndpoint(hanging[0]?.endpointId as string)}`;
+    expect(await admit(g, 'whe_again', victimOwner)).toMatchObject({ admitted: false });
+    expect(await admit(g, 'whe_honest_2', 'usr_honest_2')).toMatchObject({ admitted: true });
+    expect(hanging.filter((lease) => lease.signal?.aborted)).toHaveLength(2);
+  });
+
+  it('keeps the place a settled attempt frees for the job it wakes', async () => {
+    const g = make();
+    const leases: Lease[] = [];
+    for (const owner of OWNERS) leases.push(await admitted(g, `whe_keep_${owner}`, `keep_${owner}`));
+    expect(await admit(g, 'whe_keep_waiter', 'keep_waiter')).toMatchObject({ admitted: false });
+    const waiterJob = `j${jobs}`;
+
+    // Its place is kept for the waiter it wakes, not taken by whoever asks first: the waiter is not refused again.
+    expect(await g.settle(leases[0] as Lease, 'failed')).toEqual([waiterJob]);
+    expect(await admit(g, 'whe_keep_late', 'keep_late')).toMatchObject({ admitted: false });
+    const back = await g.admit('whe_keep_waiter', { jobId: waiterJob, queuedAt: clock, ownerId: 'keep_waiter' });
+    expect(back.admitted).toBe(true);
+  });
+
+  it('wakes a new endpoint’s job, not an older failing one’s, when the place freed is the one failing endpoints may not take', async () => {
+    const g = make();
+    const failingOwners = ['usr_fa', 'usr_fb', 'usr_fc', 'usr_fd', 'usr_fx'];
+    for (const owner of failingOwners) await g.settle(await admitted(g, `whe_${owner}`, owner), 'failed');
+    clock += 2 * settings.backoffMs;
+    for (const owner of failingOwners.slice(0, 4)) await admitted(g, `whe_${owner}`, owner);
+    const fresh = await admitted(g, 'whe_fresh', 'usr_fresh');
+    expect(await admit(g, 'whe_usr_fx', 'usr_fx')).toMatchObject({ admitted: false, why: 'unproven-slots-taken' });
+    const failingJob = `j${jobs}`;
+    expect(await admit(g, 'whe_newer', 'usr_newer')).toMatchObject({ admitted: false, why: 'unproven-slots-taken' });
+    const newJob = `j${jobs}`;
+
+    const woken = await g.settle(fresh, 'slow');
+    expect(woken).toEqual([newJob]);
+    expect(woken).not.toContain(failingJob);
+    const back = await g.admit('whe_newer', { jobId: newJob, queuedAt: clock, ownerId: 'usr_newer' });
+    expect(back.admitted).toBe(true);
   });
 
   it('lets one owner hold one attempt in the lane, whatever its other endpoints', async () => {
@@ -135,6 +216,49 @@ describe('a worker delivering to 25 hanging endpoints of 5 owners', () => {
     } finally {
       await hostile.stop();
       await honest.stop();
+      for (const owner of owners) {
+        for (const { id } of await owner.webhooks.list()) await owner.webhooks.delete({ endpointId: id });
+      }
+    }
+  }, 150_000);
+
+  it('delivers a new honest endpoint’s first message while 25 never-attempted endpoints hang: attempts give way, none runs out', async () => {
+    const hostile = await startHangingReceiver();
+    const honest = await startReceiver();
+    const codes = OWNERS.map((_, n) => `NEWHANG${n}`);
+    const owners = await Promise.all(codes.map((code) => affiliateWithCode(t, code)));
+    const endpoints: string[] = [];
+    for (const [n, owner] of owners.entries()) {
+      for (let i = 0; i < 5; i++)
+        endpoints.push((await owner.webhooks.create({ url: hostile.urlFor(`n${n}-${i}`) })).endpoint.id);
+    }
+    await worker.start();
+    try {
+      for (const code of codes) await referredSwap(t, code);
+      expect(await waitUntil(() => hostile.open().size >= settings.unprovenSlots, { timeoutMs: 30_000 })).toBe(true);
+      const open = [...hostile.open().keys()].map((path) => path.split('-')[0]);
+      expect(new Set(open).size).toBe(open.length);
+
+      const asHonest = await affiliateWithCode(t, 'NEWHONEST');
+      await asHonest.webhooks.create({ url: honest.url });
+      const swap = await referredSwap(t, 'NEWHONEST');
+      expect(await waitUntil(() => honest.events().some((e) => e.data.id === swap), { timeoutMs: 20_000 })).toBe(true);
+      // Attempts are bounded at 60 s: none ran out. Those that ended were cut short to make room, and say why.
+      const ended = hostile.held.filter((r) => r.ended).length;
+      expect(ended).toBeGreaterThanOrEqual(1);
+      const gaveWay = async () =>
+        (
+          await t.app.sql`select count(*)::int as n from webhook_deliveries
+            where endpoint_id in ${t.app.sql(endpoints)} and error = ${GAVE_WAY}`
+        )[0]?.n;
+      expect(await waitUntil(async () => (await gaveWay()) >= ended)).toBe(true);
+      const failures = await t.app.sql`select error from webhook_deliveries
+        where endpoint_id in ${t.app.sql(endpoints)} and error is distinct from ${GAVE_WAY}`;
+      expect(failures).toEqual([]);
+    } finally {
+      await hostile.stop();
+      await honest.stop();
+      await t.app.sql`delete from webhook_endpoints where id in ${t.app.sql(endpoints)}`;
     }
   }, 150_000);
 });

@@ -64,7 +64,8 @@ function post(target: CheckedTarget, headers: Record<string, string>, body: stri
 
 function describeFailure(error: unknown, deadline: AbortSignal, timeoutMs: number): string {
   if (error instanceof AppError) return `refused: ${error.message}`;
-  if (deadline.aborted) return `no answer within ${timeoutMs / 1000} s`;
+  if (deadline.aborted)
+    return typeof deadline.reason === 'string' ? deadline.reason : `no answer within ${timeoutMs / 1000} s`;
   const code = (error as { code?: unknown })?.code;
   return typeof code === 'string' ? code : error instanceof Error ? error.message : 'delivery failed';
 }
@@ -72,13 +73,14 @@ function describeFailure(error: unknown, deadline: AbortSignal, timeoutMs: numbe
 /**
  * One attempt at one message: checks that the endpoint's owner may still receive it and the target
  * again, signs (Standard Webhooks), posts, and logs the answer. Any 2xx is delivered. The whole
- * attempt (name lookup, connect, request, answer headers) ends at WEBHOOK_TIMEOUT_MS. Failures start
+ * attempt (name lookup, connect, request, answer headers) ends at WEBHOOK_TIMEOUT_MS, or when `signal`
+ * aborts. Failures start
  * the endpoint's failure clock; an endpoint that has failed for WEBHOOK_DISABLE_AFTER_DAYS is disabled.
  */
 export async function deliverMessage(
   ctx: AppContext,
   messageId: string,
-  { lastAttempt }: { lastAttempt: boolean },
+  { lastAttempt, signal }: { lastAttempt: boolean; signal?: AbortSignal },
 ): Promise<DeliveryOutcome> {
   const [found] = await ctx.db
     .select({ message: webhookMessages, endpoint: webhookEndpoints, owner: ownerColumns })
@@ -104,7 +106,10 @@ export async function deliverMessage(
   const at = new Date();
   const started = performance.now();
   const { attemptTimeoutMs } = ctx.config.webhooks;
-  const deadline = AbortSignal.timeout(attemptTimeoutMs);
+  // `signal`: the gate cuts an attempt short when it gives its place away (its reason, a string, is logged).
+  const deadline = signal
+    ? AbortSignal.any([AbortSignal.timeout(attemptTimeoutMs), signal])
+    : AbortSignal.timeout(attemptTimeoutMs);
   let statusCode: number | null = null;
   let error: string | null = null;
   try {

@@ -100,7 +100,10 @@ export function createDispatcher(ctx: AppContext, gate: EndpointGate = gateFor(c
     if (!admission.admitted) return { deferUntil: Math.round(admission.retryAt), endpointId };
     let verdict: AttemptVerdict = 'none';
     try {
-      const outcome = await deliverMessage(ctx, job.messageId, { lastAttempt: job.lastAttempt });
+      const outcome = await deliverMessage(ctx, job.messageId, {
+        lastAttempt: job.lastAttempt,
+        signal: admission.lease.signal,
+      });
       verdict = verdictOf(outcome);
       if (outcome.skipped || outcome.delivered) recipientOf.delete(job.messageId);
       return { outcome };

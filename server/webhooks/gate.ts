@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { keep } from '../bounded-map';
 
 /**
  * Which endpoint may be attempted now, so that a slow, hanging or failing endpoint never holds the
@@ -12,9 +13,13 @@ import type { Redis } from 'ioredis';
  *
  * And per process: attempts to endpoints that have not answered promptly take at most
  * `unprovenSlots` of this worker's slots, so the rest are always free for endpoints that answer. That
- * shared lane is fair per owner: one attempt in it per owner at a time, and endpoints that have failed
- * take all but one of its slots, so a new endpoint's first delivery never waits behind a few accounts'
- * hanging receivers. A slot that frees goes to the oldest job of an owner with nothing in the lane.
+ * shared lane is fair per owner: one attempt in it per owner at a time, new endpoints' or failing
+ * ones', and endpoints that have failed take all but one of its slots. When it is full, an owner with
+ * nothing in it takes the place of the oldest attempt that has gone PROMPT_ANSWER_MS unanswered (that
+ * attempt is cut short as a failure, and its owner makes none give way for an attempt's bound), so a
+ * new endpoint's first delivery never waits behind a few accounts' hanging receivers, new or not. A
+ * slot that frees is kept for the oldest job that may take it: of an owner with nothing in the lane,
+ * and not failing when the failing share is full.
  *
  * A job that may not go now is parked: the worker moves it back to delayed (no slot held, no attempt
  * counted), and the attempt that frees its place hands its id back to be woken. Its delay is only a
@@ -37,6 +42,8 @@ const LEASE_MARGIN_MS = 5_000;
 const STATE_TTL_MS = 24 * 3600_000;
 /** Jobs this process parked for want of an unproven slot, woken first come first served. */
 const LOCAL_WAITERS = 10_000;
+/** Spreads jobs coming back for the same attempt's place a little. */
+const RIPE_JITTER_MS = 50;
 
 /** How an attempt went, for the endpoint's standing: `none` when nothing was sent (the message was gone, say). */
 export type AttemptVerdict = 'prompt' | 'slow' | 'failed' | 'none';
@@ -45,6 +52,27 @@ export interface Lease {
   endpointId: string;
   token: string;
   proven: boolean;
+  /** Aborted when the attempt, unanswered after PROMPT_ANSWER_MS, gives its place in the shared lane away. */
+  signal?: AbortSignal;
+}
+
+/** Why an attempt was cut short: it gave its place in the shared lane to another account's delivery. */
+export const GAVE_WAY = `no answer within ${PROMPT_ANSWER_MS / 1000} s; its place went to another account's delivery`;
+
+/** A place in this process's shared lane: an attempt (it may be made to give way), or one kept for a woken job. */
+interface LanePlace {
+  at: number;
+  ownerId: string;
+  failing: boolean;
+  abort?: AbortController;
+  /** An admit in flight means to take its place. */
+  claimed?: boolean;
+}
+
+interface Waiting {
+  queuedAt: number;
+  ownerId: string;
+  failing: boolean;
 }
 
 export type Admission =
@@ -81,7 +109,10 @@ if redis.call('ZCARD', KEYS[2]) >= cap then
   return {'busy', tonumber(oldest[2])}
 end
 local failing = tonumber(state[3] or '0') > 0
-if not proven and ((failing and ARGV[10] == '0') or (not failing and ARGV[5] == '0')) then return {'unproven', 0} end
+if not proven and ((failing and ARGV[10] == '0') or (not failing and ARGV[5] == '0')) then
+  if failing then return {'unproven', 1} end
+  return {'unproven', 0}
+end
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[7])
 redis.call('ZREM', KEYS[3], ARGV[8])
@@ -230,23 +261,56 @@ export function createEndpointGate(
   const leaseMs = settings.attemptTimeoutMs + LEASE_MARGIN_MS;
   /** Endpoints that have failed may hold all but one of the shared lane's slots: one stays for new endpoints. */
   const failingSlots = Math.max(1, settings.unprovenSlots - 1);
-  /** This process's attempts (and reservations) in the shared lane: when each began, for whom, and whether its endpoint has failed. */
-  const unproven = new Map<string, { at: number; ownerId: string; failing: boolean }>();
-  /** Jobs parked here for want of a slot in the lane, with when each was queued and for whom. */
-  const waiting = new Map<string, { queuedAt: number; ownerId: string }>();
+  /** This process's places in the shared lane: attempts (which may be made to give way) and places kept for a woken job. */
+  const lane = new Map<string, LanePlace>();
+  /** Woken job → the place kept for it. */
+  const keptFor = new Map<string, string>();
+  /** Jobs parked here for want of a slot in the lane, with when each was queued, for whom, and whether its endpoint has failed. */
+  const waiting = new Map<string, Waiting>();
+  /** Owners one of whose attempts gave way: until when they may not make another give way. */
+  const gaveWay = new Map<string, number>();
   const jitter = (ms: number) => ms * (1 + random() / 4);
-  const inLane = (ownerId: string) => [...unproven.values()].some((held) => held.ownerId === ownerId);
-  const failingInLane = () => [...unproven.values()].filter((held) => held.failing).length;
+  const inLane = (ownerId: string) => [...lane.values()].some((place) => place.ownerId === ownerId);
+  const failingInLane = () => [...lane.values()].filter((place) => place.failing).length;
+  const dropStaleKept = (at: number) => {
+    for (const [jobId, token] of keptFor) {
+      if ((lane.get(token)?.at ?? 0) + PARK_SAFETY_MS > at) continue;
+      lane.delete(token);
+      keptFor.delete(jobId);
+    }
+  };
+  /** The attempt longest in the lane that no other admit means to take the place of. */
+  const oldestAttempt = () => {
+    let oldest: [string, LanePlace] | undefined;
+    for (const entry of lane) {
+      if (entry[1].abort && !entry[1].claimed && (!oldest || entry[1].at < oldest[1].at)) oldest = entry;
+    }
+    return oldest;
+  };
 
   return {
     async admit(endpointId, { jobId, queuedAt, ownerId = endpointId, ignorePause = false }) {
       const at = now();
       const token = randomBytes(9).toString('base64url');
-      const oldestUnproven = Math.min(at, ...[...unproven.values()].map((held) => held.at));
-      const mayTake = unproven.size < settings.unprovenSlots && !inLane(ownerId);
-      const mayTakeFailing = mayTake && failingInLane() < failingSlots;
+      dropStaleKept(at);
+      waiting.delete(jobId);
+      const kept = keptFor.get(jobId);
+      if (kept !== undefined) {
+        keptFor.delete(jobId);
+        lane.delete(kept);
+      }
+      const mayDisplace = !inLane(ownerId) && (gaveWay.get(ownerId) ?? 0) <= at;
+      const oldest = oldestAttempt();
+      const displaced =
+        mayDisplace && lane.size >= settings.unprovenSlots && oldest && oldest[1].at + PROMPT_ANSWER_MS <= at
+          ? oldest
+          : undefined;
+      const mayTake = !inLane(ownerId) && (lane.size < settings.unprovenSlots || displaced !== undefined);
+      const mayTakeFailing = mayTake && failingInLane() - (displaced?.[1].failing ? 1 : 0) < failingSlots;
       // Counted as failing until Redis says: concurrent admits never overfill the failing share.
-      if (mayTake) unproven.set(token, { at, ownerId, failing: true });
+      const abort = new AbortController();
+      if (mayTake) lane.set(token, { at, ownerId, failing: true, abort });
+      if (displaced) displaced[1].claimed = true;
       let answer: [string, number];
       try {
         answer = await run.admit(
@@ -263,26 +327,44 @@ export function createEndpointGate(
           mayTakeFailing ? 1 : 0,
         );
       } catch (error) {
-        unproven.delete(token);
+        lane.delete(token);
+        if (displaced) displaced[1].claimed = false;
         throw error;
       }
       const [verdict, value] = answer;
-      if (verdict === 'admitted') {
-        const proven = value === 1;
-        if (proven) unproven.delete(token);
-        else unproven.set(token, { at, ownerId, failing: value === 2 });
-        return { admitted: true, lease: { endpointId, token, proven } };
+      const proven = verdict === 'admitted' && value === 1;
+      if (displaced) {
+        displaced[1].claimed = false;
+        // Still in the lane (its attempt has not ended meanwhile): it gives way to this one.
+        if (verdict === 'admitted' && !proven && lane.delete(displaced[0])) {
+          keep(gaveWay, displaced[1].ownerId, at + leaseMs, LOCAL_WAITERS);
+          displaced[1].abort?.abort(GAVE_WAY);
+        }
       }
-      unproven.delete(token);
+      if (verdict === 'admitted') {
+        if (proven) lane.delete(token);
+        else lane.set(token, { at, ownerId, failing: value === 2, abort });
+        return { admitted: true, lease: { endpointId, token, proven, signal: proven ? undefined : abort.signal } };
+      }
+      lane.delete(token);
       if (verdict === 'paused') return { admitted: false, why: 'paused', retryAt: afterPause(value, at, random) };
       if (verdict === 'busy') return { admitted: false, why: 'busy', retryAt: whenBusy(value, at, random) };
-      if (waiting.size < LOCAL_WAITERS) waiting.set(jobId, { queuedAt, ownerId });
-      const freedBy = oldestUnproven + leaseMs - at;
+      if (waiting.size < LOCAL_WAITERS) waiting.set(jobId, { queuedAt, ownerId, failing: value === 1 });
+      const since = oldestAttempt()?.[1].at ?? at;
+      // One that may make a hanging attempt give way comes back when the oldest has gone unanswered long enough.
+      if (mayDisplace && !value) {
+        return {
+          admitted: false,
+          why: 'unproven-slots-taken',
+          retryAt: Math.max(at, since + PROMPT_ANSWER_MS) + random() * RIPE_JITTER_MS,
+        };
+      }
+      const freedBy = since + leaseMs - at;
       return { admitted: false, why: 'unproven-slots-taken', retryAt: at + jitter(Math.min(freedBy, PARK_SAFETY_MS)) };
     },
 
     async settle(lease, verdict) {
-      const heldUnprovenSlot = unproven.delete(lease.token);
+      const heldPlace = lane.delete(lease.token);
       const woken = await run.settle(
         ...keys(lease.endpointId),
         lease.token,
@@ -293,16 +375,23 @@ export function createEndpointGate(
         STATE_TTL_MS,
         settings.endpointConcurrency,
       );
-      if (heldUnprovenSlot && waiting.size) {
-        let next: [string, { queuedAt: number }] | undefined;
-        for (const entry of waiting) {
-          if (inLane(entry[1].ownerId)) continue;
-          if (!next || entry[1].queuedAt < next[1].queuedAt) next = entry;
-        }
-        if (next) {
-          waiting.delete(next[0]);
-          woken.push(next[0]);
-        }
+      if (!heldPlace || !waiting.size) return woken;
+      const at = now();
+      dropStaleKept(at);
+      if (lane.size >= settings.unprovenSlots) return woken;
+      const failingFull = failingInLane() >= failingSlots;
+      let next: [string, Waiting] | undefined;
+      for (const entry of waiting) {
+        if (inLane(entry[1].ownerId) || (failingFull && entry[1].failing)) continue;
+        if (!next || entry[1].queuedAt < next[1].queuedAt) next = entry;
+      }
+      if (next) {
+        const [jobId, { ownerId, failing }] = next;
+        waiting.delete(jobId);
+        const token = randomBytes(9).toString('base64url');
+        lane.set(token, { at, ownerId, failing });
+        keptFor.set(jobId, token);
+        woken.push(jobId);
       }
       return woken;
     },
