@@ -113,15 +113,19 @@ export async function trackTransaction(ctx: AppContext, body: TrackBody): Promis
     final: isFinal(tx.status),
   });
   const parsed = body.txHash === undefined ? undefined : await parseReportedHash(ctx, tx, body.txHash);
-  if (parsed && tx.substatus === 'EXPIRED') {
+  const expired = tx.substatus === 'EXPIRED';
+  const adapter = ctx.providers.get(tx.provider);
+  // The wallet broadcast before the client reported it: offline, the simulated chain hears of it now, before
+  // the provider is asked about it (a late hash's re-opening included).
+  if (parsed && adapter && (expired || !isFinal(tx.status))) {
+    await broadcastToSimulatedChain(ctx, adapter.key, tx.trackingContext, parsed.hash);
+  }
+  if (parsed && expired) {
     if (!(await reopenExpiredSwap(ctx, tx, parsed.hash))) await refuseAfterExpiry(ctx, tx, parsed.hash);
     tx = await findTransaction(ctx, { transactionId: tx.id });
   }
   if (isFinal(tx.status)) return { ...summary(), tracking: false };
 
-  const adapter = ctx.providers.get(tx.provider);
-  // The wallet broadcast before the client reported it: offline, the simulated chain hears of it now.
-  if (parsed && adapter) await broadcastToSimulatedChain(ctx, adapter.key, tx.trackingContext, parsed.hash);
   const decision = parsed ? await decide(ctx, adapter, tx, parsed.hash) : undefined;
 
   tx = await ctx.db.transaction(async (db) => {

@@ -237,18 +237,23 @@ function destinationInMemo(memo: string | undefined): string | undefined {
 }
 
 /**
- * THORNode on loopback. An unknown hash asked about is taken as a deposit made by following the latest
- * quote that named a destination (its vault, memo, amount and refund address), unless `observe`
- * registered it with other details first.
+ * THORNode on loopback. A deposit the simulated chain saw (`POST /__sim/deposits`, with the swap's tracking
+ * context) follows that swap's own quote: the one whose vault and memo the context names. An unknown hash
+ * nobody reported is taken as a deposit following the latest quote that named a destination (its vault,
+ * memo, amount and refund address), unless `observe` registered it with other details first.
  */
 export async function startThorchainSimulator(opts: SimulatorOptions = {}): Promise<ThorchainSimulator> {
   const swaps = new Map<string, SimSwap>();
   const remembered = opts.remember ?? SIMULATOR_MEMORY;
   let lastQuoted: QuotedDeposit | undefined;
+  /** Each quote by its vault and memo, what a swap's tracking context names it by. */
+  const quotes = new Map<string, QuotedDeposit>();
+  /** Deposits the simulated chain saw, by hash: the quote each followed. */
+  const deposited = new Map<string, QuotedDeposit>();
+  const quoteKey = (vault: unknown, memo: unknown) => `${String(vault).toLowerCase()} ${String(memo)}`;
   let currentOutcome: () => SwapOutcome = () => 'success';
 
-  function register(deposit: SimDeposit, req?: SimRequest): SimSwap | undefined {
-    const quoted = lastQuoted;
+  function register(deposit: SimDeposit, req?: SimRequest, quoted = lastQuoted): SimSwap | undefined {
     const from = deposit.fromAsset ? resolveAsset(deposit.fromAsset) : (quoted?.from ?? resolveAsset('BTC.BTC'));
     const to = deposit.toAsset ? resolveAsset(deposit.toAsset) : (quoted?.to ?? resolveAsset('ETH.ETH'));
     if (!from || !to || !/^\d+$/.test(deposit.amount ?? '0')) return undefined;
@@ -290,6 +295,7 @@ export async function startThorchainSimulator(opts: SimulatorOptions = {}): Prom
       handle: (req) =>
         handleQuote(req, (deposit) => {
           lastQuoted = deposit;
+          keep(quotes, quoteKey(deposit.vault, deposit.memo), deposit, remembered);
         }),
       noRoute: () => swapFailed('pool does not exist'),
     },
@@ -301,7 +307,7 @@ export async function startThorchainSimulator(opts: SimulatorOptions = {}): Prom
       handle(req, match) {
         const hash = simTxId(decodeURIComponent(match[1] ?? ''));
         if (!/^[0-9A-F]{64}$/.test(hash)) return { status: 400, body: { error: `invalid tx hash: ${match[1]}` } };
-        const swap = swaps.get(hash) ?? (register({ hash }, req) as SimSwap);
+        const swap = swaps.get(hash) ?? (register({ hash }, req, deposited.get(hash) ?? lastQuoted) as SimSwap);
         if (swap.unobserved) return { status: 200, body: UNOBSERVED_BODY };
         const stage = stageAt(stagesFor(swap), swap.polls, req.config.settleAfterPolls);
         swap.polls += 1;
@@ -315,7 +321,15 @@ export async function startThorchainSimulator(opts: SimulatorOptions = {}): Prom
     outcomes: ['partial', NO_ROUTE_POOL_UNAVAILABLE],
     onReset: () => {
       swaps.clear();
+      quotes.clear();
+      deposited.clear();
       lastQuoted = undefined;
+    },
+    onDeposit: ({ hash, context }) => {
+      const quoted = quotes.get(quoteKey(context.inboundAddress, context.memo));
+      if (!quoted || swaps.has(simTxId(hash))) return false;
+      keep(deposited, simTxId(hash), quoted, remembered);
+      return true;
     },
   });
   currentOutcome = () => sim.config.outcome;
