@@ -41,6 +41,21 @@ describe('the /tx/<id> page read on the server', () => {
     expect(page?.sourceAssets.native).toMatchObject({ chain: 'ethereum', symbol: 'ETH', isNative: true });
   });
 
+  it('serves a stored answer of any other shape (the demo dataset, imports) as none, and still reads', async () => {
+    const executed = await executeSwap(t, BTC_TO_ETH, 'THORCHAIN');
+    const id = executed.transaction.id;
+    // The demo dataset's shape: no quote, no providerResult (the /tx page crashed reading its quote).
+    const shapes = [{ depositAddress: 'bc1qdemo', amount: '0.1', expiresAt: '2026-01-01T00:00:00Z' }, {}, []];
+    for (const shape of shapes) {
+      await t.app.sql`update transactions set execution = ${JSON.stringify(shape)}::jsonb where id = ${id}`;
+      // t.json fails the test when the answer is not what the OpenAPI document describes.
+      expect(await endpoint('execution', id)).toEqual({ outstanding: true, execution: null });
+      const page = await readTrackerPage(t.app, id);
+      expect(page?.execution.execution).toBeNull();
+      expect(page?.status.transaction.id).toBe(id);
+    }
+  });
+
   it('is null for an id that names no transaction, and for no id at all', async () => {
     expect(await readTrackerPage(t.app, 'tx_0000000000000000000000')).toBeNull();
     expect(await readTrackerPage(t.app, 'not an id')).toBeNull();

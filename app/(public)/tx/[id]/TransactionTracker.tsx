@@ -104,7 +104,7 @@ function Ready({
   useEffect(() => {
     if (showSent && document.activeElement === document.body) sentNotice.current?.focus();
   }, [showSent]);
-  const estimate = timing(tx, final, execution?.result?.quote.estimatedTime);
+  const estimate = timing(tx, final, execution?.result?.quote?.estimatedTime);
   const links = tx.explorerUrls;
   return (
     <div className={layout.stack}>
