@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { context, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
+import { SpanKind, type Tracer } from '@opentelemetry/api';
 import {
   ATTR_DB_OPERATION_NAME,
   ATTR_DB_QUERY_TEXT,
@@ -9,15 +9,14 @@ import {
   DB_SYSTEM_NAME_VALUE_POSTGRESQL,
 } from '@opentelemetry/semantic-conventions';
 import postgres from 'postgres';
+import { endWhenSettled, keptContext, type Settles } from './client-spans';
 
 /** The parts of postgres.js's `Query` (a Promise run on first `then`) that a statement's span needs. */
-interface QueryInternals {
+interface QueryInternals extends Settles {
   executed: boolean;
   strings: readonly string[];
   /** The statement as sent, `$1`-style placeholders and no values; set once a connection built it. */
   string?: string;
-  resolve(value: unknown): unknown;
-  reject(error: unknown): unknown;
   handle(): Promise<void>;
 }
 
@@ -33,7 +32,7 @@ function queryPrototype(create: typeof postgres): QueryInternals & { [PATCHED]?:
 }
 
 /**
- * A client span per SQL statement run inside a traced operation. postgres.js has no OpenTelemetry
+ * A client span per SQL statement run inside a kept trace. postgres.js has no OpenTelemetry
  * instrumentation (the one package on npm for it, otel-instrumentation-postgres 1.0.0, shipped once
  * and without the ES module its `import` entry names), so this wraps the one method every statement
  * starts through, `Query.prototype.handle`, in both copies of the driver a process may load (the ES
@@ -53,8 +52,8 @@ export async function traceQueries(tracer: Tracer) {
 }
 
 function startStatementSpan(query: QueryInternals, tracer: Tracer) {
-  const parent = context.active();
-  if (!trace.getSpan(parent)) return;
+  const parent = keptContext();
+  if (!parent) return;
   const operation = /^\s*([a-z]+)/i.exec(query.strings[0] ?? '')?.[1]?.toUpperCase() ?? 'QUERY';
   const span = tracer.startSpan(
     operation,
@@ -64,21 +63,11 @@ function startStatementSpan(query: QueryInternals, tracer: Tracer) {
     },
     parent,
   );
-  const { resolve, reject } = query;
-  const end = () => {
+  endWhenSettled(query, span, (error) => {
     if (query.string) span.setAttribute(ATTR_DB_QUERY_TEXT, query.string.slice(0, MAX_QUERY_TEXT));
-    span.end();
-  };
-  query.resolve = (value) => {
-    end();
-    return resolve(value);
-  };
-  query.reject = (error) => {
+    if (!error) return;
     // The SQLSTATE only: a driver's message may quote a value that was bound.
     const code = String((error as { code?: unknown })?.code ?? 'unknown');
     span.setAttributes({ [ATTR_ERROR_TYPE]: code, [ATTR_DB_RESPONSE_STATUS_CODE]: code });
-    span.setStatus({ code: SpanStatusCode.ERROR });
-    end();
-    return reject(error);
-  };
+  });
 }

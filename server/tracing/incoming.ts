@@ -1,0 +1,90 @@
+import { type IncomingMessage, Server, type ServerResponse } from 'node:http';
+import {
+  type Context,
+  context,
+  defaultTextMapGetter,
+  isSpanContextValid,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type TextMapPropagator,
+  type Tracer,
+  trace,
+} from '@opentelemetry/api';
+import { core } from '@opentelemetry/sdk-node';
+import type { IncomingTrust } from './trust';
+
+const PATCHED = Symbol.for('switchyard.tracing.incoming');
+
+/** Incoming requests nobody follows a swap through: probes, scrapes and Next's static files. */
+const UNTRACED_PATHS = /^\/(api\/health|api\/metrics|_next\/)/;
+const UNTRACED = core.suppressTracing(ROOT_CONTEXT);
+
+/**
+ * A server span per incoming request, in place of the node:http instrumentation's. Sampling is decided
+ * once, here: a request the sampler drops runs under its non-recording span (so its jobs, SQL, Redis
+ * commands and provider calls follow that decision and start nothing) and gets nothing else, no
+ * attributes, no client address, no wrapped emitters. Only a trusted peer's `traceparent`
+ * (OTEL_TRUSTED_PARENTS) is a parent; anyone else's becomes a link on a span we keep.
+ */
+export function traceIncomingRequests(tracer: Tracer, peers: Peers) {
+  const prototype = Server.prototype as Server & { [PATCHED]?: true };
+  if (prototype[PATCHED]) return;
+  prototype[PATCHED] = true;
+  const emit = prototype.emit as (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
+  prototype.emit = function emitTraced(this: Server, event: string | symbol, ...args: unknown[]) {
+    if (event !== 'request') return emit.call(this, event, ...args);
+    const [request, response] = args as [IncomingMessage, ServerResponse];
+    if (UNTRACED_PATHS.test(request.url ?? '')) return context.with(UNTRACED, emit, this, event, ...args);
+    const parent = trustedParent(request, peers);
+    const span = tracer.startSpan(request.method ?? 'GET', { kind: SpanKind.SERVER }, parent);
+    const active = trace.setSpan(parent, span);
+    if (span.isRecording())
+      recordRequest(span, active, request, response, { ...peers, continued: parent !== ROOT_CONTEXT });
+    return context.with(active, emit, this, event, ...args);
+  };
+}
+
+/** Who is believed (`trust`) and how a `traceparent` is read (`w3c`). */
+interface Peers {
+  trust: IncomingTrust;
+  w3c: TextMapPropagator;
+}
+
+const remoteParent = (request: IncomingMessage, { w3c }: Peers) =>
+  w3c.extract(ROOT_CONTEXT, request.headers, defaultTextMapGetter);
+
+function trustedParent(request: IncomingMessage, peers: Peers): Context {
+  if (request.headers.traceparent === undefined) return ROOT_CONTEXT;
+  return peers.trust.trusts(peers.trust.clientAddress(request)) ? remoteParent(request, peers) : ROOT_CONTEXT;
+}
+
+/** What a kept request's span says: method, path (never the query), client address, status; an outsider's parent as a link. */
+function recordRequest(
+  span: Span,
+  active: Context,
+  request: IncomingMessage,
+  response: ServerResponse,
+  peers: Peers & { continued: boolean },
+) {
+  const url = request.url ?? '/';
+  const query = url.indexOf('?');
+  span.setAttributes({
+    'http.request.method': request.method ?? 'GET',
+    'url.scheme': 'http',
+    'url.path': query < 0 ? url : url.slice(0, query),
+    'client.address': peers.trust.clientAddress(request),
+  });
+  if (!peers.continued && request.headers.traceparent !== undefined) {
+    const outside = trace.getSpanContext(remoteParent(request, peers));
+    if (outside && isSpanContextValid(outside)) span.addLink({ context: outside });
+  }
+  context.bind(active, request);
+  context.bind(active, response);
+  response.once('close', () => {
+    span.setAttribute('http.response.status_code', response.statusCode);
+    if (response.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
+  });
+}

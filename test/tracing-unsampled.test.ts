@@ -1,0 +1,85 @@
+import { createServer, get, type Server } from 'node:http';
+import { context, type Span, TraceFlags, trace } from '@opentelemetry/api';
+import { ParentBasedSampler } from '@opentelemetry/sdk-trace';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen } from '../server/lifecycle';
+import type { Tracing } from '../server/tracing/active';
+import { startSdk } from '../server/tracing/sdk';
+import { startTestApp, type TestApp } from './support/app';
+import { startOtlpReceiver } from './support/otlp-receiver';
+
+/**
+ * Tracing you can leave on: a request the sampler drops costs one decision at its root and nothing
+ * below it. Every span started anywhere asks the sampler first, so its questions count the spans a
+ * request starts: the SDK runs in this process at a 0 ratio, in front of a real app, Postgres and Redis.
+ */
+const asked: string[] = [];
+const shouldSample = ParentBasedSampler.prototype.shouldSample;
+ParentBasedSampler.prototype.shouldSample = function counted(this: ParentBasedSampler, ...args) {
+  asked.push(args[2]);
+  return shouldSample.apply(this, args);
+};
+
+let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+let tracing: Tracing;
+let t: TestApp;
+let probe: Server;
+let probeUrl: string;
+/** The active span in each request's work, as the work saw it. */
+const seen: (Span | undefined)[] = [];
+
+/** A request's work: a SQL statement, a Redis command and a call to another server. */
+async function work() {
+  seen.push(trace.getSpan(context.active()));
+  await t.app.sql`select 1`;
+  await t.app.redis.ping();
+  await new Promise<void>((resolve, reject) =>
+    get(`${t.baseUrl}/api/health`, (res) => res.resume().on('end', resolve)).on('error', reject),
+  );
+}
+
+beforeAll(async () => {
+  receiver = await startOtlpReceiver();
+  tracing = await startSdk(
+    { endpoint: receiver.endpoint, sampleRatio: 0, trustedParents: [], trustProxy: false },
+    'api',
+  );
+  t = await startTestApp();
+  probe = createServer((_req, res) => {
+    work().then(
+      () => res.end('ok'),
+      (error) => res.writeHead(500).end(String(error)),
+    );
+  });
+  probeUrl = `http://127.0.0.1:${await listen(probe, 0, '127.0.0.1')}/work`;
+});
+
+afterAll(async () => {
+  probe?.closeAllConnections();
+  await new Promise((resolve) => probe?.close(resolve));
+  await t?.stop();
+  await tracing?.shutdown().catch(() => {});
+  await receiver?.close();
+});
+
+describe('a request the sampler drops', () => {
+  it('asks the sampler once, at its root, and starts no span for its SQL, Redis command or outgoing call', async () => {
+    asked.length = 0;
+    const res = await fetch(probeUrl);
+    expect(await res.text()).toBe('ok');
+    expect(asked).toEqual(['GET']);
+  });
+
+  it('runs under its root’s non-recording span, so jobs it enqueues follow the decision', async () => {
+    seen.length = 0;
+    await (await fetch(probeUrl)).text();
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.isRecording()).toBe(false);
+    expect(seen[0]?.spanContext().traceFlags).toBe(TraceFlags.NONE);
+  });
+
+  it('exports nothing', async () => {
+    await tracing.shutdown();
+    expect(receiver.spans).toEqual([]);
+  });
+});
