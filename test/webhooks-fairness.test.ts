@@ -4,8 +4,8 @@ import {
   createEndpointGate,
   type EndpointGate,
   GAVE_WAY,
+  GIVE_WAY_AFTER_MS,
   type Lease,
-  PROMPT_ANSWER_MS,
 } from '../server/webhooks/gate';
 import { affiliateWithCode, referredSwap } from './support/affiliates';
 import type { TestApp } from './support/app';
@@ -115,12 +115,12 @@ describe('the shared lane for new and failing endpoints', () => {
     expect(new Set(owners).size).toBe(settings.unprovenSlots);
     const firstAt = clock - 24;
 
-    // Parked until the oldest hanging attempt has gone PROMPT_ANSWER_MS unanswered, no longer.
+    // Parked until the oldest hanging attempt has gone GIVE_WAY_AFTER_MS unanswered, no longer.
     const early = await admit(g, 'whe_honest_new', 'usr_honest_new');
     expect(early).toMatchObject({ admitted: false, why: 'unproven-slots-taken' });
-    expect(early.admitted || early.retryAt).toBe(firstAt + PROMPT_ANSWER_MS);
+    expect(early.admitted || early.retryAt).toBe(firstAt + GIVE_WAY_AFTER_MS);
 
-    clock = firstAt + PROMPT_ANSWER_MS;
+    clock = firstAt + GIVE_WAY_AFTER_MS;
     const honest = await admit(g, 'whe_honest_new', 'usr_honest_new');
     expect(honest).toMatchObject({ admitted: true, lease: { proven: false } });
     const gaveWay = hanging.filter((lease) => lease.signal?.aborted);
@@ -130,7 +130,7 @@ describe('the shared lane for new and failing endpoints', () => {
     expect(await g.settle(gaveWay[0] as Lease, 'failed')).toEqual([]);
 
     // The owner whose attempt gave way makes none of the others give way; another new owner does.
-    clock += PROMPT_ANSWER_MS;
+    clock += GIVE_WAY_AFTER_MS;
     const victimOwner = `new_${ownerOfEndpoint(hanging[0]?.endpointId as string)}`;
     expect(await admit(g, 'whe_again', victimOwner)).toMatchObject({ admitted: false });
     expect(await admit(g, 'whe_honest_2', 'usr_honest_2')).toMatchObject({ admitted: true });

@@ -15,7 +15,7 @@ import { keep } from '../bounded-map';
  * `unprovenSlots` of this worker's slots, so the rest are always free for endpoints that answer. That
  * shared lane is fair per owner: one attempt in it per owner at a time, new endpoints' or failing
  * ones', and endpoints that have failed take all but one of its slots. When it is full, an owner with
- * nothing in it takes the place of the oldest attempt that has gone PROMPT_ANSWER_MS unanswered (that
+ * nothing in it takes the place of the oldest attempt that has gone GIVE_WAY_AFTER_MS unanswered (that
  * attempt is cut short as a failure, and its owner makes none give way for an attempt's bound), so a
  * new endpoint's first delivery never waits behind a few accounts' hanging receivers, new or not. A
  * slot that frees is kept for the oldest job that may take it: of an owner with nothing in the lane,
@@ -33,6 +33,12 @@ export interface GateSettings {
 }
 
 export const PROMPT_ANSWER_MS = 2_000;
+/**
+ * How long an attempt in a full shared lane runs before an owner with nothing in it may take its place:
+ * what a new endpoint's first delivery waits at most behind others' hanging receivers, with room left
+ * under 2 s for the queue's own latency.
+ */
+export const GIVE_WAY_AFTER_MS = 1_000;
 export const MAX_PAUSE_MS = 10 * 60_000;
 /** A parked job comes back by itself after this at most (sooner if the attempt ahead of it ends by its bound). */
 export const PARK_SAFETY_MS = 5_000;
@@ -52,12 +58,12 @@ export interface Lease {
   endpointId: string;
   token: string;
   proven: boolean;
-  /** Aborted when the attempt, unanswered after PROMPT_ANSWER_MS, gives its place in the shared lane away. */
+  /** Aborted when the attempt, unanswered after GIVE_WAY_AFTER_MS, gives its place in the shared lane away. */
   signal?: AbortSignal;
 }
 
 /** Why an attempt was cut short: it gave its place in the shared lane to another account's delivery. */
-export const GAVE_WAY = `no answer within ${PROMPT_ANSWER_MS / 1000} s; its place went to another account's delivery`;
+export const GAVE_WAY = `no answer within ${GIVE_WAY_AFTER_MS / 1000} s; its place went to another account's delivery`;
 
 /** A place in this process's shared lane: an attempt (it may be made to give way), or one kept for a woken job. */
 interface LanePlace {
@@ -302,7 +308,7 @@ export function createEndpointGate(
       const mayDisplace = !inLane(ownerId) && (gaveWay.get(ownerId) ?? 0) <= at;
       const oldest = oldestAttempt();
       const displaced =
-        mayDisplace && lane.size >= settings.unprovenSlots && oldest && oldest[1].at + PROMPT_ANSWER_MS <= at
+        mayDisplace && lane.size >= settings.unprovenSlots && oldest && oldest[1].at + GIVE_WAY_AFTER_MS <= at
           ? oldest
           : undefined;
       const mayTake = !inLane(ownerId) && (lane.size < settings.unprovenSlots || displaced !== undefined);
@@ -356,7 +362,7 @@ export function createEndpointGate(
         return {
           admitted: false,
           why: 'unproven-slots-taken',
-          retryAt: Math.max(at, since + PROMPT_ANSWER_MS) + random() * RIPE_JITTER_MS,
+          retryAt: Math.max(at, since + GIVE_WAY_AFTER_MS) + random() * RIPE_JITTER_MS,
         };
       }
       const freedBy = since + leaseMs - at;
