@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import postgres from 'postgres';
 import { ensureDatabase, migrateDatabase } from '../drizzle/migrate';
 import { seedCatalog } from '../drizzle/seed/seed';
-import { generateSwapDataset } from '../drizzle/seed/swap-dataset';
+import { affiliateId, generateSwapDataset, referralCodeOf } from '../drizzle/seed/swap-dataset';
 import { parseConfig } from '../server/config';
 import { createDb } from '../server/db';
 import { pruneUnexecutedLocks } from '../server/maintenance/retention';
@@ -21,6 +21,55 @@ export const SCALE_TAG = 'scale';
 const BIG_TABLES = ['transactions', 'locks', 'transaction_events'];
 /** Kept through the load: the lock rollup and the retention of unexecuted locks read them as they go. */
 const KEPT_INDEXES = ['locks_created_idx', 'locks_unexecuted_created_idx'];
+
+/** The lopsided shapes a real year has, laid over the generator's mix (`skewSwaps`). */
+export const SKEW = {
+  /** The recipient of this share of all swaps. */
+  hotRecipient: '0x5eed00000000000000000000000000000000a11c',
+  hotRecipientShare: 0.4,
+  /** A registered code on this share of all swaps, credited to its owner. */
+  hotCode: referralCodeOf(1),
+  hotCodeOwner: affiliateId(1),
+  hotCodeShare: 0.5,
+  /** Swaps from ETH on Ethereum, the asset most of them involve. */
+  hotAsset: { chain: 'ethereum', symbol: 'ETH' },
+  hotAssetShare: 0.6,
+  /** Senders that make one swap only. */
+  oneSwapWalletShare: 0.2,
+  /** Terms a client may send that name nothing. */
+  noMatch: ['zzzz-nothing-matches', '0x00000000000000000000000000000000deadbeef'],
+} as const;
+
+/**
+ * Moves shares of the swaps (chosen by a hash of their id, so the same ones at any size) onto one
+ * recipient, one referral code and one source asset, and gives another share senders of their own.
+ * Run before the rollups count the swaps, or with the rollup triggers on.
+ */
+export async function skewSwaps(sql: postgres.Sql | postgres.TransactionSql): Promise<void> {
+  const share = (salt: string, part: number) => sql.unsafe(`(abs(hashtext(id || '${salt}')) % 1000) < ${part * 1000}`);
+  const [asset] = await sql<{ id: number }[]>`
+    select id from assets where chain_key = ${SKEW.hotAsset.chain} and symbol = ${SKEW.hotAsset.symbol}`;
+  const [template] = await sql<{ src_asset: postgres.JSONValue }[]>`
+    select src_asset from transactions where src_asset_id = ${asset?.id ?? 0} limit 1`;
+  if (!template) throw new Error('skewSwaps: no swap from the hot asset to copy it from');
+  await sql`
+    update transactions set
+      recipient_wallet_address = case when ${share('r', SKEW.hotRecipientShare)}
+        then ${SKEW.hotRecipient} else recipient_wallet_address end,
+      recipient_wallet_key = case when ${share('r', SKEW.hotRecipientShare)}
+        then ${SKEW.hotRecipient.toLowerCase()} else recipient_wallet_key end,
+      referral_code = case when ${share('c', SKEW.hotCodeShare)} then ${SKEW.hotCode} else referral_code end,
+      referral_owner_id = case when ${share('c', SKEW.hotCodeShare)}
+        then ${SKEW.hotCodeOwner} else referral_owner_id end,
+      src_chain = case when ${share('a', SKEW.hotAssetShare)} then ${SKEW.hotAsset.chain} else src_chain end,
+      src_asset = case when ${share('a', SKEW.hotAssetShare)} then ${JSON.stringify(template.src_asset)}::jsonb else src_asset end,
+      wallet_address = case when ${share('w', SKEW.oneSwapWalletShare)}
+        then '0x' || substr(md5(id || 'one'), 1, 32) || substr(md5(id), 1, 8) else wallet_address end,
+      wallet_key = case when ${share('w', SKEW.oneSwapWalletShare)}
+        then '0x' || substr(md5(id || 'one'), 1, 32) || substr(md5(id), 1, 8) else wallet_key end
+    where ${share('r', SKEW.hotRecipientShare)} or ${share('c', SKEW.hotCodeShare)}
+       or ${share('a', SKEW.hotAssetShare)} or ${share('w', SKEW.oneSwapWalletShare)}`;
+}
 
 export interface ScaleDataset {
   swaps: number;
@@ -36,7 +85,7 @@ export interface ScaleDataset {
 
 export const scaleDatabaseUrl = (settings: BenchSettings, swaps: number) => {
   const url = new URL(settings.databaseUrl);
-  url.pathname = `/switchyard_bench_scale_${swaps}`;
+  url.pathname = `/switchyard_bench_scale_skewed_${swaps}`;
   return url.toString();
 };
 
@@ -127,6 +176,7 @@ async function bulkLoad(url: string, swaps: number, log: (line: string) => void)
         },
       }),
     );
+    await timed('skew', () => skewSwaps(sql));
     await timed('build indexes', async () => {
       for (const index of indexes) await sql.unsafe(index.def);
     });

@@ -81,6 +81,9 @@ beforeAll(async () => {
     .sql`update transactions set status = 'REFUND' where id = any(${t.app.sql.array(txs.filter((_, i) => i % 9 === 2).map((x) => x.id))})`;
   await t.app
     .sql`update transactions set referral_code = ${first.id} where id = any(${t.app.sql.array(txs.filter((_, i) => i % 10 === 7 || i === 0).map((x) => x.id))})`;
+  // A code that spells the wallet most swaps pay out to: its total cannot come from the pair counters alone.
+  await t.app
+    .sql`update transactions set referral_code = ${WALLETS.solana} where id = any(${t.app.sql.array(txs.filter((_, i) => i % 30 === 13).map((x) => x.id))})`;
   txs.push(
     ...(await insertTransactions(
       t.app,
@@ -200,6 +203,10 @@ describe('history totals and pages against a brute-force reading', () => {
       ['a hash', { query: (txs[7] as SyntheticTx).hash as string }],
       ['an outbound hash', { query: txs.find((x) => x.outboundHash)?.outboundHash as string }],
       ['a wallet', { query: ALICE.toLowerCase() }],
+      ['the wallet most swaps pay out to', { query: WALLETS.bitcoin }],
+      ['a wallet and statuses', { query: ALICE, statuses: ['SUCCESS', 'PENDING'] }],
+      ['a wallet that is also a code', { query: WALLETS.solana }],
+      ['a wallet that is also a code, and statuses', { query: WALLETS.solana, statuses: ['FAILED'] }],
       ['a lock id', { query: '' }],
       ['a term naming nothing', { query: 'zzz-nothing' }],
       ['a symbol and statuses', { query: 'sol', statuses: ['SUCCESS', 'FAILED'] }],
@@ -281,6 +288,8 @@ describe('history totals and pages against a brute-force reading', () => {
       { query: 'lifi' },
       { query: 'relay' },
       { referralCode: 'usdc' },
+      { query: WALLETS.bitcoin },
+      { query: WALLETS.solana, statuses: ['SUCCESS'] },
     ] as Filter[]) {
       const res = await t.json(`/api/v1/transaction/history?${query(f)}`);
       expect(res.body.pagination.total, JSON.stringify(f)).toBe(table.filter((r) => matches(r, f)).length);

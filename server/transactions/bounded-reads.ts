@@ -111,7 +111,8 @@ async function timedTransaction<T>(
     connected = true;
     clearTimeout(timer);
     if (gaveUp || signal.aborted) throw noPlace();
-    await tx.unsafe(`set local statement_timeout = ${Math.floor(statementTimeoutMs)}`);
+    // JIT compiles a plan whose estimate is high, as a generic plan's can be: seconds for a read of a few rows.
+    await tx.unsafe(`set local statement_timeout = ${Math.floor(statementTimeoutMs)}; set local jit = off`);
     // One statement at a time: postgres.js cancels only the statement a connection is running, and a
     // cancelled one queued behind it would leave the transaction open.
     let current: { cancel(): void } | undefined;

@@ -7,6 +7,7 @@ import type { AppContext } from '../context';
 import { AppError, validationError } from '../errors';
 import { decodeCursor, encodeCursor, type Position } from '../keyset-cursor';
 import { perKey } from '../per-key';
+import { PROVIDER_KEYS } from '../providers/keys';
 import { offsetOf, type Paginated } from '../schemas/common';
 import type { HistoryFilter } from '../schemas/transactions';
 import { boundedRead, type ReadGuard, type RunStatement } from './bounded-reads';
@@ -50,7 +51,8 @@ const and = (...parts: (Predicate | undefined)[]): Predicate => {
 /** What a `query` term can name; each kind has an index of its own. */
 interface Term {
   text: string;
-  provider: string;
+  /** The provider the term names, if any. */
+  provider: string | undefined;
   /** Catalog assets whose symbol contains the term. */
   assetIds: number[];
   hashKey: string;
@@ -62,34 +64,57 @@ async function resolveTerm(ctx: AppContext, search: string | undefined): Promise
   if (!text) return undefined;
   return {
     text,
-    provider: text.toUpperCase(),
+    provider: PROVIDER_KEYS.find((key) => key === text.toUpperCase()),
     assetIds: await assetIdsBySymbol(ctx, text),
     hashKey: hashKey(text) ?? text,
     walletKeys: walletLookupKeys(text),
   };
 }
 
-/** A transaction id, lock id, one of its hashes, or a wallet on either side: a few rows, each through its index. */
-const identity =
-  (term: Term): Predicate =>
-  (s) => {
-    const [text, key, wallets] = [s.param(term.text), s.param(term.hashKey), s.param(arrayLiteral(term.walletKeys))];
-    return `id = ${text} or lock_id = ${text} or hash_key = ${key} or inbound_hash_key = ${key}
-      or outbound_hash_key = ${key} or wallet_key = any(${wallets}::text[]) or recipient_wallet_key = any(${wallets}::text[])`;
-  };
+/** A transaction id, lock id, one of its hashes, or a wallet on either side: each its own index. */
+function identityBranches(term: Term): Predicate[] {
+  return [
+    (s) => `id = ${s.param(term.text)}`,
+    (s) => `lock_id = ${s.param(term.text)}`,
+    ...(['hash_key', 'inbound_hash_key', 'outbound_hash_key'] as const).map(
+      (column): Predicate =>
+        (s) =>
+          `${column} = ${s.param(term.hashKey)}`,
+    ),
+    ...walletBranches(term.walletKeys),
+  ];
+}
 
-/** Swaps of the term's provider or from or to one of its assets: the part of a term the counters count. */
-const broad =
-  (term: Term): Predicate =>
-  (s) => {
-    const ids = s.param(arrayLiteral(term.assetIds));
-    return `provider = ${s.param(term.provider)} or coalesce(src_asset_id, 0) = any(${ids}::int[])
-      or coalesce(dst_asset_id, 0) = any(${ids}::int[])`;
-  };
+/** One branch per key and side: with an equality each index scan runs in page order and stops at the page's end. */
+const walletBranches = (keys: readonly string[]): Predicate[] =>
+  keys.flatMap((key): Predicate[] => [
+    (s) => `wallet_key = ${s.param(key)}`,
+    (s) => `recipient_wallet_key = ${s.param(key)}`,
+  ]);
+
+const anyOf =
+  (parts: Predicate[]): Predicate =>
+  (s) =>
+    parts.length ? parts.map((p) => `(${p(s)})`).join(' or ') : 'false';
+
+/** The part of a term the counters count: its provider, or one of its assets on either side. */
+function broadBranchesOf(term: Term): Predicate[] {
+  return [
+    ...(term.provider ? [(s: Statement) => `provider = ${s.param(term.provider as string)}`] : []),
+    ...term.assetIds.flatMap((id): Predicate[] => [
+      (s) => `src_asset_id = ${s.param(id)}`,
+      (s) => `dst_asset_id = ${s.param(id)}`,
+    ]),
+  ];
+}
+
+/** Swaps of the term's provider or from or to one of its assets (as a filter on rows or counter cells). */
+const broad = (term: Term): Predicate => anyOf(broadBranchesOf(term));
+/** Not broad: a row whose asset id is null is not one of the term's assets either. */
 const notBroad =
   (term: Term): Predicate =>
   (s) =>
-    `not (${broad(term)(s)})`;
+    `not coalesce(${broad(term)(s)}, false)`;
 const codeIs =
   (code: string): Predicate =>
   (s) =>
@@ -99,10 +124,13 @@ const codeIsNot =
   (code: string): Predicate =>
   (s) =>
     `referral_code is distinct from ${s.param(code)}`;
-const termMatches =
-  (term: Term): Predicate =>
-  (s) =>
-    `(${identity(term)(s)}) or (${broad(term)(s)}) or (${codeIs(term.text)(s)})`;
+/** Every branch a term is read through: what it names broadly, as a code, and as an identity. */
+const termBranches = (term: Term): Predicate[] => [
+  ...broadBranchesOf(term),
+  codeIs(term.text),
+  ...identityBranches(term),
+];
+const termMatches = (term: Term): Predicate => anyOf(termBranches(term));
 
 /** The statuses a filter admits; undefined when any. */
 function statusesOf(filter: HistoryFilter): TxStatus[] | undefined {
@@ -148,10 +176,41 @@ const rowCount =
   (s) =>
     `(select count(*) from transactions where ${where(s)})`;
 
+/** Rows that some branch matches and `where` admits: each branch read through its own index, none counted twice. */
+const unionCount =
+  (branches: Predicate[], where: Predicate): Predicate =>
+  (s) =>
+    branches.length
+      ? `(select count(*) from (${branches
+          .map((branch) => `select id from transactions where (${branch(s)}) and (${where(s)})`)
+          .join(' union ')}) matched)`
+      : '0';
+
 const plus =
   (...parts: Predicate[]): Predicate =>
   (s) =>
     parts.map((p) => p(s)).join(' + ');
+
+/**
+ * Swaps the term names only as an identity (not by provider, asset or code). A wallet's swaps come from
+ * the pair counters, so a wallet most swaps pay out to costs what any other does; that needs the term
+ * to name no provider or asset (known here) and no used code (asked of the counters first).
+ */
+function identityTotal(term: Term, statuses: Predicate | undefined): Predicate {
+  const everyRow = unionCount(identityBranches(term), and(statuses, notBroad(term), codeIsNot(term.text)));
+  if (broadBranchesOf(term).length) return everyRow;
+  const keys = arrayLiteral(term.walletKeys);
+  const notWallet: Predicate = (s) => {
+    const wallets = s.param(keys);
+    return `not (wallet_key = any(${wallets}::text[]) or recipient_wallet_key = any(${wallets}::text[]))`;
+  };
+  const byCounters = plus(
+    counted('wallet_pair_counts', walletPairs(keys, statuses)),
+    unionCount(identityBranches({ ...term, walletKeys: [] }), and(statuses, notWallet)),
+  );
+  return (s) =>
+    `(case when ${counted('referral_swap_counts', codeIs(term.text))(s)} = 0 then ${byCounters(s)} else ${everyRow(s)} end)`;
+}
 
 /** The exact size of a history with no wallet and no transaction id, from the counters. */
 function broadTotal(filter: HistoryFilter, term: Term | undefined): Predicate {
@@ -165,46 +224,42 @@ function broadTotal(filter: HistoryFilter, term: Term | undefined): Predicate {
     // The code's swaps the term names by provider or asset, plus those it names otherwise.
     return plus(
       counted('referral_swap_counts', and(codeIs(code), statuses, broad(term))),
-      rowCount(and(identity(term), codeIs(code), statuses, notBroad(term))),
+      unionCount(identityBranches(term), and(codeIs(code), statuses, notBroad(term))),
     );
   }
   // Disjoint parts: by provider or asset; else by the code the term spells; else by identity.
   return plus(
     counted('swap_counts', and(statuses, broad(term))),
     counted('referral_swap_counts', and(codeIs(term.text), statuses, notBroad(term))),
-    rowCount(and(identity(term), statuses, notBroad(term), codeIsNot(term.text))),
+    identityTotal(term, statuses),
   );
 }
 
 /**
  * Index-ordered sources whose union is exactly the filtered history, and the filter each must still
- * pass. Without a wallet.
+ * pass. Without a wallet. A term is one branch per thing it can name, never an OR in one scan: a
+ * generic plan guesses an OR's share of the table from no value at all.
  */
 function broadBranches(filter: HistoryFilter, term: Term | undefined): { branches: Predicate[]; rest: Predicate } {
-  const statuses = statusesOf(filter);
+  const statuses = statusIn(statusesOf(filter));
   if (filter.transactionId) {
     return { branches: [(s) => `id = ${s.param(filter.transactionId as string)}`], rest: historyWhere(filter, term) };
   }
-  if (filter.referralCode) {
-    return { branches: [codeIs(filter.referralCode)], rest: and(statusIn(statuses), term && termMatches(term)) };
+  const code = filter.referralCode;
+  if (term && code !== undefined) {
+    // The code's swaps the term names by provider, asset or as the code: one pass over the code's index (a
+    // branch per asset would each pass over it); those it names as an identity: by each identity's index.
+    const named = code === term.text ? [] : broadBranchesOf(term);
+    const byCode =
+      code === term.text || named.length ? [and(codeIs(code), named.length ? anyOf(named) : undefined)] : [];
+    return { branches: [...byCode, ...identityBranches(term).map((b) => and(b, codeIs(code)))], rest: and(statuses) };
   }
-  if (term) {
+  if (term) return { branches: termBranches(term), rest: and(statuses) };
+  if (code !== undefined) return { branches: [codeIs(code)], rest: and(statuses) };
+  const listed = statusesOf(filter);
+  if (listed) {
     return {
-      branches: [
-        (s) => `provider = ${s.param(term.provider)}`,
-        ...term.assetIds.flatMap((id): Predicate[] => [
-          (s) => `src_asset_id = ${s.param(id)}`,
-          (s) => `dst_asset_id = ${s.param(id)}`,
-        ]),
-        codeIs(term.text),
-        identity(term),
-      ],
-      rest: and(statusIn(statuses)),
-    };
-  }
-  if (statuses) {
-    return {
-      branches: statuses.map(
+      branches: listed.map(
         (status): Predicate =>
           (s) =>
             `status = ${s.param(status)}`,
@@ -217,8 +272,9 @@ function broadBranches(filter: HistoryFilter, term: Term | undefined): { branche
 
 /**
  * The positions of one page: each branch an index scan in page order, cut at the page's end, then
- * merged without duplicates. A page in the older half is read from the oldest end, so page 200 of
- * 200 costs what page 1 does.
+ * merged in order without duplicates (a merge that pulls from each scan only as far as the page, so a
+ * deep page reads about offset + perPage entries in all, not that many per branch). A page in the
+ * older half is read from the oldest end, so page 200 of 200 costs what page 1 does.
  */
 async function pagePositions(
   run: RunStatement,
@@ -247,7 +303,8 @@ async function pagePositions(
   );
   const skip = cursor ? 0 : fromOldest ? total - end : offset;
   const rows = await run<{ id: string; created_text: string }[]>(
-    `select id, created_at::text as created_text from (${scans.join(' union ')}) page ${order} limit ${take} offset ${skip}`,
+    `select id, created_at::text as created_text from (select distinct on (created_at, id) created_at, id
+      from (${scans.join(' union all ')}) scanned ${order}) page limit ${take} offset ${skip}`,
     s.params,
   );
   const positions = rows.map((r) => ({ id: r.id, createdAt: r.created_text }));
@@ -259,15 +316,6 @@ async function scalar(run: RunStatement, total: Predicate): Promise<number> {
   const [row] = await run<{ n: string }[]>(`select (${total(s)})::bigint::text as n`, s.params);
   return Number(row?.n ?? 0);
 }
-
-/** "Sender or recipient" as an OR defeats both wallet indexes, so each side is its own index-only scan. */
-const walletTotal =
-  (keys: Predicate, where: Predicate): Predicate =>
-  (s) => {
-    const [wallets, condition] = [keys(s), where(s)];
-    return `(select count(*) from (select id from transactions where wallet_key = any(${wallets}::text[]) and ${condition}
-      union select id from transactions where recipient_wallet_key = any(${wallets}::text[]) and ${condition}) matched)`;
-  };
 
 /** The total and the page; page 1 and cursor pages read newest first whatever the total, so both go at once. */
 async function countedPage(
@@ -295,19 +343,13 @@ async function pageOf(
 ): Promise<{ positions: Position[]; total: number }> {
   if (filter.addresses?.length) {
     const walletKeys = [...new Set(filter.addresses.flatMap(walletLookupKeys))];
-    const keys = arrayLiteral(walletKeys);
     const where = historyWhere(filter, term);
-    // One branch per key and side: with an equality each index scan runs in page order and stops at the
-    // page's end; with `= any(keys)` Postgres reads every swap of the wallet and sorts them.
-    const branches = walletKeys.flatMap((key): Predicate[] => [
-      (s) => `wallet_key = ${s.param(key)}`,
-      (s) => `recipient_wallet_key = ${s.param(key)}`,
-    ]);
+    const branches = walletBranches(walletKeys);
     // Only wallets and statuses: the wallet pair counters; with more filters, each side's index.
     const total =
       term || filter.referralCode !== undefined || filter.transactionId !== undefined
-        ? walletTotal((s) => s.param(keys), where)
-        : counted('wallet_pair_counts', walletPairs(keys, statusIn(statusesOf(filter))));
+        ? unionCount(branches, where)
+        : counted('wallet_pair_counts', walletPairs(arrayLiteral(walletKeys), statusIn(statusesOf(filter))));
     return countedPage(run, filter, total, branches, where);
   }
   const total = filter.transactionId ? rowCount(historyWhere(filter, term)) : broadTotal(filter, term);

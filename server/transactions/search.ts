@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, like, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import { type PgColumn, union } from 'drizzle-orm/pg-core';
 import { transactions } from '../../drizzle/schema';
 import { walletLookupKeys } from '../catalog/addresses';
@@ -15,22 +15,18 @@ export const usd = (value: string | null) => (value === null ? null : Number(val
 /** Shorter hash prefixes match too much to be useful and too many index entries to be cheap. */
 export const MIN_HASH_PREFIX = 8;
 
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/**
- * A transaction named by its id, its lock id, any of its three hashes, or a wallet on either side.
- * With `hashPrefix`, a hash term of 8 or more characters also matches the hashes it begins.
- */
-export function identifiedBy(term: string, { hashPrefix = false } = {}): SQL {
-  return or(...identityAlternatives(term, { hashPrefix })) as SQL;
-}
+/** Above every string that begins with the prefix, byte by byte (the hash indexes use text_pattern_ops). */
+const AFTER_EVERY_CHARACTER = '\u{10FFFF}';
 
 /** The ways a term names a transaction, each through an index of its own. */
 function identityAlternatives(term: string, { hashPrefix = false } = {}): SQL[] {
   const key = hashKey(term) ?? term;
   const wallets = walletLookupKeys(term);
+  // A range, not LIKE: a generic plan cannot read an index for a pattern it does not know yet.
   const hashMatch = (column: PgColumn) =>
-    hashPrefix && key.length >= MIN_HASH_PREFIX ? like(column, `${escapeLike(key)}%`) : eq(column, key);
+    hashPrefix && key.length >= MIN_HASH_PREFIX
+      ? sql`(${column} ~>=~ ${key} and ${column} ~<~ ${key + AFTER_EVERY_CHARACTER})`
+      : eq(column, key);
   return [
     eq(transactions.id, term),
     eq(transactions.lockId, term),
