@@ -397,6 +397,28 @@ describe('query plans', () => {
     expect(kinds).not.toContain('HashAggregate');
   });
 
+  it('the referral code lists are read newest first from an index, not sorted', async () => {
+    const caller = await callerFor(app, (await signedInUser(t.app, 'admin')).headers);
+    const lists: [string, () => Promise<unknown>, string][] = [
+      ['every code', () => caller.affiliates.overview({ range: '7d', codesPerPage: 3 }), 'referral_codes_created_idx'],
+      [
+        "one affiliate's codes",
+        () => caller.affiliates.overview({ range: '7d', ownerId: affiliateId(2), codesPerPage: 3 }),
+        'referral_codes_owner_created_idx',
+      ],
+    ];
+    for (const [label, run, index] of lists) {
+      const first = (await run()) as { codesNextCursor: string | null };
+      expect(first.codesNextCursor, label).not.toBeNull();
+      plans = [];
+      await run();
+      const list = plans.find((p) => /from referral_codes rc left join auth_user/.test(p.query));
+      const kinds = nodeTypes(list?.plan as PlanNode);
+      expect(kinds, label).not.toContain('Sort');
+      expect(JSON.stringify(list?.plan), label).toContain(`"Index Name":"${index}"`);
+    }
+  });
+
   it("a wallet's history page is read in index order, never every swap of the wallet sorted", async () => {
     const [hot] = await t.app.sql<{ wallet: string; other: string }[]>`
       select wallet_address as wallet,

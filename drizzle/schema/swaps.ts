@@ -197,7 +197,11 @@ export const referralCodes = pgTable(
     active: boolean('active').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('referral_codes_owner_idx').on(t.ownerId)],
+  // The code lists page newest first, everyone's or one owner's.
+  (t) => [
+    index('referral_codes_created_idx').on(t.createdAt, t.code),
+    index('referral_codes_owner_created_idx').on(t.ownerId, t.createdAt, t.code),
+  ],
 );
 
 export const rateLimitHits = pgTable(
