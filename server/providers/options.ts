@@ -11,4 +11,6 @@ export interface AdapterOptions {
   now?: () => number;
   /** Charges the provider's budget once per upstream HTTP request (where it is counted per request). */
   beforeRequest?: (path: string) => Promise<void>;
+  /** THORChain's Midgard, which lists a depositor's swaps (absent: deposits are looked up by hash only). */
+  midgardUrl?: string;
 }

@@ -31,6 +31,7 @@ export const LIVE_ALLOWED_HOSTS: Record<ProviderKey, string[]> = {
     'thornode.thorswap.net',
     'thornode.thorchain.liquify.com',
     'mayanode.mayachain.info',
+    'midgard.ninerealms.com',
   ],
   RELAY: ['api.relay.link', 'api.testnets.relay.link'],
   CHAINFLIP: ['chainflip-swap.chainflip.io', 'chainflip-swap-perseverance.chainflip.io'],
@@ -47,6 +48,13 @@ export function providerBaseUrl(config: Config, key: ProviderKey): string {
   return config.providersMode === 'live'
     ? LIVE_BASE_URLS[key]
     : `http://${config.simulatorHost}:${simulatorPort(config, key)}`;
+}
+
+/** THORChain's Midgard: Nine Realms' beside its node live, none beside a node of the operator's own, the simulator offline. */
+export function midgardUrl(config: Config, key: ProviderKey): string | undefined {
+  if (key !== 'THORCHAIN') return undefined;
+  if (config.providersMode !== 'live') return providerBaseUrl(config, key);
+  return config.providers[key].baseUrl ? undefined : 'https://midgard.ninerealms.com';
 }
 
 /**
@@ -117,6 +125,7 @@ export function createProviderRegistry(
           config.providersMode === 'live' ? [...LIVE_ALLOWED_HOSTS[key], ...config.upstreamAllowedHosts] : undefined,
         log,
         beforeRequest: requestBudget?.charge,
+        midgardUrl: midgardUrl(config, key),
       },
       config,
     );

@@ -12,7 +12,7 @@ import {
 import type { Redis } from 'ioredis';
 import { type CallPurpose, createBudgetLimiter, takeFromBudget, withCallPurpose } from './budget';
 import { ProviderError } from './errors';
-import type { ProviderAdapter, ProviderKey } from './types';
+import type { ProviderAdapter, ProviderKey, StatusInput } from './types';
 
 export interface ResiliencePolicy {
   /** Consecutive upstream failures that open the breaker. */
@@ -137,6 +137,10 @@ export function withResilience(
     execute: (input, signal) => guarded(swapBreaker, 'swap', () => adapter.execute(input, signal)),
     status: (input, signal) =>
       statusPolicy.execute(() => guarded(statusBreaker, 'status', () => adapter.status(input, signal)), signal),
+    ...(adapter.findDeposits && {
+      findDeposits: (input: StatusInput, signal: AbortSignal) =>
+        guarded(statusBreaker, 'status', () => adapter.findDeposits?.(input, signal) ?? Promise.resolve([])),
+    }),
     breakerState: () => worse(STATE_NAMES[swapBreaker.state], STATE_NAMES[statusBreaker.state]),
   };
 }

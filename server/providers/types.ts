@@ -231,4 +231,9 @@ export interface ProviderAdapter {
   execute(input: ExecuteInput, signal: AbortSignal): Promise<ExecutionResult>;
   canTrack(trackingContext: Record<string, unknown>, hash: string): boolean;
   status(input: StatusInput, signal: AbortSignal): Promise<StatusResult>;
+  /**
+   * Looks for a deposit-address swap's deposit by what is known of it (depositor, memo, vault) where the
+   * provider's API lists deposits that way: the hashes of candidates, which status must still verify.
+   */
+  findDeposits?(input: StatusInput, signal: AbortSignal): Promise<string[]>;
 }

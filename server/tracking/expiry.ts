@@ -2,9 +2,12 @@ import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import { transactionEvents, transactions } from '../../drizzle/schema';
 import type { AppContext } from '../context';
 import { afterTransactionChange } from '../transactions/changes';
+import { hashKey } from '../transactions/keys';
+import { REOPENED, verifies } from '../transactions/transitions';
 import { stillAwaitingDeposit } from './apply-status';
-import { askProvider, pollTransaction } from './poll';
-import { readForPoll } from './poll-row';
+import { verifiedElsewhere } from './hash-claims';
+import { askProvider, findDeposits, pollTransaction } from './poll';
+import { type PollFields, readForPoll } from './poll-row';
 
 const EXPIRY_BATCH = 200;
 
@@ -27,6 +30,58 @@ async function providerSawDeposit(ctx: AppContext, transactionId: string): Promi
     return !stillAwaitingDeposit(await askProvider(ctx, adapter, row));
   } catch {
     return undefined;
+  }
+}
+
+/** Attaches a verified deposit's hash to a swap still waiting for it, unless another swap holds it verified. */
+async function attach(ctx: AppContext, tx: PollFields, hash: string): Promise<boolean> {
+  const attached = await ctx.db.transaction(async (db) => {
+    const key = hashKey(hash);
+    if (!key || (await verifiedElsewhere(db, tx, key))) return false;
+    const [found] = await db
+      .update(transactions)
+      .set({
+        hash,
+        hashKey: key,
+        hashVerifiedAt: sql`now()`,
+        substatus: REOPENED.substatus,
+        nextPollAt: sql`now()`,
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(transactions.id, tx.id), awaitingDeposit))
+      .returning({ id: transactions.id });
+    if (!found) return false;
+    await db.insert(transactionEvents).values({
+      transactionId: tx.id,
+      type: 'hash_updated',
+      message: `Deposit ${hash} found at ${tx.provider} by the depositor and memo before the swap would have expired, and verified as this swap's; tracked`,
+      data: { txHash: hash, substatus: REOPENED.substatus, foundBeforeExpiry: true },
+    });
+    return true;
+  });
+  if (attached) await afterTransactionChange(ctx, tx.id);
+  return attached;
+}
+
+/**
+ * Before a deposit-address swap expires, its deposit is looked for by what we know (depositor, memo, vault)
+ * where the provider lists deposits so; the first candidate the provider verifies as this swap's deposit, and
+ * no other swap holds, is attached as its hash. 'unknown': the provider could not be asked now, so the swap is
+ * not expired either.
+ */
+async function attachFoundDeposit(ctx: AppContext, transactionId: string): Promise<'attached' | 'none' | 'unknown'> {
+  const row = await readForPoll(ctx, transactionId);
+  const adapter = row && ctx.providers.get(row.provider);
+  if (!row || !adapter?.findDeposits) return 'none';
+  try {
+    for (const hash of await findDeposits(ctx, adapter, row)) {
+      const verified = verifies((await askProvider(ctx, adapter, row, hash)).hashCheck, hash);
+      if (verified && (await attach(ctx, row, hash))) return 'attached';
+    }
+    return 'none';
+  } catch (error) {
+    ctx.log.warn({ err: error, transactionId }, 'could not look for the deposit of a swap about to expire');
+    return 'unknown';
   }
 }
 
@@ -76,8 +131,9 @@ export async function expireUnfundedSwaps(ctx: AppContext, now = new Date()): Pr
   let expired = 0;
   for (const { id, depositDeadline } of due) {
     const seen = await providerSawDeposit(ctx, id);
-    if (seen === true) await pollTransaction(ctx, id);
-    else if (seen === false && depositDeadline && (await expire(ctx, id, depositDeadline, expiryGraceMs))) expired++;
+    const found = seen === false ? await attachFoundDeposit(ctx, id) : undefined;
+    if (seen === true || found === 'attached') await pollTransaction(ctx, id);
+    else if (found === 'none' && depositDeadline && (await expire(ctx, id, depositDeadline, expiryGraceMs))) expired++;
   }
   return expired;
 }

@@ -24,7 +24,7 @@ export interface ClaimOutcome {
  * A hash belongs to one transaction: once verified for one, it never verifies another. Serialised
  * per hash with an advisory lock so two polls cannot both win it.
  */
-async function verifiedElsewhere(db: Executor, tx: ClaimRow, key: string): Promise<boolean> {
+export async function verifiedElsewhere(db: Executor, tx: Pick<ClaimRow, 'id'>, key: string): Promise<boolean> {
   await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`hash:${key}`}))`);
   const [other] = await db
     .select({ id: transactions.id })

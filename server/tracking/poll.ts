@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { transactions } from '../../drizzle/schema';
-import { getCatalog } from '../catalog/snapshot';
+import { type CatalogSnapshot, getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import { feePrices, priceRecordedFee } from '../fees/summary';
 import { isProviderError, ProviderError } from '../providers/errors';
-import type { ProviderAdapter, RouteAsset, StatusResult, TxStatus } from '../providers/types';
+import type { ProviderAdapter, RouteAsset, StatusInput, StatusResult, TxStatus } from '../providers/types';
 import { withDeadline } from '../routing/deadline';
 import { applyStatus, learnsNothing, recordPollError, type ScheduleFields } from './apply-status';
 import { nextPollDelay, REFUND_WATCH_INTERVAL_MS } from './cadence';
@@ -65,37 +65,46 @@ function assetFromSnapshot(tx: PollFields, side: 'src' | 'dst', catalogAsset: Ro
   );
 }
 
-/** One status read for a transaction, about its own hash or (at track) a hash a client just reported. */
-export async function askProvider(
+/** What a provider is asked about a transaction, under the provider's deadline: its stored context, hashes and assets. */
+async function askAbout<T>(
   ctx: AppContext,
   adapter: ProviderAdapter,
   tx: PollFields,
-  hash = tx.hash,
-): Promise<StatusResult> {
+  hash: string,
+  ask: (input: StatusInput, signal: AbortSignal, catalog: CatalogSnapshot) => Promise<T>,
+): Promise<T> {
   const catalog = await getCatalog(ctx);
   const deadline = ctx.config.providers[adapter.key].deadlineMs;
-  const src = assetFromSnapshot(tx, 'src', tx.srcAsset.id ? catalog.assetById(tx.srcAsset.id) : undefined);
-  const dst = assetFromSnapshot(tx, 'dst', tx.dstAsset.id ? catalog.assetById(tx.dstAsset.id) : undefined);
-  const result = await withDeadline(
+  const input: StatusInput = {
+    trackingContext: tx.trackingContext,
+    hash,
+    inboundHash: tx.inboundHash,
+    depositor: tx.walletAddress,
+    recipient: tx.recipientWalletAddress,
+    srcAmountBase: BigInt(tx.srcAmountBase),
+    src: assetFromSnapshot(tx, 'src', tx.srcAsset.id ? catalog.assetById(tx.srcAsset.id) : undefined),
+    dst: assetFromSnapshot(tx, 'dst', tx.dstAsset.id ? catalog.assetById(tx.dstAsset.id) : undefined),
+    createdAt: tx.createdAt,
+  };
+  return withDeadline(
     deadline,
-    (signal) =>
-      adapter.status(
-        {
-          trackingContext: tx.trackingContext,
-          hash,
-          inboundHash: tx.inboundHash,
-          depositor: tx.walletAddress,
-          recipient: tx.recipientWalletAddress,
-          srcAmountBase: BigInt(tx.srcAmountBase),
-          src,
-          dst,
-          createdAt: tx.createdAt,
-        },
-        signal,
-      ),
+    (signal) => ask(input, signal, catalog),
     () => new ProviderError(adapter.key, 'UNAVAILABLE', `no status within ${deadline} ms`),
   );
-  return result.fee ? { ...result, fee: priceRecordedFee(result.fee, feePrices(catalog, [src, dst])) } : result;
+}
+
+/** One status read for a transaction, about its own hash or (at track) a hash a client just reported. */
+export function askProvider(ctx: AppContext, adapter: ProviderAdapter, tx: PollFields, hash = tx.hash) {
+  return askAbout(ctx, adapter, tx, hash, async (input, signal, catalog): Promise<StatusResult> => {
+    const result = await adapter.status(input, signal);
+    const fee = result.fee && priceRecordedFee(result.fee, feePrices(catalog, [input.src, input.dst]));
+    return fee ? { ...result, fee } : result;
+  });
+}
+
+/** Candidates for the deposit of a swap without a hash, where its provider lists deposits (ProviderAdapter.findDeposits). */
+export function findDeposits(ctx: AppContext, adapter: ProviderAdapter, tx: PollFields): Promise<string[]> {
+  return askAbout(ctx, adapter, tx, '', async (input, signal) => (await adapter.findDeposits?.(input, signal)) ?? []);
 }
 
 function delayFor(

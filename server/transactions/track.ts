@@ -12,7 +12,7 @@ import { reopenExpiredSwap } from '../tracking/reopen';
 import { afterTransactionChange } from './changes';
 import { hashKey } from './keys';
 import { findTransaction } from './lookup';
-import { isFinal } from './transitions';
+import { isFinal, verifies } from './transitions';
 import { type ParsedTxHash, parseTxHash } from './tx-hash';
 
 export interface TrackResult {
@@ -55,7 +55,7 @@ async function decide(
   if (!adapter) return { take: false, reason: 'the provider is not available to confirm it' };
   try {
     const check = (await askProvider(ctx, adapter, tx, hash)).hashCheck;
-    if (check?.hash === hash && check.verdict === 'verified') return { take: true };
+    if (verifies(check, hash)) return { take: true };
     if (check?.verdict === 'rejected')
       return { take: false, reason: check.reason ?? 'the provider does not tie it to this swap' };
     return { take: false, reason: `${held} is being tracked and the provider does not know ${hash} yet` };

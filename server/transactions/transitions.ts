@@ -10,6 +10,10 @@ export function canTransition(from: TxStatus, to: TxStatus, fromSubstatus?: stri
   return from === 'FAILED' && fromSubstatus !== 'EXPIRED' && to === 'REFUND';
 }
 
+/** Whether the provider's check vouches for exactly this hash as the swap's deposit. */
+export const verifies = (check: HashCheck | undefined, hash: string) =>
+  check?.hash === hash && check.verdict === 'verified';
+
 /**
  * The named exception to canTransition: a swap that expired waiting for its deposit (FAILED / EXPIRED) goes
  * back to PENDING when its provider verifies a hash reported later as that swap's own deposit.
@@ -18,8 +22,7 @@ export const canReopen = (
   tx: { status: TxStatus; substatus: string | null },
   hash: string,
   check: HashCheck | undefined,
-): boolean =>
-  tx.status === 'FAILED' && tx.substatus === 'EXPIRED' && check?.hash === hash && check.verdict === 'verified';
+): boolean => tx.status === 'FAILED' && tx.substatus === 'EXPIRED' && verifies(check, hash);
 
 /** Where a re-opened swap stands: the verified hash's deposit waits for its confirmations. */
 export const REOPENED: { status: TxStatus; substatus: Substatus } = {

@@ -26,6 +26,7 @@ import { checksSender, inboundMismatch } from './verify';
 import {
   errorText,
   isErrorBody,
+  midgardActionsSchema,
   type QuoteFees,
   type QuoteSwapResponse,
   quoteAnswerSchema,
@@ -78,6 +79,9 @@ export function createThorchainAdapter(options: ThorchainAdapterOptions): Provid
     allowedHosts: options.allowedHosts,
     auth: options.config.apiKey ? { header: CLIENT_ID_HEADER, value: options.config.apiKey } : undefined,
   });
+  const midgard =
+    options.midgardUrl &&
+    createUpstream({ provider: key, baseUrl: options.midgardUrl, allowedHosts: options.allowedHosts });
 
   const routeIdOf = (mode: SwapMode) => `${node}:${mode}`;
   const modeOfRoute = (routeId: string): SwapMode => {
@@ -444,6 +448,37 @@ export function createThorchainAdapter(options: ThorchainAdapterOptions): Provid
     return { ...result, hashCheck: check(inbound ? 'verified' : 'unknown') };
   }
 
+  /**
+   * The depositor's swaps as Midgard lists them whose inbound carries our memo and the locked amount from the
+   * depositor. Midgard does not show the vault paid, so status must still verify each hash found.
+   */
+  async function findDeposits(input: StatusInput, signal: AbortSignal): Promise<string[]> {
+    const expected = expectedInbound(input);
+    if (!midgard || !expected.memo || !input.depositor) return [];
+    const { data } = await midgard.request({
+      path: '/v2/actions',
+      query: { address: input.depositor, type: 'swap' },
+      schema: midgardActionsSchema,
+      signal,
+    });
+    return data.actions.flatMap((action) =>
+      action.in
+        .filter(
+          (inbound) =>
+            !inboundMismatch(
+              {
+                id: inbound.txID,
+                from_address: inbound.address,
+                memo: action.metadata?.swap?.memo,
+                coins: inbound.coins,
+              },
+              { ...expected, inboundAddress: undefined, checkSender: true },
+            ),
+        )
+        .map((inbound) => inbound.txID),
+    );
+  }
+
   return {
     key,
     pollIntervalMs: 10_000,
@@ -452,5 +487,6 @@ export function createThorchainAdapter(options: ThorchainAdapterOptions): Provid
     execute,
     canTrack: (_trackingContext, hash) => hash.trim().length > 0,
     status,
+    findDeposits,
   };
 }

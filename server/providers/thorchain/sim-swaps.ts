@@ -196,3 +196,21 @@ export function statusBody(swap: SimSwap, stage: Stage) {
     stages: stagesBody(swap, stage),
   };
 }
+
+/** The swap as Midgard's `/v2/actions` lists it (see midgardActionsSchema): its inbound, sender and memo. */
+export function midgardAction(swap: SimSwap) {
+  return {
+    type: 'swap',
+    status: 'pending',
+    pools: [swap.from.notation, swap.to.notation].filter((notation) => !notation.startsWith('THOR.')),
+    in: [
+      {
+        address: swap.sender,
+        coins: [{ asset: swap.from.notation, amount: swap.amount.toString() }],
+        txID: swap.hash,
+      },
+    ],
+    out: [],
+    metadata: { swap: { memo: swap.memo } },
+  };
+}

@@ -26,6 +26,7 @@ import {
   WARNING,
 } from './sim-market';
 import {
+  midgardAction,
   type SimDeposit,
   type SimSwap,
   type SwapOutcome,
@@ -312,6 +313,20 @@ export async function startThorchainSimulator(opts: SimulatorOptions = {}): Prom
         const stage = stageAt(stagesFor(swap), swap.polls, req.config.settleAfterPolls);
         swap.polls += 1;
         return { status: 200, body: statusBody(swap, stage) };
+      },
+    },
+    {
+      // Midgard, which THORChain's simulator plays beside the node: a depositor's swaps, by the inbound's sender.
+      method: 'GET',
+      pattern: /^\/v2\/actions$/,
+      kind: 'status',
+      handle(req) {
+        const address = req.url.searchParams.get('address')?.toLowerCase();
+        for (const [hash, quoted] of deposited) if (!swaps.has(hash)) register({ hash }, req, quoted);
+        const actions = [...swaps.values()]
+          .filter((swap) => !swap.unobserved && (!address || swap.sender.toLowerCase() === address))
+          .map(midgardAction);
+        return { status: 200, body: { actions, count: String(actions.length), meta: {} } };
       },
     },
   ];

@@ -63,6 +63,23 @@ export const txSchema = z.looseObject({
 });
 export type WireTx = z.output<typeof txSchema>;
 
+/**
+ * Midgard `GET /v2/actions?address=…&type=swap` (midgard.ninerealms.com/v2/doc#operation/GetActions; a captured
+ * answer: yieldi-labs/yieldi-web app/__mocks__/responses/actionsResponse.ts): each action's inbounds with their
+ * tx id, sender and coins, and the swap's memo.
+ */
+export const midgardActionsSchema = z.looseObject({
+  actions: z.array(
+    z.looseObject({
+      status: z.string().optional(),
+      in: z.array(
+        z.looseObject({ txID: z.string(), address: z.string().optional(), coins: z.array(coinSchema).nullish() }),
+      ),
+      metadata: z.looseObject({ swap: z.looseObject({ memo: z.string().optional() }).optional() }).optional(),
+    }),
+  ),
+});
+
 export const plannedOutTxSchema = z.looseObject({
   chain: z.string(),
   to_address: z.string().optional(),
