@@ -7,6 +7,11 @@
  * (workers/main.ts, default webhook settings) in a child process, receivers in this one, all on
  * loopback. Phases alternate (absent, answering, hanging, twice); each starts a fresh worker on an
  * empty Redis prefix with new endpoints, so no phase inherits another's pauses or queued jobs.
+ *
+ * And a new endpoint's first delivery (#45 item 5): 5 owners with 5 new endpoints each that hang (as
+ * self sign-up allows), swaps for them from the start and one every tick; once their attempts hold
+ * the shared lane, every FIRST_EVERY_MS a swap of a new owner whose one endpoint has never been
+ * attempted. Its p99 (fan-out job enqueued → the request at its receiver) must stay within 2 s.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -31,6 +36,14 @@ const OWNERS = { healthy: 'bench_wh_healthy', stallA: 'bench_wh_stall_a', stallB
 const BURST = 30;
 const TICK_MS = 100;
 const WARM_UP = 3;
+
+/** The first-delivery phase: owners with 5 new hanging endpoints each, and how often a new honest owner's swap comes. */
+const HANGING_OWNERS = 5;
+const ENDPOINTS_PER_OWNER = 5;
+const FIRST_EVERY_MS = 500;
+const FIRST_DELIVERY_TARGET_MS = 2_000;
+const hangingOwner = (n: number) => `bench_wh_hang_${n}`;
+const newOwner = (phase: number, n: number) => `bench_wh_new_${phase}_${n}`;
 
 /** What the ten other endpoints do in a phase; `absent`: they are not registered at all. */
 type Mode = 'absent' | 'answering' | 'hanging';
@@ -167,6 +180,54 @@ async function startWorker(env: Record<string, string>): Promise<WorkerChild> {
   throw new Error(`webhook worker not ready: ${output.join(' | ')}`);
 }
 
+/**
+ * A phase's worker (the product's binary on the bench's webhook prefix) and the swaps sent to it: each
+ * measured one noted with when its fan-out job was enqueued.
+ */
+async function startPhaseWorker(b: Bench, take: (owner: string) => Promise<string>) {
+  const worker = await startWorker({
+    ...b.env,
+    REDIS_PREFIX: WEBHOOKS_PREFIX,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    // Nothing else of the bench database is this prefix's to poll or sweep.
+    SWEEP_GRACE_MS: '3600000',
+  });
+  const connection = createWorkerRedis(b.settings.redisUrl);
+  const queue = createQueue('webhooks', connection, WEBHOOKS_PREFIX);
+  const sentAt = new Map<string, number>();
+  const swap = async (owner: string, measured: boolean) => {
+    const id = await take(owner);
+    if (measured) sentAt.set(id, performance.now());
+    await enqueue(queue, 'webhooks.fan-out', { transactionId: id, created: true });
+    return id;
+  };
+  const stop = async () => {
+    await worker.stop();
+    await queue.close();
+    connection.disconnect();
+  };
+  return { sentAt, swap, stop };
+}
+
+/**
+ * Waits up to 30 s for every measured swap's delivery; one that never came counts as arriving when the
+ * bench stopped waiting (a lower bound).
+ */
+async function latencies(sentAt: Map<string, number>, arrived: Map<string, number>) {
+  const until = Date.now() + 30_000;
+  while ([...sentAt.keys()].some((id) => !arrived.has(id)) && Date.now() < until) await sleep(50);
+  const gaveUp = performance.now();
+  const latencyOf = (id: string, at: number) => (arrived.get(id) ?? gaveUp) - at;
+  const latenciesMs = [...sentAt].map(([id, at]) => latencyOf(id, at));
+  const missing = [...sentAt.keys()].filter((id) => !arrived.has(id)).length;
+  return { latenciesMs, missing, latencyOf };
+}
+
+interface Receivers {
+  healthy: Awaited<ReturnType<typeof startHealthyReceiver>>;
+  others: Awaited<ReturnType<typeof startOtherReceivers>>;
+}
+
 interface PhaseResult {
   mode: Mode;
   latenciesMs: number[];
@@ -190,31 +251,13 @@ async function runPhase(
   b: Bench,
   mode: Mode,
   take: (owner: string) => Promise<string>,
-  receivers: {
-    healthy: Awaited<ReturnType<typeof startHealthyReceiver>>;
-    others: Awaited<ReturnType<typeof startOtherReceivers>>;
-  },
+  receivers: Receivers,
   durationMs: number,
 ): Promise<PhaseResult> {
   await clearRedis(b.redis, [WEBHOOKS_PREFIX]);
   await replaceEndpoints(b, mode, receivers.healthy.url, receivers.others.urlFor);
   receivers.others.setMode(mode === 'hanging' ? 'hanging' : 'answering');
-  const worker = await startWorker({
-    ...b.env,
-    REDIS_PREFIX: WEBHOOKS_PREFIX,
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    // Nothing else of the bench database is this prefix's to poll or sweep.
-    SWEEP_GRACE_MS: '3600000',
-  });
-  const connection = createWorkerRedis(b.settings.redisUrl);
-  const queue = createQueue('webhooks', connection, WEBHOOKS_PREFIX);
-  const sentAt = new Map<string, number>();
-  const swap = async (owner: string, measured: boolean) => {
-    const id = await take(owner);
-    if (measured) sentAt.set(id, performance.now());
-    await enqueue(queue, 'webhooks.fan-out', { transactionId: id, created: true });
-    return id;
-  };
+  const { sentAt, swap, stop } = await startPhaseWorker(b, take);
   try {
     // The healthy endpoint has answered before the others start to hang, as a working receiver has.
     for (let i = 0; i < WARM_UP; i++) {
@@ -231,30 +274,81 @@ async function runPhase(
       const due = started + (tick + 1) * TICK_MS;
       await sleep(Math.max(0, due - performance.now()));
     }
-    const until = Date.now() + 30_000;
-    while ([...sentAt.keys()].some((id) => !receivers.healthy.arrived.has(id)) && Date.now() < until) await sleep(50);
-    // A delivery that never came counts as arriving when the bench stopped waiting: a lower bound.
-    const gaveUp = performance.now();
-    const latenciesMs: number[] = [];
-    let missing = 0;
-    for (const [id, at] of sentAt) {
-      const arrived = receivers.healthy.arrived.get(id);
-      if (arrived === undefined) missing++;
-      latenciesMs.push((arrived ?? gaveUp) - at);
-    }
+    const { latenciesMs, missing, latencyOf } = await latencies(sentAt, receivers.healthy.arrived);
     const slowest = [...sentAt]
-      .map(([id, at]) => ({
-        sentAtMs: Math.round(at - started),
-        latencyMs: Math.round((receivers.healthy.arrived.get(id) ?? gaveUp) - at),
-      }))
+      .map(([id, at]) => ({ sentAtMs: Math.round(at - started), latencyMs: Math.round(latencyOf(id, at)) }))
       .sort((x, y) => y.latencyMs - x.latencyMs)
       .slice(0, 5);
     return { mode, latenciesMs, missing, heldAtEnd: receivers.others.held(), slowest };
   } finally {
     receivers.others.release();
-    await worker.stop();
-    await queue.close();
-    connection.disconnect();
+    await stop();
+  }
+}
+
+interface FirstDeliveryResult {
+  latenciesMs: number[];
+  missing: number;
+  heldAtEnd: number;
+}
+
+/** Owners' rows, made as the phase needs them (a self sign-up each). */
+async function addOwners(b: Bench, ids: string[]) {
+  const rows = ids.map((id) => ({ id, name: id, email: `${id}@bench.switchyard.test`, role: 'affiliate' }));
+  await b.sql`insert into auth_user ${b.sql(rows)} on conflict (id) do nothing`;
+}
+
+const endpointRow = (ownerId: string, url: string) => ({
+  id: newWebhookEndpointId(),
+  owner_id: ownerId,
+  scope: 'affiliate',
+  url,
+  secret: `whsec_${randomBytes(24).toString('base64')}`,
+});
+
+/**
+ * New honest owners' first deliveries while HANGING_OWNERS owners' new endpoints hang: none of those
+ * endpoints has been attempted before the phase, nor has any honest one.
+ */
+async function runFirstDeliveryPhase(
+  b: Bench,
+  phase: number,
+  take: (owner: string) => Promise<string>,
+  receivers: Receivers,
+  durationMs: number,
+): Promise<FirstDeliveryResult> {
+  const samples = Math.max(1, Math.round(durationMs / FIRST_EVERY_MS));
+  const hostile = Array.from({ length: HANGING_OWNERS }, (_, n) => hangingOwner(n));
+  const honest = Array.from({ length: samples }, (_, n) => newOwner(phase, n));
+  await clearRedis(b.redis, [WEBHOOKS_PREFIX]);
+  await b.sql`delete from webhook_endpoints where owner_id in ${b.sql(hostile)}`;
+  await addOwners(b, [...hostile, ...honest]);
+  await b.sql`insert into webhook_endpoints ${b.sql([
+    ...hostile.flatMap((owner, n) =>
+      Array.from({ length: ENDPOINTS_PER_OWNER }, (_, i) =>
+        endpointRow(owner, receivers.others.urlFor(n * ENDPOINTS_PER_OWNER + i)),
+      ),
+    ),
+    ...honest.map((owner) => endpointRow(owner, receivers.healthy.url)),
+  ])}`;
+  receivers.others.setMode('hanging');
+  const { sentAt, swap, stop } = await startPhaseWorker(b, take);
+  try {
+    for (const owner of hostile) await swap(owner, false);
+    const until = Date.now() + 15_000;
+    while (receivers.others.held() < HANGING_OWNERS && Date.now() < until) await sleep(20);
+    const started = performance.now();
+    for (const [tick, owner] of honest.entries()) {
+      await swap(owner, true);
+      await swap(hostile[tick % hostile.length] as string, false);
+      await sleep(Math.max(0, started + (tick + 1) * FIRST_EVERY_MS - performance.now()));
+    }
+    const { latenciesMs, missing } = await latencies(sentAt, receivers.healthy.arrived);
+    return { latenciesMs, missing, heldAtEnd: receivers.others.held() };
+  } finally {
+    receivers.others.release();
+    await stop();
+    await b.sql`delete from webhook_endpoints where owner_id in ${b.sql([...hostile, ...honest])}`;
   }
 }
 
@@ -262,12 +356,20 @@ export async function webhooksSection(b: Bench): Promise<void> {
   const durationMs = b.ms(10, 3000);
   const rounds = 2;
   const perPhase = WARM_UP + BURST + 2 * Math.round(durationMs / TICK_MS);
-  await seed(b, perPhase * rounds * 3 + 10);
+  const firstPhaseSwaps = HANGING_OWNERS + 2 * Math.round(durationMs / FIRST_EVERY_MS) + 2;
+  await seed(b, perPhase * rounds * 3 + firstPhaseSwaps * rounds + 10);
   const take = txPool(b);
   const receivers = { healthy: await startHealthyReceiver(), others: await startOtherReceivers() };
   const phases: PhaseResult[] = [];
+  const firsts: FirstDeliveryResult[] = [];
   try {
     for (let round = 0; round < rounds; round++) {
+      const first = await runFirstDeliveryPhase(b, round, take, receivers, durationMs);
+      const sortedFirst = [...first.latenciesMs].sort((x, y) => x - y);
+      console.log(
+        `    round ${round + 1}/${rounds} first deliveries, 25 new endpoints of 5 owners hanging: ${sortedFirst.length - first.missing} arrived, p50 ${percentile(sortedFirst, 0.5).toFixed(1)} ms, p99 ${percentile(sortedFirst, 0.99).toFixed(1)} ms, max ${(sortedFirst.at(-1) ?? 0).toFixed(1)} ms${first.missing ? `, ${first.missing} missing` : ''}, ${first.heldAtEnd} requests held`,
+      );
+      firsts.push(first);
       for (const mode of ['absent', 'answering', 'hanging'] as const) {
         const phase = await runPhase(b, mode, take, receivers, durationMs);
         const sorted = [...phase.latenciesMs].sort((x, y) => x - y);
@@ -292,16 +394,27 @@ export async function webhooksSection(b: Bench): Promise<void> {
   const hanging = all('hanging');
   const answering = all('answering');
   const absent = all('absent');
-  const missing = phases.reduce((n, p) => n + p.missing, 0);
+  const missing = [...phases, ...firsts].reduce((n, p) => n + p.missing, 0);
   if (missing)
     b.report.violation(
-      `${missing} deliveries to the healthy webhook endpoint never arrived (counted as arriving when the bench stopped waiting)`,
+      `${missing} deliveries to healthy webhook endpoints never arrived (counted as arriving when the bench stopped waiting)`,
     );
   b.report.details.webhooks = {
     durationMs,
     tickMs: TICK_MS,
     burst: BURST,
     hangingEndpoints: HANGING_ENDPOINTS,
+    firstDeliveries: firsts.map((f) => {
+      const sorted = [...f.latenciesMs].sort((x, y) => x - y);
+      return {
+        deliveries: sorted.length,
+        missing: f.missing,
+        heldAtEnd: f.heldAtEnd,
+        p50Ms: percentile(sorted, 0.5),
+        p99Ms: percentile(sorted, 0.99),
+        maxMs: sorted.at(-1) ?? 0,
+      };
+    }),
     phases: phases.map((p) => {
       const sorted = [...p.latenciesMs].sort((x, y) => x - y);
       const { mode, missing, heldAtEnd, slowest } = p;
@@ -331,6 +444,14 @@ export async function webhooksSection(b: Bench): Promise<void> {
     value: percentile(hanging, 0.99),
     baseline: percentile(absent, 0.99),
     baselineName: 'no other endpoints',
+  });
+  const firstLatencies = firsts.flatMap((f) => f.latenciesMs).sort((x, y) => x - y);
+  b.report.add({
+    ...row,
+    name: 'webhook first delivery p99, new endpoint, 25 new endpoints of 5 owners hanging',
+    value: percentile(firstLatencies, 0.99),
+    target: FIRST_DELIVERY_TARGET_MS,
+    note: `${firstLatencies.length} first deliveries, one every ${FIRST_EVERY_MS} ms; p50 ${Math.round(percentile(firstLatencies, 0.5))} ms`,
   });
   b.report.add({
     ...row,
