@@ -3,14 +3,15 @@
  * loads no OpenTelemetry code at all, so the lean server's status ratio to the bare server must be
  * what the http section reads; on, every request is a server span (and a pending swap's read a SQL
  * span) exported to an OTLP/HTTP sink on loopback, or with 1% of new traces kept. Interleaved rounds:
- * bare, lean off, lean on, for settled swaps (answered from memory) and pending ones (read each time).
+ * bare, lean off, lean on, for settled swaps (answered from memory) and pending ones (read each time);
+ * then Next off, traced with 1% kept and traced in full, on settled swaps, unless BENCH_SKIP_NEXT.
  */
 import { createServer, type Server } from 'node:http';
 import { listen } from '../server/lifecycle';
 import { childEnv } from './config';
 import { insertSyntheticTransactions } from './fixtures';
 import { type Aggregate, unexpected, warmedGetRounds } from './load';
-import { startChild } from './procs';
+import { type NextHandle, startChild, startNext } from './procs';
 import type { Bench } from './setup';
 
 const SECTION = 'tracing';
@@ -18,6 +19,8 @@ const SEEDED = 5_000;
 const SAMPLE_HASHES = 1000;
 /** The share of new traces the sampled server keeps (OTEL_TRACES_SAMPLER_ARG). */
 const SAMPLED = 0.01;
+/** As in the http section: shorter rounds of Next say more about JIT and GC than about the route. */
+const ROUND_MIN_MS = 2000;
 
 /** A collector that takes every export and keeps nothing but a count. */
 async function startSink() {
@@ -38,6 +41,30 @@ async function startSink() {
     received: () => ({ exports, bytes }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Next untraced, traced with `SAMPLED` of new traces kept, and traced in full: one build, three processes. */
+async function startNextServers(b: Bench, endpoint: string): Promise<Record<string, NextHandle>> {
+  const servers: Record<string, NextHandle> = {};
+  if (b.settings.skipNext) {
+    b.report.note('tracing: Next not measured (BENCH_SKIP_NEXT=1)');
+    return servers;
+  }
+  const traced = { ...b.env, OTEL_EXPORTER_OTLP_ENDPOINT: endpoint };
+  try {
+    servers['next-off'] = await startNext(childEnv(b.env), { lockWaitSeconds: b.settings.nextLockWaitSeconds });
+    for (const [label, env] of [
+      ['next-sampled', { ...traced, OTEL_TRACES_SAMPLER_ARG: String(SAMPLED) }],
+      ['next-on', traced],
+    ] as const) {
+      servers[label] = await startNext(childEnv(env), { besideRunning: true });
+    }
+  } catch (error) {
+    b.report.note(`tracing: Next not measured: ${(error as Error).message.slice(0, 400)}`);
+    await Promise.all(Object.values(servers).map((s) => s.stop()));
+    return {};
+  }
+  return servers;
 }
 
 async function seed(b: Bench) {
@@ -77,6 +104,7 @@ export async function tracingSection(b: Bench): Promise<void> {
   const bare = await startChild('bare', new URL('./serve.ts', import.meta.url).pathname, ['bare'], {
     env: childEnv(b.env),
   });
+  const next = await startNextServers(b, sink.endpoint);
   try {
     const statusPath = (h: string) => `/api/v1/transaction/status?hash=${h}`;
     const onPort = on.info.port as number;
@@ -87,8 +115,9 @@ export async function tracingSection(b: Bench): Promise<void> {
       { label: 'on-sampled', port: sampled.info.port as number, paths: hashes.settled.map(statusPath) },
       { label: 'off-pending', port: off.port, paths: hashes.pending.map(statusPath) },
       { label: 'on-pending', port: onPort, paths: hashes.pending.map(statusPath) },
+      ...Object.entries(next).map(([label, { port }]) => ({ label, port, paths: hashes.settled.map(statusPath) })),
     ];
-    const r = await warmedGetRounds(b.load, targets, b.settings.connections, b.ms);
+    const r = await warmedGetRounds(b.load, targets, b.settings.connections, b.ms, ROUND_MIN_MS);
     b.report.details.tracing = { ...r, sink: sink.received() };
     for (const agg of Object.values(r)) {
       const odd = unexpected(agg, [200]);
@@ -115,7 +144,18 @@ export async function tracingSection(b: Bench): Promise<void> {
     );
     add('status, pending: lean server, tracing off ÷ bare', rOffPending, rBare, 'bare');
     add('status, pending: lean server, tracing on ÷ tracing off', rOnPending, rOffPending, 'tracing off');
+    const [nextOff, nextSampled, nextOn] = ['next-off', 'next-sampled', 'next-on'].map((label) => r[label]);
+    if (nextOff && nextSampled && nextOn) {
+      add(
+        `status, settled: Next, tracing on, ${SAMPLED * 100}% of traces kept ÷ tracing off`,
+        nextSampled,
+        nextOff,
+        'Next, tracing off',
+      );
+      add('status, settled: Next, tracing on ÷ tracing off', nextOn, nextOff, 'Next, tracing off');
+    }
   } finally {
+    await Promise.all(Object.values(next).map((s) => s.stop()));
     await on.stop();
     await sampled.stop();
     await bare.stop();

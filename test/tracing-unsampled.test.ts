@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, get, type Server } from 'node:http';
-import { context, type Span, TraceFlags, trace } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, type Span, TraceFlags, trace } from '@opentelemetry/api';
 import { ParentBasedSampler } from '@opentelemetry/sdk-trace';
+import { getTracer as nextTracer } from 'next/dist/server/lib/trace/tracer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen } from '../server/lifecycle';
 import type { Tracing } from '../server/tracing/active';
@@ -58,7 +60,7 @@ afterAll(async () => {
   probe?.closeAllConnections();
   await new Promise((resolve) => probe?.close(resolve));
   await t?.stop();
-  await tracing?.shutdown().catch(() => {});
+  await tracing?.shutdown();
   await receiver?.close();
 });
 
@@ -77,9 +79,25 @@ describe('a request the sampler drops', () => {
     expect(seen[0]?.isRecording()).toBe(false);
     expect(seen[0]?.spanContext().traceFlags).toBe(TraceFlags.NONE);
   });
+});
 
-  it('exports nothing', async () => {
-    await tracing.shutdown();
-    expect(receiver.spans).toEqual([]);
+describe('Next’s own spans', () => {
+  const under = (traceFlags: TraceFlags) => {
+    const parent = { traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex'), traceFlags };
+    const span = trace.getTracer('test').startSpan('request', {}, trace.setSpanContext(ROOT_CONTEXT, parent));
+    return trace.setSpan(ROOT_CONTEXT, span);
+  };
+  const handleRequest = () => nextTracer().trace('BaseServer.handleRequest', async () => 'handled');
+
+  it('are not started under a span the sampler dropped: Next does no tracing work for that request', async () => {
+    asked.length = 0;
+    expect(await context.with(under(TraceFlags.NONE), handleRequest)).toBe('handled');
+    expect(asked).toEqual(['request']);
+  });
+
+  it('are started under a kept span', async () => {
+    asked.length = 0;
+    expect(await context.with(under(TraceFlags.SAMPLED), handleRequest)).toBe('handled');
+    expect(asked).toEqual(['request', 'BaseServer.handleRequest']);
   });
 });

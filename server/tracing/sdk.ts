@@ -7,8 +7,11 @@ import {
   createContextKey,
   defaultTextMapGetter,
   defaultTextMapSetter,
+  type ProxyTracerProvider,
   ROOT_CONTEXT,
   type TextMapPropagator,
+  type TracerOptions,
+  type TracerProvider,
   trace,
 } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -149,6 +152,7 @@ export async function startSdk(
     ],
   });
   sdk.start();
+  letNextTraceKeptRequestsOnly();
   patchLoadedModules();
   const tracer = trace.getTracer(TRACER);
   // A worker's only server is its health probe.
@@ -182,6 +186,24 @@ export async function startSdk(
       await sdk.shutdown();
     },
   };
+}
+
+/**
+ * Next traces every request through spans of its own (each with context work, attribute objects and
+ * promise chains) once a tracer provider is registered, unless that provider's class is named
+ * `NoopTracerProvider`: then only a request whose active span is recording, one we keep (Next's
+ * `isOpenTelemetryEnabled`). The provider registered is therefore a forwarder by that name.
+ */
+class NoopTracerProvider implements TracerProvider {
+  constructor(private readonly provider: TracerProvider) {}
+  getTracer(name: string, version?: string, options?: TracerOptions) {
+    return this.provider.getTracer(name, version, options);
+  }
+}
+
+function letNextTraceKeptRequestsOnly() {
+  const registered = trace.getTracerProvider() as ProxyTracerProvider;
+  registered.setDelegate(new NoopTracerProvider(registered.getDelegate()));
 }
 
 /**
