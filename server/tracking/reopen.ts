@@ -3,6 +3,7 @@ import { transactionEvents, transactions } from '../../drizzle/schema';
 import type { AppContext } from '../context';
 import { hashKey } from '../transactions/keys';
 import { canReopen, REOPENED } from '../transactions/transitions';
+import { verifiedElsewhere } from './hash-claims';
 import { askProvider } from './poll';
 import type { PollFields } from './poll-row';
 
@@ -21,6 +22,8 @@ export async function reopenExpiredSwap(ctx: AppContext, tx: PollFields, hash: s
     return false;
   }
   return ctx.db.transaction(async (db) => {
+    // Two identical swaps share a memo and vault: a deposit verified for one never re-opens the other.
+    if (await verifiedElsewhere(db, tx, hashKey(hash) ?? hash)) return false;
     const [reopened] = await db
       .update(transactions)
       .set({

@@ -46,4 +46,17 @@ describe('a late hash through the track path, simulated', () => {
     expect(lateToo.status, JSON.stringify(lateToo.body)).toBe(200);
     expect(lateToo.body.data.transaction.status).toBe('PENDING');
   });
+
+  it('never re-opens a second identical swap on a deposit already verified as the first one’s', async () => {
+    const [first, second] = [
+      (await executeSwap(t, BTC_TO_ETH, 'THORCHAIN')).transaction.id as string,
+      (await executeSwap(t, BTC_TO_ETH, 'THORCHAIN')).transaction.id as string,
+    ];
+    await expireBoth([first, second]);
+    const deposit = randomHex();
+    expect((await t.post('/api/v1/transaction/track', { transactionId: first, txHash: deposit })).status).toBe(200);
+    const again = await t.post('/api/v1/transaction/track', { transactionId: second, txHash: deposit });
+    expect(again.status, JSON.stringify(again.body)).toBe(409);
+    expect(await row(second)).toMatchObject({ status: 'FAILED', substatus: 'EXPIRED' });
+  });
 });
