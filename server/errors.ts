@@ -117,19 +117,8 @@ export function isDependencyUnavailable(error: unknown): boolean {
   );
 }
 
-/**
- * Postgres refusing a value a client sent (a NUL character, text that is no number or date): the
- * request's fault, whatever field it came in, so 400 rather than a 500 that pages someone.
- */
-const REFUSED_VALUE_CODES = new Set(['22021', '22P02', '22007', '22008', '22003', '54000']);
-
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  const { code, cause } = (error ?? {}) as { code?: unknown; cause?: { code?: unknown } };
-  if (REFUSED_VALUE_CODES.has(String(code ?? cause?.code))) {
-    const message = 'A value in the request cannot be used (for example, it holds a NUL character)';
-    return new AppError('VALIDATION_ERROR', message, { cause: error });
-  }
   if (isDependencyUnavailable(error)) {
     return new AppError('SERVICE_UNAVAILABLE', 'A backing service is temporarily unavailable; retry shortly', {
       cause: error,

@@ -155,3 +155,27 @@ describe('deep offset pages', () => {
     expect(res.body).toEqual({ error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/cursor/) } });
   });
 });
+
+describe('a Postgres error from our own statement', () => {
+  it('is a 500 in the usual envelope, with no detail of the statement, not a 400 blaming the client', async () => {
+    // Our own bug stood in for: the counter table's column now fails its cast when history reads it.
+    await t.app.sql.begin(async (tx) => {
+      await tx`alter table swap_counts rename to swap_counts_kept`;
+      await tx`create view swap_counts as select provider, src_asset_id, dst_asset_id, status, provider::bigint as swaps
+               from swap_counts_kept`;
+      await tx`insert into swap_counts_kept (provider, src_asset_id, dst_asset_id, status, swaps) values ('RELAY', 1, 2, 'SUCCESS', 1)`;
+    });
+    try {
+      const res = await t.json('/api/v1/transaction/history', from(OTHER));
+      expect(res.status).toBe(500);
+      expect(res.body.error).toMatchObject({ code: 'INTERNAL_ERROR', message: 'Internal error' });
+      expect(JSON.stringify(res.body)).not.toMatch(/bigint|invalid input|swap_counts|RELAY|at /);
+    } finally {
+      await t.app.sql.begin(async (tx) => {
+        await tx`drop view swap_counts`;
+        await tx`delete from swap_counts_kept where provider = 'RELAY' and src_asset_id = 1 and dst_asset_id = 2`;
+        await tx`alter table swap_counts_kept rename to swap_counts`;
+      });
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keysetCursorParam, recordId, storable } from './common';
 import { rangeInput } from './ranges';
 
 export const REFERRAL_CODE_PATTERN = /^[A-Za-z0-9_-]{3,32}$/;
@@ -9,7 +10,7 @@ export const referralCodeValue = z
 
 export const createReferralCodeInput = z.object({
   code: referralCodeValue,
-  label: z.string().trim().max(64).optional(),
+  label: storable(z.string().trim().max(64)).optional(),
 });
 export type CreateReferralCodeInput = z.output<typeof createReferralCodeInput>;
 
@@ -17,9 +18,9 @@ export const OVERVIEW_CODES_PER_PAGE = 50;
 
 export const affiliateStatsInput = rangeInput.extend({
   /** Admins may pick an affiliate; an affiliate may only name themselves. */
-  ownerId: z.string().trim().min(1).max(64).optional(),
+  ownerId: recordId.optional(),
   /** The overview's code list is paged newest first: continue after the page that returned this `codesNextCursor`. */
-  codesCursor: z.string().trim().min(1).max(200).optional(),
+  codesCursor: keysetCursorParam.optional(),
   codesPerPage: z.number().int().min(1).max(100).default(OVERVIEW_CODES_PER_PAGE),
 });
 export type AffiliateStatsInput = Omit<z.output<typeof affiliateStatsInput>, 'codesPerPage'> & {

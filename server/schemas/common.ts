@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decodeCursor } from '../keyset-cursor';
 
 export const MAX_PAGE = 100_000;
 export const MAX_SEARCH_LENGTH = 100;
@@ -50,3 +51,49 @@ export const offsetOf = ({ page, perPage }: Page) => (page - 1) * perPage;
 export function toV1List<T>({ items, page, perPage, total }: Paginated<T>) {
   return { data: items, pagination: { page, perPage, total, hasMore: page * perPage < total } };
 }
+
+const NUL = '\u0000';
+
+/** Text Postgres can store: a NUL would reach a statement and fail there, as our error rather than the client's. */
+export const storable = <T extends z.ZodString>(text: T) =>
+  text.refine((value) => !value.includes(NUL), 'must not contain NUL characters');
+
+/** A dashboard record key: a transaction, lock or user id. */
+export const recordId = storable(z.string().trim().min(1).max(64));
+
+const CALENDAR_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d+)?([+-])(\d{2})(?::(\d{2}))?$/;
+
+/** A time Postgres accepts: a day its month has, a clock time, an offset within ±15:59. */
+function isCalendarTime(text: string): boolean {
+  const parts = CALENDAR_TIME.exec(text)?.slice(1);
+  if (!parts) return false;
+  const [year, month, day, hour, minute, second, , offsetHours, offsetMinutes] = parts.map((p) => Number(p ?? 0));
+  const date = new Date(Date.UTC(year as number, (month as number) - 1, day as number));
+  return (
+    (year as number) >= 1 &&
+    date.getUTCMonth() === (month as number) - 1 &&
+    date.getUTCDate() === day &&
+    (hour as number) <= 23 &&
+    (minute as number) <= 59 &&
+    (second as number) <= 59 &&
+    (offsetHours as number) <= 15 &&
+    (offsetMinutes as number) <= 59
+  );
+}
+
+function isKeysetCursor(cursor: string): boolean {
+  try {
+    return isCalendarTime(decodeCursor(cursor).createdAt);
+  } catch {
+    return false;
+  }
+}
+
+/** A keyset cursor as this API returns them: its position is a real time and a key, else a 400 on the field. */
+export const keysetCursorParam = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(200, 'too long')
+  .regex(/^[A-Za-z0-9_-]+$/, 'not a cursor this API returned')
+  .refine(isKeysetCursor, 'not a cursor this API returned');

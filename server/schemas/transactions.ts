@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TX_STATUSES, type TxStatus } from '../transactions/statuses';
-import { booleanParam, listParam, paginationQuery, searchParam } from './common';
+import { booleanParam, keysetCursorParam, listParam, paginationQuery, recordId, searchParam, storable } from './common';
 import { referralCodeSchema } from './swap';
 
 export const MAX_HISTORY_ADDRESSES = 20;
@@ -44,13 +44,7 @@ export const historyQueryV1 = z.object({
   transactionId: transactionIdParam.optional(),
   statuses: statusList.optional(),
   finalizedOnly: booleanParam.optional(),
-  cursor: z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(200, 'too long')
-    .regex(/^[A-Za-z0-9_-]+$/, 'not a cursor this API returned')
-    .optional(),
+  cursor: keysetCursorParam.optional(),
 });
 
 export const historyQueryLegacy = z.object({
@@ -88,14 +82,14 @@ export type TransactionSortField = (typeof TRANSACTION_SORT_FIELDS)[number];
 export const transactionSearchInput = z
   .object({
     /** A transaction id, lock id, any of the three hashes, or a wallet. */
-    query: z.string().trim().max(256).optional(),
+    query: storable(z.string().trim().max(256)).optional(),
     statuses: z.array(z.enum(TX_STATUSES)).max(TX_STATUSES.length).optional(),
-    provider: z.string().trim().max(32).optional(),
+    provider: storable(z.string().trim().max(32)).optional(),
     /** Matches the source or the destination chain. */
-    chain: z.string().trim().max(32).optional(),
+    chain: storable(z.string().trim().max(32)).optional(),
     from: z.coerce.date().optional(),
     to: z.coerce.date().optional(),
-    referralCode: z.string().trim().max(64).optional(),
+    referralCode: storable(z.string().trim().max(64)).optional(),
     stale: z.boolean().optional(),
     sort: z
       .object({ field: z.enum(TRANSACTION_SORT_FIELDS), direction: z.enum(['asc', 'desc']) })
@@ -113,4 +107,4 @@ export const transactionSearchInput = z
   });
 export type TransactionSearchInput = z.output<typeof transactionSearchInput>;
 
-export const transactionIdInput = z.object({ id: z.string().trim().min(1).max(64) });
+export const transactionIdInput = z.object({ id: recordId });

@@ -1,16 +1,17 @@
 import { z } from 'zod';
 import { ROLES } from '../auth/roles';
+import { recordId, storable } from './common';
 
 export const roleValue = z.enum(ROLES);
 
-const userId = z.string().trim().min(1).max(64);
+const userId = recordId;
 
 export const setUserRoleInput = z.object({ userId, role: roleValue });
 export type SetUserRoleInput = z.output<typeof setUserRoleInput>;
 
 export const createUserInput = z.object({
   email: z.email().trim().toLowerCase().max(254),
-  name: z.string().trim().min(1).max(100),
+  name: storable(z.string().trim().min(1).max(100)),
   password: z.string().min(12, 'at least 12 characters').max(128),
   role: roleValue,
 });

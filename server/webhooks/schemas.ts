@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordId } from '../schemas/common';
 
 /** Webhook inputs and vocabulary. Pure zod: shared by tRPC procedures, client components, tests and the drizzle schema. */
 
@@ -30,7 +31,7 @@ export const webhookEndpointDeliveriesInput = z.object({
 });
 export type WebhookEndpointDeliveriesInput = z.output<typeof webhookEndpointDeliveriesInput>;
 
-export const webhookTransactionDeliveriesInput = z.object({ transactionId: z.string().trim().min(1).max(64) });
+export const webhookTransactionDeliveriesInput = z.object({ transactionId: recordId });
 export type WebhookTransactionDeliveriesInput = z.output<typeof webhookTransactionDeliveriesInput>;
 
 export const redeliverWebhookInput = z.object({
