@@ -223,16 +223,23 @@ export async function scaleDataset(
 ): Promise<ScaleDataset> {
   const url = scaleDatabaseUrl(settings, swaps);
   const kept = keep ? await keptDataset(url, swaps) : undefined;
+  let made: Omit<ScaleDataset, 'url' | 'reused' | 'locks'>;
   if (kept) {
     // Time has moved since the load: roll the hours that settled meanwhile, as the worker would have.
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     await rollUpEverything({ sql, config: parseConfig({ DATABASE_URL: url }) }).finally(() => sql.end());
     log(`    reusing the kept dataset of ${swaps.toLocaleString('en-US')} swaps made ${kept.madeAt.toISOString()}`);
-    return { ...kept, url, reused: true, locks: await lockCounts(url) };
+    made = kept;
+  } else {
+    log(`    loading ${swaps.toLocaleString('en-US')} swaps`);
+    made = await bulkLoad(url, swaps, log);
   }
-  log(`    loading ${swaps.toLocaleString('en-US')} swaps`);
-  const made = await bulkLoad(url, swaps, log);
-  return { ...made, url, reused: false, locks: await lockCounts(url) };
+  // Every statement planned as postgres.js's prepared statements can end up: generic, chosen for no value.
+  const root = admin(url);
+  await root
+    .unsafe(`alter database "${new URL(url).pathname.slice(1)}" set plan_cache_mode = force_generic_plan`)
+    .finally(() => root.end());
+  return { ...made, url, reused: kept !== undefined, locks: await lockCounts(url) };
 }
 
 export async function dropScaleDataset(settings: BenchSettings, swaps: number) {

@@ -1,6 +1,8 @@
 /**
  * Scale: a year of data. Two datasets from the same generator, 100k and 10M swaps (BENCH_SCALE_SWAPS),
- * each with twice as many locks, spread over a year. Every dashboard tRPC query is timed through the
+ * each with twice as many locks, spread over a year, skewed as real traffic is (`skewSwaps`: one recipient
+ * of 40 % of the swaps, one code on half, one source asset in most) and planned generic (`plan_cache_mode`
+ * set on the database), as prepared statements end up. Every dashboard tRPC query is timed through the
  * built web server (Next on the custom server) signed in as an admin, every range; every public read
  * (history with each filter, the legacy history, status by id and by hash) through Next and the lean
  * server. For each call: p50 and p99 at both sizes and the growth of the p50 (large ÷ small), against the
@@ -16,7 +18,7 @@ import { createAppContext } from '../server/context';
 import { childEnv } from './config';
 import { type Aggregate, interleaved, unexpected } from './load';
 import { type NextHandle, startNext } from './procs';
-import { diskUse, dropScaleDataset, SCALE_TAG, type ScaleDataset, scaleDataset } from './scale-dataset';
+import { diskUse, dropScaleDataset, SCALE_TAG, type ScaleDataset, SKEW, scaleDataset } from './scale-dataset';
 import type { ApiServers, Bench } from './setup';
 
 const SECTION = 'scale';
@@ -153,6 +155,20 @@ function calls(s: Samples): Call[] {
     publicRead('history ?query=<referral code>', [history('query=PARTNER-01-02')]),
     publicRead('history ?query=<wallet>', [history(`query=${s.wallet}`)]),
     publicRead('history ?query=ETH&statuses=REFUND', [history('query=ETH&statuses=REFUND')]),
+    publicRead('history ?query=<the recipient of 40 %>', [history(`query=${SKEW.hotRecipient}`)]),
+    publicRead('history ?addresses=<the recipient of 40 %>', [history(`addresses=${SKEW.hotRecipient}`)]),
+    publicRead('history ?query=<the code on 50 %>', [history(`query=${SKEW.hotCode}`)]),
+    publicRead('history ?referralCode=<the code on 50 %>&query=ETH', [
+      history(`referralCode=${SKEW.hotCode}&query=ETH`),
+    ]),
+    publicRead(
+      'history ?query=<terms naming nothing>',
+      SKEW.noMatch.map((term) => history(`query=${term}`)),
+    ),
+    publicRead('history ?query=e&page=200&perPage=50', [history('query=e&page=200&perPage=50')]),
+    publicRead('legacy history ?search=<the recipient of 40 %>', [
+      `/api/transaction/history?search=${SKEW.hotRecipient}`,
+    ]),
     publicRead('legacy history ?search=0xab', ['/api/transaction/history?search=0xab']),
     publicRead(
       'legacy history ?search=<hash>',
