@@ -1,10 +1,23 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '../errors';
 import { newRequestId } from '../ids';
 import { errorBody, interfaceHeaders, interfaceOf, jsonApiResponse } from './respond';
 
-const BAD_PATH_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bad address · Switchyard</title></head>
-<body><main><h1>Bad address</h1><p>This address is not valid (a broken %-encoding). Check the link.</p></main></body></html>`;
+/** The product's colours (app/globals.css), inline: this page is answered before Next and its stylesheets. */
+const BAD_PATH_STYLE =
+  'body{margin:0;background:#0b0f14;color:#e6edf3;font:16px/1.5 system-ui,sans-serif}' +
+  'main{max-width:640px;margin:0 auto;padding:48px 16px}' +
+  'section{background:#121821;border:1px solid #243040;border-radius:12px;padding:32px;text-align:center}' +
+  'h1{font-size:18px;margin:0 0 8px}p{color:#8b98a9;margin:0}a{color:#4cc38a}';
+const BAD_PATH_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Bad address · Switchyard</title>
+<style>${BAD_PATH_STYLE}</style></head>
+<body><main><section><h1>Bad address</h1><p>This address is not valid (a broken %-encoding). Check the link you
+followed: a swap's page is the link given after executing it. Or start from the <a href="/">swap page</a>.</p>
+</section></main></body></html>`;
+/** Only this page's own style runs: no scripts, nothing loaded. */
+const BAD_PATH_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(BAD_PATH_STYLE).digest('base64')}'`;
 
 function decodes(path: string): boolean {
   try {
@@ -34,7 +47,11 @@ export function refuseUndecodablePath(req: IncomingMessage, res: ServerResponse)
     res.end(answer.body);
     return true;
   }
-  res.writeHead(400, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+  res.writeHead(400, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': BAD_PATH_CSP,
+  });
   res.end(BAD_PATH_PAGE);
   return true;
 }

@@ -90,6 +90,15 @@ const retryAfter = (header: string | null) => {
 
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
 
+/** What a person reads when the answer is not ours (a proxy's or load balancer's page, say): what to do, not a status code. */
+export function unreadableAnswer(status: number): string {
+  if (status === 502 || status === 503 || status === 504) {
+    return 'Switchyard is unavailable for a moment (it may be restarting). Nothing was changed; try again shortly.';
+  }
+  if (status === 429) return 'Too many requests from your connection for now. Wait a minute, then try again.';
+  return 'Switchyard sent an answer this page could not read. Nothing was changed; try again, or reload the page.';
+}
+
 async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
   let response: Response;
   try {
@@ -106,7 +115,7 @@ async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
   try {
     body = await response.json();
   } catch {
-    throw new ApiError(response.status, 'BAD_RESPONSE', `Unexpected answer from the server (HTTP ${response.status}).`);
+    throw new ApiError(response.status, 'BAD_RESPONSE', unreadableAnswer(response.status));
   }
   if (!response.ok) {
     const error = (body as { error?: Partial<ApiError> & { details?: { errors?: FieldProblem[] } } }).error;
