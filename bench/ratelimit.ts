@@ -3,7 +3,7 @@
  * process and context with the limiter removed. Limits are set far above what the run can reach,
  * so every request is allowed and pays exactly one limiter round trip.
  */
-import { type Aggregate, httpRequest, interleaved, unexpected } from './load';
+import { type Aggregate, httpRequest, interleaved, pairedRatio, unexpected } from './load';
 import type { Bench } from './setup';
 
 const SECTION = 'ratelimit';
@@ -39,6 +39,8 @@ export async function rateLimitSection(b: Bench): Promise<void> {
     value: limited.rps,
     unit: 'req/s',
     baseline: free.rps,
+    // Each round's on ÷ the same round's off, moments apart: the machine's drift over the run moves both alike.
+    ratio: pairedRatio(limited, free),
     gate: { key: 'limiter', target: 0.95 },
   });
   b.report.add({ ...base, name: `${ROUTE} limiter on p50`, value: limited.p50Ms, unit: 'ms', baseline: free.p50Ms });
