@@ -113,6 +113,16 @@ export function formatDuration(seconds: number | null | undefined): string {
   return `${(seconds / 3600).toFixed(1)} h`;
 }
 
+/**
+ * A time read from a histogram of whole seconds below a minute (the lock rollups'): its value is the
+ * lower edge of the second it fell in, so 0 means somewhere under a second, never "0 ms".
+ */
+export function formatSecondsBucket(seconds: number | null | undefined): string {
+  if (seconds == null) return DASH;
+  if (seconds < 1) return 'under 1 s';
+  return formatDuration(seconds);
+}
+
 /** An estimate, rounded the way people say it: `~40 s`, `~12 min`, `~2 h 5 min`. */
 export function formatEstimate(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds <= 0) return DASH;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, formatTokenAmount } from '../../app/_kit/format';
+import { formatAmount, formatSecondsBucket, formatTokenAmount } from '../../app/_kit/format';
 
 describe('formatAmount: the one display rule for token amounts', () => {
   it('cuts to 8 decimals without rounding up, drops trailing zeros and groups thousands', () => {
@@ -18,5 +18,14 @@ describe('formatAmount: the one display rule for token amounts', () => {
 
   it('keeps what a person must send or approve exact', () => {
     expect(formatTokenAmount('2500000001', { decimals: 6, symbol: 'USDC' })).toBe('2,500.000001 USDC');
+  });
+});
+
+describe('a time read from whole-second histogram buckets', () => {
+  it('says under a second for the first bucket (32-51 ms executes read "0 ms" before), else the duration', () => {
+    expect(formatSecondsBucket(0)).toBe('under 1 s');
+    expect(formatSecondsBucket(0.5)).toBe('under 1 s');
+    expect(formatSecondsBucket(3)).toBe('3.0 s');
+    expect(formatSecondsBucket(null)).toBe('—');
   });
 });

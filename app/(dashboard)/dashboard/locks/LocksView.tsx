@@ -3,7 +3,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { columnsOf, numeric, TablePanel } from '@/app/_kit/DataTable';
-import { formatCount, formatDateTime, formatDuration, formatPercent, truncateMiddle } from '@/app/_kit/format';
+import { formatCount, formatDateTime, formatPercent, formatSecondsBucket, truncateMiddle } from '@/app/_kit/format';
 import { Panel } from '@/app/_kit/Panel';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { EmptyState } from '@/app/_kit/states';
@@ -24,7 +24,7 @@ const byProviderColumns = byProvider.columns([
   byProvider.accessor('executed', { header: 'Executed', ...numeric(formatCount) }),
   byProvider.accessor('expired', { header: 'Expired', ...numeric(formatCount) }),
   byProvider.accessor('conversion', { header: 'Conversion', ...numeric(formatPercent) }),
-  byProvider.accessor('medianSecondsToExecute', { header: 'Median time to execute', ...numeric(formatDuration) }),
+  byProvider.accessor('medianSecondsToExecute', { header: 'Median time to execute', ...numeric(formatSecondsBucket) }),
 ]);
 
 const recent = columnsOf<Activity['recent'][number]>();
