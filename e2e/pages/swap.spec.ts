@@ -74,6 +74,11 @@ test('swap through a deposit channel, attributed to the referral code, then foll
     const thorchain = page.locator('li[data-provider="THORCHAIN"]');
     await expect(thorchain.getByText('Streaming', { exact: true })).toBeVisible();
     await expect(thorchain.getByText('Rapid', { exact: true })).toBeVisible();
+    // So are Chainflip's (DCA and regular): no two cards of one provider read alike.
+    const chainflipModes = await page
+      .locator('li[data-provider="CHAINFLIP"]')
+      .evaluateAll((cards) => cards.map((card) => card.querySelector('h3 ~ span:last-of-type')?.textContent ?? ''));
+    expect(new Set(chainflipModes).size).toBe(chainflipModes.length);
     for (const minimum of await page.locator('li[data-provider] dd[title]').allInnerTexts())
       expect(minimum.replace(/[^\d]/g, '').replace(/^0+/, '').length).toBeLessThanOrEqual(8);
     await expect(chainflip).toContainText('Time');

@@ -1,8 +1,10 @@
 import { VisuallyHidden } from '@/app/_kit/a11y';
 import { Button } from '@/app/_kit/Button';
 import { FeeSummary } from '@/app/_kit/FeeSummary';
-import { formatAmount, formatEstimate, formatUsd } from '@/app/_kit/format';
+import { formatAmount, formatEstimate, formatPercent, formatUsd } from '@/app/_kit/format';
+import { Notice } from '@/app/_kit/Notice';
 import type { Route } from '../_lib/api';
+import { feeShare, LARGE_FEE_SHARE, modeLabel } from './route-labels';
 import styles from './routes.module.css';
 
 interface RouteListProps {
@@ -12,14 +14,6 @@ interface RouteListProps {
   /** Route being locked right now, if any. */
   lockingRouteId: string | null;
   disabled: boolean;
-}
-
-/** THORChain offers the same pair two ways; say which is which. */
-function modeLabel(route: Route): { label: string; hint: string } | null {
-  if (route.provider !== 'THORCHAIN') return null;
-  return /:streaming$/.test(route.routeId) || route.steps.some((step) => /streaming/i.test(step.name))
-    ? { label: 'Streaming', hint: 'Split into small swaps over time: a better price, slower.' }
-    : { label: 'Rapid', hint: 'One swap in the next block: faster, more price impact on large amounts.' };
 }
 
 /** Routes as the API ranks them (best first); each can be locked. */
@@ -32,6 +26,7 @@ export function RouteList({ routes, providerName, onChoose, lockingRouteId, disa
         const usd = formatUsd(route.dst.usd, '');
         const locking = lockingRouteId === route.routeId;
         const mode = modeLabel(route);
+        const share = feeShare(route);
         return (
           <li
             key={`${route.provider}:${route.routeId}`}
@@ -76,6 +71,12 @@ export function RouteList({ routes, providerName, onChoose, lockingRouteId, disa
               )}
             </dl>
             {mode && <p className={styles.modeHint}>{mode.hint}</p>}
+            {share !== null && share >= LARGE_FEE_SHARE && (
+              <Notice tone="warning" title="High fee.">
+                The fees are {formatPercent(share)} of what you send. Check the amount, or try a smaller one or another
+                route.
+              </Notice>
+            )}
             <div className={styles.foot}>
               {route.steps.length > 0 ? (
                 <ol className={styles.steps} aria-label={`Steps via ${name}`}>
