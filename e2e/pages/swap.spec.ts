@@ -185,6 +185,38 @@ test('wallet calldata with an approval, and a deposit address with a memo', asyn
   await shot(page, testInfo, 'swap-deposit-memo');
 });
 
+test('a reload after execute brings the swap back, deposit details and all (#46 item 1)', async ({
+  page,
+}, testInfo) => {
+  await page.goto('/?ref=e2e-partner');
+  await page.getByLabel('Source chain').selectOption('bitcoin');
+  await page.getByLabel('Source asset').selectOption('native');
+  await page.getByLabel('Destination chain').selectOption('ethereum');
+  await page.getByLabel('Destination asset').selectOption(ADDR.ethNative);
+  await page.getByLabel('Amount', { exact: true }).fill('0.25');
+  await page.getByLabel('Source wallet').fill(WALLETS.bitcoin);
+  await page.getByLabel('Destination wallet').fill(WALLETS.evm);
+  await executeFirstRoute(page, ['THORCHAIN']);
+  await expect(page.getByRole('heading', { name: 'Send your deposit' })).toBeVisible();
+  // The address names the swap at once; the referral parameter stays.
+  await expect(page).toHaveURL(/[?&]tx=tx_[0-9A-Za-z]{22}/);
+  expect(new URL(page.url()).searchParams.get('ref')).toBe('e2e-partner');
+  const id = new URL(page.url()).searchParams.get('tx');
+
+  await page.reload();
+  await expect(page).toHaveURL(new RegExp(`/tx/${id}$`));
+  await expect(page.getByRole('heading', { name: 'Send your deposit' })).toBeVisible();
+  await expect(page.getByText('0.25 BTC', { exact: true }).first()).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Copy memo' })).toBeVisible();
+  await shot(page, testInfo, 'swap-reloaded-after-execute');
+
+  // The swap page's address with the swap in it leads there from anywhere; a malformed id is ignored.
+  await page.goto(`/?tx=${id}`);
+  await expect(page).toHaveURL(new RegExp(`/tx/${id}$`));
+  await page.goto('/?tx=not-an-id');
+  await expect(page.getByRole('button', { name: 'Get routes' })).toBeVisible();
+});
+
 test('API validation errors are shown next to their fields', async ({ page }, testInfo) => {
   await page.goto('/');
   await fillEthToBtc(page, 'abc');

@@ -2,6 +2,7 @@
 
 import { type RefObject, useCallback, useEffect, useReducer, useRef } from 'react';
 import { api, asApiError, type LockRequest, type Route } from '../_lib/api';
+import { showSwapInAddress } from './swap-address';
 import {
   FIELD_IDS,
   FIELD_ORDER,
@@ -121,6 +122,7 @@ export function useSwap({
     try {
       const { data } = await api.execute({ lockId, ...(referral ? { referralCode: referral } : {}) });
       dispatch({ type: 'executed', result: data });
+      showSwapInAddress(data.transaction.id);
       focusAfterRender(headings.next);
     } catch (caught) {
       dispatch({ type: 'execute-failed', error: asApiError(caught) });
@@ -135,6 +137,7 @@ export function useSwap({
   function restart() {
     quoteSeq.current++;
     dispatch({ type: 'restart' });
+    showSwapInAddress(null);
     focusAfterRender(null);
     document.getElementById(FIELD_IDS.srcChain ?? '')?.focus();
   }
