@@ -106,3 +106,37 @@ test('/tx/<id> shows the deposit still owed, takes its hash, and follows the str
     await settleThorchainAfter(request, 3);
   }
 });
+
+test('/tx/<id> past the quote expiry says not to send, and promises no time (#46 item 3)', async ({
+  page,
+  request,
+}, testInfo) => {
+  const locked = await request.post('/api/v1/quote/lock', { data: { ...BTC_TO_ETH, provider: 'THORCHAIN' } });
+  expect(locked.status(), await locked.text()).toBe(200);
+  const executed = await request.post('/api/v1/quote/execute', { data: { lockId: (await locked.json()).data.lockId } });
+  expect(executed.status(), await executed.text()).toBe(200);
+  const { transaction, exec } = (await executed.json()).data;
+  expect(exec.meta.expiresAt).toBeTruthy();
+
+  // Before the expiry: the usual instructions, and no expected time while the deposit is still owed.
+  await page.goto(`/tx/${transaction.id}`);
+  const action = page.getByRole('region', { name: 'Send your deposit' });
+  await expect(action.getByText('Send exactly the amount below')).toBeVisible();
+  await expect(page.getByText(/Usually takes ~\d+ (s|min) once the deposit confirms/)).toBeVisible();
+  await expect(page.getByText('expected around')).toHaveCount(0);
+
+  // The browser's clock past the quote's expiry (the swap itself expires later, after its grace).
+  await page.clock.install({ time: new Date(Date.parse(exec.meta.expiresAt) + 60_000) });
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`/tx/${transaction.id}`);
+    await expect(action.getByText('This quote has expired: do not send a deposit now.')).toBeVisible();
+    await expect(action.getByText('Send exactly the amount below')).toHaveCount(0);
+    await expect(action.getByText(/paste its transaction hash below/)).toBeVisible();
+    await expect(page.getByText('expected around')).toHaveCount(0);
+    await shot(page, testInfo, `tx-quote-expired-${viewport.width}`);
+  }
+});

@@ -5,6 +5,7 @@ import { LocalTime } from '@/app/_kit/LocalTime';
 import layout from '@/app/_kit/layout.module.css';
 import { Notice } from '@/app/_kit/Notice';
 import text from '@/app/_kit/text.module.css';
+import { usePassed } from '@/app/_kit/usePassed';
 import type { Asset, ExecPayload, ExecuteResult } from '../_lib/api';
 import styles from './next-steps.module.css';
 
@@ -162,12 +163,23 @@ export function DepositInstructions({
   const address = exec?.meta.depositAddress ?? result.providerResult?.depositAddress ?? exec?.providerTarget;
   const memo = exec?.meta.depositMemo ?? result.providerResult?.depositMemo;
   const channelId = exec?.meta.channelId ?? result.providerResult?.channelId;
+  const expired = usePassed(exec?.meta.expiresAt);
   return (
     <>
-      <p className={styles.hint}>
-        Send exactly the amount below from your own wallet to this address.
-        {mode === 'deposit-channel' ? ' The channel stays open until it expires.' : ''}
-      </p>
+      {expired ? (
+        <Notice tone="error" title="This quote has expired: do not send a deposit now." className={layout.spaced}>
+          {mode === 'deposit-channel'
+            ? 'The channel is closed, and a deposit sent to it now is not swapped.'
+            : "A deposit that arrives anyway is at risk: the address may no longer take deposits, and a swap at that moment's price under the memo's minimum is refunded, less fees."}{' '}
+          Start a new swap for a fresh quote. If you sent the deposit before it expired, paste its transaction hash
+          below: we check it with the provider and follow it to its end.
+        </Notice>
+      ) : (
+        <p className={styles.hint}>
+          Send exactly the amount below from your own wallet to this address.
+          {mode === 'deposit-channel' ? ' The channel stays open until it expires.' : ''}
+        </p>
+      )}
       <DetailList className={layout.spaced}>
         <Detail label="Amount">
           <strong className={text.value}>{sendAmount(result, exec, assets.src)}</strong>

@@ -16,6 +16,7 @@ import { SwapSummary } from '@/app/_kit/SwapSummary';
 import { EmptyState, ErrorState, LoadingState } from '@/app/_kit/states';
 import { SUBSTATUS_TEXT } from '@/app/_kit/substatus';
 import text from '@/app/_kit/text.module.css';
+import { usePassed } from '@/app/_kit/usePassed';
 import type {
   Asset,
   Chain,
@@ -66,18 +67,32 @@ function HashDetail({ label, value, href }: { label: string; value: string | nul
   );
 }
 
-/** How long swaps like this take, and when this one should be done (or how long it took). */
-function timing(tx: Transaction, final: boolean, estimatedSeconds: number | undefined): ReactNode {
+/** When a pending swap is due: its creation plus how long swaps like it take; null when not known. */
+const dueAt = (tx: Transaction, estimatedSeconds: number | undefined) =>
+  estimatedSeconds ? Date.parse(tx.createdAt) + estimatedSeconds * 1000 : null;
+
+/**
+ * How long swaps like this take, and when this one should be done (or how long it took). No time to
+ * expect while the swap waits for the swapper (its clock starts with the deposit), and none in the past.
+ */
+function timing(
+  tx: Transaction,
+  final: boolean,
+  estimatedSeconds: number | undefined,
+  { awaitingSwapper, late }: { awaitingSwapper: boolean; late: boolean },
+): ReactNode {
   if (final) {
     const took = (Date.parse(tx.updatedAt) - Date.parse(tx.createdAt)) / 1000;
     return took > 0 ? `Took ${formatEstimate(took).replace('~', 'about ')}` : null;
   }
-  if (!estimatedSeconds) return null;
-  const due = Date.parse(tx.createdAt) + estimatedSeconds * 1000;
+  const due = dueAt(tx, estimatedSeconds);
+  if (!estimatedSeconds || due === null) return null;
+  const usually = `Usually takes ${formatEstimate(estimatedSeconds)} once the deposit confirms`;
+  if (awaitingSwapper) return usually;
+  if (late) return `${usually}; this one is taking longer, and is still being followed`;
   return (
     <>
-      Usually takes {formatEstimate(estimatedSeconds)} once the deposit confirms · expected around{' '}
-      <LocalTime value={due} />
+      {usually} · expected around <LocalTime value={due} />
     </>
   );
 }
@@ -104,7 +119,9 @@ function Ready({
   useEffect(() => {
     if (showSent && document.activeElement === document.body) sentNotice.current?.focus();
   }, [showSent]);
-  const estimate = timing(tx, final, execution?.result?.quote?.estimatedTime);
+  const estimatedSeconds = execution?.result?.quote?.estimatedTime;
+  const late = usePassed(final || awaitingSwapper ? null : dueAt(tx, estimatedSeconds));
+  const estimate = timing(tx, final, estimatedSeconds, { awaitingSwapper, late });
   const links = tx.explorerUrls;
   return (
     <div className={layout.stack}>
