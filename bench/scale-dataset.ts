@@ -225,6 +225,8 @@ export async function scaleDataset(
   const kept = keep ? await keptDataset(url, swaps) : undefined;
   let made: Omit<ScaleDataset, 'url' | 'reused' | 'locks'>;
   if (kept) {
+    // A kept dataset gets the migrations made since (a new counter is backfilled from the ones it has).
+    await migrateDatabase(url);
     // Time has moved since the load: roll the hours that settled meanwhile, as the worker would have.
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     await rollUpEverything({ sql, config: parseConfig({ DATABASE_URL: url }) }).finally(() => sql.end());

@@ -1,15 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { drizzle } from 'drizzle-orm/postgres-js';
-import { migrate } from 'drizzle-orm/postgres-js/migrator';
-import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { migrateDatabase } from '../drizzle/migrate';
 import { createDb, type DbHandle } from '../server/db';
 import { databaseUrl, dropDatabase, testDatabaseName, withAdmin } from './support/databases';
 import { WALLETS } from './support/fixtures';
+import { migrateBefore } from './support/migrations';
 import { insertTransactions } from './support/seed-transactions';
 
 const FEE_SPLIT = '0003_split_quoted_and_recorded_fee';
@@ -17,31 +12,9 @@ const name = testDatabaseName('db', randomBytes(5).toString('hex'));
 const url = databaseUrl(name);
 let ctx: DbHandle;
 
-/** Migrates to just before the fee split, from a copy of the migrations folder that stops there. */
-async function migrateBeforeFeeSplit() {
-  const folder = mkdtempSync(join(tmpdir(), 'migrations-'));
-  try {
-    cpSync(new URL('../drizzle/migrations', import.meta.url).pathname, folder, { recursive: true });
-    const journalPath = join(folder, 'meta/_journal.json');
-    const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
-    const split = journal.entries.findIndex((e: { tag: string }) => e.tag === FEE_SPLIT);
-    expect(split).toBeGreaterThan(0);
-    journal.entries = journal.entries.slice(0, split);
-    writeFileSync(journalPath, JSON.stringify(journal));
-    const sql = postgres(url, { max: 1, onnotice: () => {} });
-    try {
-      await migrate(drizzle(sql), { migrationsFolder: folder });
-    } finally {
-      await sql.end();
-    }
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
-}
-
 beforeAll(async () => {
   await withAdmin((sql) => sql.unsafe(`create database "${name}"`));
-  await migrateBeforeFeeSplit();
+  await migrateBefore(url, FEE_SPLIT);
   ctx = createDb({ url, poolMax: 2, connectTimeoutMs: 5000 });
 });
 afterAll(async () => {

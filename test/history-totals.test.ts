@@ -56,13 +56,28 @@ beforeAll(async () => {
   ] as const;
   const codes = ['alpha', 'relay', 'usdc', null, null, 'Alpha'];
   const base = Date.parse('2026-10-01T00:00:00Z');
+  // Alice also pays herself, Bob is paid as well as paying, and Solana's wallet pays itself under its two keys.
+  const senderOf = (i: number) =>
+    i % 13 === 6 ? WALLETS.solana : i % 3 === 0 ? ALICE : i % 3 === 1 ? BOB : `0x${String(i).padStart(40, '0')}`;
+  const recipientOf = (i: number) =>
+    i % 13 === 6
+      ? WALLETS.solana
+      : i % 9 === 3
+        ? ALICE
+        : i % 9 === 5
+          ? BOB
+          : i % 5 === 0
+            ? WALLETS.bitcoin
+            : WALLETS.solana;
   const make = (i: number) => {
     const [src, dst] = pairs[i % pairs.length] as (typeof pairs)[number];
+    const recipient = recipientOf(i);
     return {
       status: STATUSES[(i * 7) % 4],
       provider: PROVIDERS[i % 4],
-      wallet: i % 3 === 0 ? ALICE : i % 3 === 1 ? BOB : `0x${String(i).padStart(40, '0')}`,
-      recipient: i % 5 === 0 ? WALLETS.bitcoin : WALLETS.solana,
+      wallet: senderOf(i),
+      recipient,
+      recipientKey: recipient.startsWith('0x') ? recipient.toLowerCase() : recipient,
       referralCode: codes[(i * 7 + (i >> 2)) % codes.length],
       createdAt: new Date(base + i * 60_000),
       outboundHash: i % 4 === 1 ? `0x${String(i).padStart(64, 'a')}` : null,
@@ -216,6 +231,13 @@ describe('history totals and pages against a brute-force reading', () => {
       ['an id within another code', { query: second.id, referralCode: 'relay' }],
       ['finalizedOnly and a provider term', { finalizedOnly: true, query: 'thorchain' }],
       ['a wallet', { addresses: [ALICE] }],
+      ['a wallet that pays itself', { addresses: [ALICE], statuses: ['SUCCESS', 'REFUND'] }],
+      ['a wallet that pays itself, as a term', { query: ALICE, statuses: ['FAILED'] }],
+      ['a wallet on both sides', { addresses: [BOB] }],
+      ['a wallet on both sides, as a term', { query: BOB.toLowerCase() }],
+      ['a wallet on both sides, and statuses', { query: BOB, statuses: ['PENDING', 'REFUND'] }],
+      ['a wallet paying itself under its two keys', { addresses: [WALLETS.solana] }],
+      ['a wallet under its two keys, and a status', { addresses: [WALLETS.solana], statuses: ['SUCCESS'] }],
       ['two wallets, one of them sending to the other', { addresses: [BOB, WALLETS.solana] }],
       ['a wallet, finalized only', { addresses: [ALICE], finalizedOnly: true }],
       ['a wallet filter and a term', { addresses: [ALICE], query: 'relay' }],
@@ -251,6 +273,13 @@ describe('history totals and pages against a brute-force reading', () => {
     const first = (txs[0] as SyntheticTx).id;
     expect(table.filter((r) => r.referral_code === first).length).toBeGreaterThan(1);
     expect(await t.app.sql`select 1 from swap_rollup_deltas limit 1`).toHaveLength(1);
+    expect(table.some((r) => r.wallet_key === ALICE.toLowerCase() && r.recipient_wallet_key === r.wallet_key)).toBe(
+      true,
+    );
+    expect(table.some((r) => r.recipient_wallet_key === BOB.toLowerCase())).toBe(true);
+    expect(
+      table.some((r) => r.wallet_key === WALLETS.solana.toLowerCase() && r.recipient_wallet_key === WALLETS.solana),
+    ).toBe(true);
   });
 
   it('walks the same rows by cursor as by page', async () => {
@@ -280,19 +309,53 @@ describe('history totals and pages against a brute-force reading', () => {
   it('stays exact after the deltas are folded, and after more changes', async () => {
     await foldSwapDeltas(t.app);
     expect(await t.app.sql`select 1 from swap_rollup_deltas limit 1`).toHaveLength(0);
+    const walletFilters: Filter[] = [
+      { query: WALLETS.bitcoin },
+      { query: WALLETS.bitcoin, statuses: ['SUCCESS', 'FAILED'] },
+      { addresses: [ALICE] },
+      { query: ALICE, statuses: ['PENDING'] },
+      { addresses: [BOB], finalizedOnly: true },
+      { addresses: [BOB, WALLETS.solana] },
+      { addresses: [WALLETS.solana], statuses: ['PENDING', 'FAILED'] },
+    ];
+    const expectExact = async (filters: Filter[]) => {
+      const table = await rows();
+      for (const f of filters) {
+        const res = await t.json(`/api/v1/transaction/history?${query(f)}`);
+        expect(res.body.pagination.total, JSON.stringify(f)).toBe(table.filter((r) => matches(r, f)).length);
+      }
+    };
+    await expectExact(walletFilters);
     await t.app.sql`update transactions set status = 'SUCCESS', provider = 'LIFI' where status = 'PENDING'`;
-    const table = await rows();
-    for (const f of [
+    // A swap to oneself, one paying Bob and one of Solana's to itself, deleted once counted.
+    await t.app.sql`delete from transactions where id in (
+      (select id from transactions where wallet_key = recipient_wallet_key order by id limit 1),
+      (select id from transactions where recipient_wallet_key = ${BOB.toLowerCase()} order by id limit 1),
+      (select id from transactions where wallet_key = ${WALLETS.solana.toLowerCase()} order by id limit 1))`;
+    await expectExact([
       {},
       { statuses: ['PENDING'] },
       { query: 'lifi' },
       { query: 'relay' },
       { referralCode: 'usdc' },
-      { query: WALLETS.bitcoin },
       { query: WALLETS.solana, statuses: ['SUCCESS'] },
-    ] as Filter[]) {
-      const res = await t.json(`/api/v1/transaction/history?${query(f)}`);
-      expect(res.body.pagination.total, JSON.stringify(f)).toBe(table.filter((r) => matches(r, f)).length);
-    }
+      ...walletFilters,
+    ]);
+    await foldSwapDeltas(t.app);
+    await expectExact(walletFilters);
+  });
+
+  it('keeps one counter row per wallet and status: each swap counted once for each wallet on it', async () => {
+    await foldSwapDeltas(t.app);
+    const key = (r: { wallet_key: string; status: string; swaps: string }) => `${r.wallet_key} ${r.status} ${r.swaps}`;
+    const counted = await t.app.sql<{ wallet_key: string; status: string; swaps: string }[]>`
+      select wallet_key, status::text, swaps::text from wallet_counts where swaps <> 0`;
+    const expected = await t.app.sql<{ wallet_key: string; status: string; swaps: string }[]>`
+      select wallet_key, status::text, count(*)::text as swaps from (
+        select id, status, wallet_key from transactions
+        union select id, status, recipient_wallet_key from transactions) sides
+      group by 1, 2`;
+    expect(counted.map(key).sort()).toEqual(expected.map(key).sort());
+    expect(expected.some((r) => r.wallet_key === ALICE.toLowerCase())).toBe(true);
   });
 });

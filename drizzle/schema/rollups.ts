@@ -1,15 +1,4 @@
-import {
-  bigint,
-  bigserial,
-  index,
-  integer,
-  jsonb,
-  numeric,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-} from 'drizzle-orm/pg-core';
+import { bigint, bigserial, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { transactionStatus } from './swaps';
 
 /**
@@ -73,8 +62,8 @@ export const referralSwapCounts = pgTable(
 );
 
 /**
- * Swaps per (sender, recipient) pair and status: a wallet's history total is the sum of its pairs'
- * cells (each swap is in exactly one), however many swaps a hot wallet has.
+ * Swaps per (sender, recipient) pair and status: the swaps between two of the wallets a history names,
+ * which the per-wallet counts below would count once for each.
  */
 export const walletPairCounts = pgTable(
   'wallet_pair_counts',
@@ -84,10 +73,21 @@ export const walletPairCounts = pgTable(
     status: transactionStatus('status').notNull(),
     swaps: count('swaps'),
   },
-  (t) => [
-    primaryKey({ columns: [t.walletKey, t.recipientWalletKey, t.status] }),
-    index('wallet_pair_counts_recipient_idx').on(t.recipientWalletKey),
-  ],
+  (t) => [primaryKey({ columns: [t.walletKey, t.recipientWalletKey, t.status] })],
+);
+
+/**
+ * Swaps per wallet and status with the wallet on either side (a swap to oneself once): a wallet's
+ * history total is one row per status, however many senders pay a hot recipient.
+ */
+export const walletCounts = pgTable(
+  'wallet_counts',
+  {
+    walletKey: text('wallet_key').notNull(),
+    status: transactionStatus('status').notNull(),
+    swaps: count('swaps'),
+  },
+  (t) => [primaryKey({ columns: [t.walletKey, t.status] })],
 );
 
 /** Swaps created per hour by provider and status (where they stand now): the 24 h KPIs. */

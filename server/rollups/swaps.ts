@@ -37,6 +37,14 @@ export async function foldSwapDeltas(ctx: Pick<AppContext, 'sql'>): Promise<{ fo
         from taken where wallet_key is not null and recipient_wallet_key is not null group by 1, 2, 3
         on conflict (wallet_key, recipient_wallet_key, status) do update set swaps = c.swaps + excluded.swaps
       ),
+      wallets as (
+        insert into wallet_counts as c (wallet_key, status, swaps)
+        select side.wallet_key, status, sum(swaps)
+        from taken cross join lateral (values (taken.wallet_key), (nullif(recipient_wallet_key, taken.wallet_key))) side(wallet_key)
+        where taken.wallet_key is not null and recipient_wallet_key is not null and side.wallet_key is not null
+        group by 1, 2
+        on conflict (wallet_key, status) do update set swaps = c.swaps + excluded.swaps
+      ),
       hourly as (
         insert into swap_hourly as c (hour, provider, status, swaps, volume_usd, fees_usd)
         select hour, provider, status, sum(swaps), sum(volume_usd), sum(fees_usd) from taken group by 1, 2, 3

@@ -153,22 +153,31 @@ function historyWhere(filter: HistoryFilter, term: Term | undefined): Predicate 
 
 /** Cells of a counter table matching `where`, with the deltas not folded into it yet. */
 const counted =
-  (table: 'swap_counts' | 'referral_swap_counts' | 'wallet_pair_counts', where: Predicate): Predicate =>
+  (table: 'swap_counts' | 'referral_swap_counts', where: Predicate): Predicate =>
   (s) => {
     const condition = where(s);
     return `(select coalesce(sum(swaps), 0) from (select swaps from ${table} where ${condition}
       union all select swaps from swap_rollup_deltas where ${condition}) cells)`;
   };
 
-/** Pair cells with either wallet among `keys`: each swap is in one cell, so none is counted twice. */
-const walletPairs =
-  (keys: string, statuses: Predicate | undefined): Predicate =>
+/**
+ * Swaps with a wallet among `keys` on either side: a counter row per wallet and status, less the swaps
+ * between two of the keys (each wallet's row counts them), plus the deltas not folded yet.
+ */
+const walletTotal =
+  (keys: readonly string[], statuses: Predicate | undefined): Predicate =>
   (s) => {
-    const wallets = s.param(keys);
-    return and(
-      () => `wallet_key = any(${wallets}::text[]) or recipient_wallet_key = any(${wallets}::text[])`,
-      statuses,
-    )(s);
+    const wallets = `${s.param(arrayLiteral(keys))}::text[]`;
+    const status = statuses ? ` and (${statuses(s)})` : '';
+    const between =
+      keys.length > 1
+        ? `union all select -swaps from wallet_pair_counts where wallet_key = any(${wallets})
+        and recipient_wallet_key = any(${wallets}) and recipient_wallet_key <> wallet_key${status}`
+        : '';
+    return `(select coalesce(sum(swaps), 0) from (select swaps from wallet_counts where wallet_key = any(${wallets})${status}
+      ${between}
+      union all select swaps from swap_rollup_deltas
+        where (wallet_key = any(${wallets}) or recipient_wallet_key = any(${wallets}))${status}) cells)`;
   };
 
 const rowCount =
@@ -193,19 +202,18 @@ const plus =
 
 /**
  * Swaps the term names only as an identity (not by provider, asset or code). A wallet's swaps come from
- * the pair counters, so a wallet most swaps pay out to costs what any other does; that needs the term
+ * the wallet counters, so a wallet most swaps pay out to costs what any other does; that needs the term
  * to name no provider or asset (known here) and no used code (asked of the counters first).
  */
 function identityTotal(term: Term, statuses: Predicate | undefined): Predicate {
   const everyRow = unionCount(identityBranches(term), and(statuses, notBroad(term), codeIsNot(term.text)));
   if (broadBranchesOf(term).length) return everyRow;
-  const keys = arrayLiteral(term.walletKeys);
   const notWallet: Predicate = (s) => {
-    const wallets = s.param(keys);
+    const wallets = s.param(arrayLiteral(term.walletKeys));
     return `not (wallet_key = any(${wallets}::text[]) or recipient_wallet_key = any(${wallets}::text[]))`;
   };
   const byCounters = plus(
-    counted('wallet_pair_counts', walletPairs(keys, statuses)),
+    walletTotal(term.walletKeys, statuses),
     unionCount(identityBranches({ ...term, walletKeys: [] }), and(statuses, notWallet)),
   );
   return (s) =>
@@ -345,11 +353,11 @@ async function pageOf(
     const walletKeys = [...new Set(filter.addresses.flatMap(walletLookupKeys))];
     const where = historyWhere(filter, term);
     const branches = walletBranches(walletKeys);
-    // Only wallets and statuses: the wallet pair counters; with more filters, each side's index.
+    // Only wallets and statuses: the wallet counters; with more filters, each side's index.
     const total =
       term || filter.referralCode !== undefined || filter.transactionId !== undefined
         ? unionCount(branches, where)
-        : counted('wallet_pair_counts', walletPairs(arrayLiteral(walletKeys), statusIn(statusesOf(filter))));
+        : walletTotal(walletKeys, statusIn(statusesOf(filter)));
     return countedPage(run, filter, total, branches, where);
   }
   const total = filter.transactionId ? rowCount(historyWhere(filter, term)) : broadTotal(filter, term);
