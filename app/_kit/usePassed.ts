@@ -26,3 +26,10 @@ export function usePassed(deadline: string | number | Date | null | undefined): 
   }, [deadline]);
   return passed;
 }
+
+/** False on the server and in the first (hydrating) render, true once the page's script runs. */
+export function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}

@@ -140,3 +140,54 @@ test('/tx/<id> past the quote expiry says not to send, and promises no time (#46
     await shot(page, testInfo, `tx-quote-expired-${viewport.width}`);
   }
 });
+
+test('/tx/<id> without JavaScript says to reload, and "I\'ve sent it" still records the hash (#46 item 11)', async ({
+  browser,
+  request,
+}, testInfo) => {
+  await settleThorchainAfter(request, 1_000_000);
+  try {
+    const locked = await request.post('/api/v1/quote/lock', { data: { ...BTC_TO_ETH, provider: 'THORCHAIN' } });
+    expect(locked.status(), await locked.text()).toBe(200);
+    const executed = await request.post('/api/v1/quote/execute', {
+      data: { lockId: (await locked.json()).data.lockId },
+    });
+    expect(executed.status(), await executed.text()).toBe(200);
+    const { transaction } = (await executed.json()).data;
+
+    // A refused hash first, on a phone (the form is gone once a hash is taken), then one that is taken.
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 800 },
+    ]) {
+      const context = await browser.newContext({ javaScriptEnabled: false, viewport });
+      const page = await context.newPage();
+      await page.goto(`/tx/${transaction.id}`);
+      await expect(page.getByTestId('stream-state')).toHaveText(/reload it to see changes/);
+      await expect(page.getByText('Connecting to live updates')).toHaveCount(0);
+      if (viewport.width === 390) {
+        // A hash that is not one: the page says so, and nothing is recorded.
+        await page.getByLabel('Transaction hash').fill('not-a-hash');
+        await page.getByRole('button', { name: "I've sent it" }).click();
+        await expect(page).toHaveURL(new RegExp(`/tx/${transaction.id}\\?reportError=VALIDATION_ERROR$`));
+        await expect(page.getByRole('alert')).toContainText('not a transaction hash');
+        await shot(page, testInfo, `tx-no-js-bad-hash-${viewport.width}`);
+        await context.close();
+        continue;
+      }
+      await page.getByLabel('Transaction hash').fill('cd'.repeat(32));
+      await page.getByRole('button', { name: "I've sent it" }).click();
+      await expect(page).toHaveURL(new RegExp(`/tx/${transaction.id}\\?reported=1$`));
+      await expect(page.getByRole('status').filter({ hasText: 'the hash was recorded' })).toBeVisible();
+      await expect(page.getByRole('list', { name: 'Steps so far, oldest first' })).toContainText(
+        'Deposit hash reported',
+      );
+      await shot(page, testInfo, `tx-no-js-reported-${viewport.width}`);
+      await context.close();
+    }
+    const status = await request.get(`/api/v1/transaction/status?transactionId=${transaction.id}`);
+    expect((await status.json()).data.transaction.hash).toBe('cd'.repeat(32));
+  } finally {
+    await settleThorchainAfter(request, 3);
+  }
+});

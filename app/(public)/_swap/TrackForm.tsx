@@ -43,7 +43,15 @@ export function TrackForm({
 
   const fieldError = error?.fieldMessages((p) => friendlyFieldMessage(p.field, p.code, p.message)).txHash;
   return (
-    <form className={styles.track} onSubmit={submit} noValidate aria-labelledby="track-title">
+    // Posts to /tx/<id>/report when the page's script does not run (onSubmit handles it otherwise).
+    <form
+      className={styles.track}
+      onSubmit={submit}
+      method="post"
+      action={`/tx/${encodeURIComponent(transactionId)}/report`}
+      noValidate
+      aria-labelledby="track-title"
+    >
       <h3 id="track-title" className={styles.subheading}>
         I&apos;ve sent it
       </h3>
@@ -54,6 +62,7 @@ export function TrackForm({
         <Field id="tx-hash" label="Transaction hash" error={fieldError}>
           <input
             className={controlClass({ mono: true })}
+            name="txHash"
             value={hash}
             onChange={(e) => setHash(e.target.value)}
             autoComplete="off"

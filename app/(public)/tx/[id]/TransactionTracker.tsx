@@ -16,7 +16,7 @@ import { SwapSummary } from '@/app/_kit/SwapSummary';
 import { EmptyState, ErrorState, LoadingState } from '@/app/_kit/states';
 import { SUBSTATUS_TEXT } from '@/app/_kit/substatus';
 import text from '@/app/_kit/text.module.css';
-import { usePassed } from '@/app/_kit/usePassed';
+import { useHydrated, usePassed } from '@/app/_kit/usePassed';
 import type {
   Asset,
   Chain,
@@ -98,6 +98,8 @@ function timing(
 }
 
 const CONNECTION_TEXT = {
+  /** What the server's HTML says: without the page's script it never connects. */
+  static: 'This page shows the swap as it was when it loaded: reload it to see changes.',
   opening: 'Connecting to live updates…',
   lost: 'Reconnecting to live updates…',
 } as const;
@@ -119,6 +121,7 @@ function Ready({
   useEffect(() => {
     if (showSent && document.activeElement === document.body) sentNotice.current?.focus();
   }, [showSent]);
+  const hydrated = useHydrated();
   const estimatedSeconds = execution?.result?.quote?.estimatedTime;
   const late = usePassed(final || awaitingSwapper ? null : dueAt(tx, estimatedSeconds));
   const estimate = timing(tx, final, estimatedSeconds, { awaitingSwapper, late });
@@ -155,7 +158,7 @@ function Ready({
               Live: changes appear as they happen · last update <LocalTime value={receivedAt} />
             </>
           ) : (
-            CONNECTION_TEXT[connection]
+            CONNECTION_TEXT[hydrated ? connection : 'static']
           )}
         </p>
         {showSent && <SentNotice send={walletSend} focusRef={sentNotice} />}
