@@ -162,18 +162,20 @@ const counted =
 
 /**
  * Swaps with a wallet among `keys` on either side: a counter row per wallet and status, less the swaps
- * between two of the keys (each wallet's row counts them), plus the deltas not folded yet.
+ * between two of the keys (each wallet's row counts them; read pair by pair, never a sender's every
+ * cell), plus the deltas not folded yet.
  */
 const walletTotal =
   (keys: readonly string[], statuses: Predicate | undefined): Predicate =>
   (s) => {
     const wallets = `${s.param(arrayLiteral(keys))}::text[]`;
     const status = statuses ? ` and (${statuses(s)})` : '';
-    const between =
-      keys.length > 1
-        ? `union all select -swaps from wallet_pair_counts where wallet_key = any(${wallets})
-        and recipient_wallet_key = any(${wallets}) and recipient_wallet_key <> wallet_key${status}`
-        : '';
+    const others = (key: string) => keys.filter((other) => other !== key);
+    const senders = keys.flatMap((key) => others(key).map(() => key));
+    const between = senders.length
+      ? `union all select -swaps from unnest(${s.param(arrayLiteral(senders))}::text[], ${s.param(arrayLiteral(keys.flatMap(others)))}::text[]) pair(sender, paid)
+        join wallet_pair_counts on wallet_key = pair.sender and recipient_wallet_key = pair.paid${status}`
+      : '';
     return `(select coalesce(sum(swaps), 0) from (select swaps from wallet_counts where wallet_key = any(${wallets})${status}
       ${between}
       union all select swaps from swap_rollup_deltas
