@@ -23,7 +23,11 @@ export function Spinner() {
   return <span className={styles.spinner} aria-hidden="true" />;
 }
 
-/** A button; `busy` shows a spinner and tells assistive technology the action is running. */
+/**
+ * A button; `busy` shows a spinner and tells assistive technology the action is running. A busy button
+ * stays focusable (aria-disabled, its clicks ignored) rather than `disabled`: a disabled button drops
+ * the focus to <body>, and the person pressing it loses their place.
+ */
 export function Button({
   variant,
   size,
@@ -32,6 +36,8 @@ export function Button({
   className,
   children,
   type = 'button',
+  disabled,
+  onClick,
   ...props
 }: ButtonLook & { busy?: boolean } & ComponentProps<'button'>) {
   return (
@@ -39,6 +45,9 @@ export function Button({
       type={type}
       className={[buttonClass({ variant, size, block }), className].filter(Boolean).join(' ')}
       aria-busy={busy || undefined}
+      disabled={busy ? undefined : disabled}
+      aria-disabled={busy || undefined}
+      onClick={busy ? (event) => event.preventDefault() : onClick}
       {...props}
     >
       {busy && <Spinner />}

@@ -195,6 +195,8 @@ test('support finds a swap by its outbound hash, reads the timeline and polls no
   await expect(page.getByRole('region', { name: 'Hashes' }).getByTitle(swap.outboundHash)).toBeVisible();
   await page.getByRole('button', { name: 'Poll now' }).click();
   await expect(page.getByText(/the swap is final \(SUCCESS\); its status no longer changes/)).toBeVisible();
+  // The button keeps the focus while it polls and after (a disabled button would drop it to <body>).
+  await expect(page.getByRole('button', { name: 'Poll now' })).toBeFocused();
   await expect(page.getByText(/Polled RELAY/)).toHaveCount(0);
   await expect(timeline.getByText(/Poll requested from the dashboard/)).toHaveCount(0);
   await shot(page, testInfo, 'transaction-detail');
@@ -229,6 +231,7 @@ test('an affiliate signs up, creates a link, and sees the swap it brought in', a
   await page.getByLabel('Name (optional)').fill('Launch newsletter');
   await page.getByRole('button', { name: 'Create link' }).click();
   await expect(page.getByText(`Created ${CODE}`)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Create link' })).toBeFocused();
   const row = page.getByRole('row', { name: new RegExp(CODE) });
   await expect(row.getByRole('link', { name: `/?ref=${CODE}` })).toBeVisible();
   await expect(row.getByRole('button', { name: /Copy link/ })).toBeVisible();

@@ -82,6 +82,8 @@ test('/tx/<id> shows the deposit still owed, takes its hash, and follows the str
     await action.getByLabel('Transaction hash').fill(depositHash);
     await action.getByRole('button', { name: "I've sent it" }).click();
     await expect(action).toHaveCount(0);
+    // The form went away with the focus: it moves to the status the hash changed, not to <body>.
+    await expect(status).toBeFocused();
     await expect(timeline.getByText('Deposit hash reported')).toBeVisible();
     await expect(page.getByRole('link', { name: /Follow it on THORChain/ })).toHaveAttribute(
       'href',

@@ -271,7 +271,7 @@ function CreateCode() {
           <Field label="Name (optional)" grow>
             <input name="label" className={controlClass()} maxLength={64} placeholder="e.g. Newsletter, March" />
           </Field>
-          <Button type="submit" variant="primary" disabled={create.isPending}>
+          <Button type="submit" variant="primary" busy={create.isPending}>
             {create.isPending ? 'Creating…' : 'Create link'}
           </Button>
         </div>

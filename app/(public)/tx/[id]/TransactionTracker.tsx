@@ -121,6 +121,15 @@ function Ready({
   useEffect(() => {
     if (showSent && document.activeElement === document.body) sentNotice.current?.focus();
   }, [showSent]);
+  // "I've sent it" went away with its panel once the hash was taken: the focus moves to the status it changed.
+  const statusLine = useRef<HTMLDivElement>(null);
+  const wasAwaiting = useRef(awaitingSwapper);
+  useEffect(() => {
+    if (wasAwaiting.current && !awaitingSwapper && !showSent && document.activeElement === document.body) {
+      statusLine.current?.focus();
+    }
+    wasAwaiting.current = awaitingSwapper;
+  }, [awaitingSwapper, showSent]);
   const hydrated = useHydrated();
   const estimatedSeconds = execution?.result?.quote?.estimatedTime;
   const late = usePassed(final || awaitingSwapper ? null : dueAt(tx, estimatedSeconds));
@@ -129,7 +138,7 @@ function Ready({
   return (
     <div className={layout.stack}>
       <Panel title="Status" headingId="status-title">
-        <div className={styles.statusLine} role="status" aria-atomic="true">
+        <div className={styles.statusLine} role="status" aria-atomic="true" ref={statusLine} tabIndex={-1}>
           <StatusBadge status={tx.status} large />
           <p className={styles.statusText}>
             {tx.substatus && (!awaitingSwapper || tx.substatus === 'HASH_REJECTED') ? (

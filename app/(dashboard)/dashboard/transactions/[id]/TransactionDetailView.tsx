@@ -70,7 +70,7 @@ export function TransactionDetailView({ id, canRedeliver }: { id: string; canRed
         lead={`${tx.provider} · created ${formatDateTime(tx.createdAt)}`}
         back={back}
         actions={
-          <Button variant="primary" onClick={() => poll.mutate({ id })} disabled={poll.isPending}>
+          <Button variant="primary" onClick={() => poll.mutate({ id })} busy={poll.isPending}>
             {poll.isPending ? 'Polling…' : 'Poll now'}
           </Button>
         }
