@@ -171,13 +171,7 @@ test('wallet calldata with an approval, and a deposit address with a memo', asyn
   await expectAccessible(page);
 
   await page.getByRole('button', { name: 'Start a new swap' }).click();
-  await page.getByLabel('Source chain').selectOption('bitcoin');
-  await page.getByLabel('Source asset').selectOption('native');
-  await page.getByLabel('Destination chain').selectOption('ethereum');
-  await page.getByLabel('Destination asset').selectOption(ADDR.ethNative);
-  await page.getByLabel('Amount', { exact: true }).fill('0.25');
-  await page.getByLabel('Source wallet').fill(WALLETS.bitcoin);
-  await page.getByLabel('Destination wallet').fill(WALLETS.evm);
+  await fillBtcToEth(page, '0.25');
   await executeFirstRoute(page, ['THORCHAIN']);
   await expect(page.getByRole('heading', { name: 'Send your deposit' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Copy memo' })).toBeVisible();
@@ -189,13 +183,7 @@ test('a reload after execute brings the swap back, deposit details and all (#46 
   page,
 }, testInfo) => {
   await page.goto('/?ref=e2e-partner');
-  await page.getByLabel('Source chain').selectOption('bitcoin');
-  await page.getByLabel('Source asset').selectOption('native');
-  await page.getByLabel('Destination chain').selectOption('ethereum');
-  await page.getByLabel('Destination asset').selectOption(ADDR.ethNative);
-  await page.getByLabel('Amount', { exact: true }).fill('0.25');
-  await page.getByLabel('Source wallet').fill(WALLETS.bitcoin);
-  await page.getByLabel('Destination wallet').fill(WALLETS.evm);
+  await fillBtcToEth(page, '0.25');
   await executeFirstRoute(page, ['THORCHAIN']);
   await expect(page.getByRole('heading', { name: 'Send your deposit' })).toBeVisible();
   // The address names the swap at once; the referral parameter stays.

@@ -16,6 +16,15 @@ async function settleThorchainAfter(request: APIRequestContext, polls: number) {
   expect(res.ok()).toBe(true);
 }
 
+/** A THORChain BTC → ETH swap executed through the API, as an integrator would: its transaction and exec payload. */
+async function executeThorchainSwap(request: APIRequestContext) {
+  const locked = await request.post('/api/v1/quote/lock', { data: { ...BTC_TO_ETH, provider: 'THORCHAIN' } });
+  expect(locked.status(), await locked.text()).toBe(200);
+  const executed = await request.post('/api/v1/quote/execute', { data: { lockId: (await locked.json()).data.lockId } });
+  expect(executed.status(), await executed.text()).toBe(200);
+  return (await executed.json()).data;
+}
+
 test('/tx/<id> shows the deposit still owed, takes its hash, and follows the stream live to SUCCESS', async ({
   page,
   request,
@@ -23,13 +32,7 @@ test('/tx/<id> shows the deposit still owed, takes its hash, and follows the str
 }, testInfo) => {
   await settleThorchainAfter(request, 1_000_000);
   try {
-    const locked = await request.post('/api/v1/quote/lock', { data: { ...BTC_TO_ETH, provider: 'THORCHAIN' } });
-    expect(locked.status(), await locked.text()).toBe(200);
-    const executed = await request.post('/api/v1/quote/execute', {
-      data: { lockId: (await locked.json()).data.lockId },
-    });
-    expect(executed.status(), await executed.text()).toBe(200);
-    const { transaction, exec } = (await executed.json()).data;
+    const { transaction, exec } = await executeThorchainSwap(request);
 
     // The server renders the state the swap is in: read without JavaScript, it already waits for the swapper.
     for (const viewport of [
@@ -113,11 +116,7 @@ test('/tx/<id> past the quote expiry says not to send, and promises no time (#46
   page,
   request,
 }, testInfo) => {
-  const locked = await request.post('/api/v1/quote/lock', { data: { ...BTC_TO_ETH, provider: 'THORCHAIN' } });
-  expect(locked.status(), await locked.text()).toBe(200);
-  const executed = await request.post('/api/v1/quote/execute', { data: { lockId: (await locked.json()).data.lockId } });
-  expect(executed.status(), await executed.text()).toBe(200);
-  const { transaction, exec } = (await executed.json()).data;
+  const { transaction, exec } = await executeThorchainSwap(request);
   expect(exec.meta.expiresAt).toBeTruthy();
 
   // Before the expiry: the usual instructions, and no expected time while the deposit is still owed.
@@ -149,13 +148,7 @@ test('/tx/<id> without JavaScript says to reload, and "I\'ve sent it" still reco
 }, testInfo) => {
   await settleThorchainAfter(request, 1_000_000);
   try {
-    const locked = await request.post('/api/v1/quote/lock', { data: { ...BTC_TO_ETH, provider: 'THORCHAIN' } });
-    expect(locked.status(), await locked.text()).toBe(200);
-    const executed = await request.post('/api/v1/quote/execute', {
-      data: { lockId: (await locked.json()).data.lockId },
-    });
-    expect(executed.status(), await executed.text()).toBe(200);
-    const { transaction } = (await executed.json()).data;
+    const { transaction } = await executeThorchainSwap(request);
 
     // A refused hash first, on a phone (the form is gone once a hash is taken), then one that is taken.
     for (const viewport of [
