@@ -73,6 +73,15 @@ export function formatAmount(amount: string | null | undefined, symbol?: string 
  * An amount given in an asset's smallest units, exact, with its symbol: `2,500.000001 USDC`. Only for
  * what a person must send or approve to the last unit; everything else shows `formatAmount`.
  */
+/**
+ * An amount someone must send exactly, every digit kept, thousands grouped as every other amount is:
+ * `2,500 USDC` (beside an approval of `2,500 USDC`), `0.25 BTC`. Not a decimal number: as given.
+ */
+export function formatExactAmount(amount: string, symbol: string): string {
+  const match = /^(\d+)(\.\d+)?$/.exec(amount);
+  return match ? `${groupThousands(match[1] as string)}${match[2] ?? ''} ${symbol}` : `${amount} ${symbol}`;
+}
+
 export function formatTokenAmount(
   baseUnits: string | null | undefined,
   asset: { decimals: number; symbol: string } | undefined,

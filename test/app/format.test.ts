@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, formatSecondsBucket, formatTokenAmount } from '../../app/_kit/format';
+import { formatAmount, formatExactAmount, formatSecondsBucket, formatTokenAmount } from '../../app/_kit/format';
 
 describe('formatAmount: the one display rule for token amounts', () => {
   it('cuts to 8 decimals without rounding up, drops trailing zeros and groups thousands', () => {
@@ -27,5 +27,15 @@ describe('a time read from whole-second histogram buckets', () => {
     expect(formatSecondsBucket(0.5)).toBe('under 1 s');
     expect(formatSecondsBucket(3)).toBe('3.0 s');
     expect(formatSecondsBucket(null)).toBe('—');
+  });
+});
+
+describe('an amount to send exactly', () => {
+  it('keeps every digit and groups thousands as the approval beside it does (#46 item 8)', () => {
+    expect(formatExactAmount('2500', 'USDC')).toBe('2,500 USDC');
+    expect(formatTokenAmount('2500000000', { decimals: 6, symbol: 'USDC' })).toBe('2,500 USDC');
+    expect(formatExactAmount('1234567.123456789012345678', 'ETH')).toBe('1,234,567.123456789012345678 ETH');
+    expect(formatExactAmount('0.25', 'BTC')).toBe('0.25 BTC');
+    expect(formatExactAmount('1e3', 'X')).toBe('1e3 X');
   });
 });

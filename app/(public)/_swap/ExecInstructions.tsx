@@ -1,5 +1,5 @@
 import { Detail, DetailList } from '@/app/_kit/DetailList';
-import { formatTokenAmount } from '@/app/_kit/format';
+import { formatExactAmount, formatTokenAmount } from '@/app/_kit/format';
 import { Hash } from '@/app/_kit/Hash';
 import { LocalTime } from '@/app/_kit/LocalTime';
 import layout from '@/app/_kit/layout.module.css';
@@ -16,7 +16,7 @@ export const WALLET_MODES = new Set(['evm-calldata', 'ton-messages', 'solana-ins
 /** What the swap spends, in units with its symbol. */
 export function sendAmount(result: ExecuteResult, exec: ExecPayload | undefined, src: Asset | undefined): string {
   const quoted = result.quote?.src;
-  if (quoted?.amount && quoted.currency) return `${quoted.amount} ${quoted.currency}`;
+  if (quoted?.amount && quoted.currency) return formatExactAmount(quoted.amount, quoted.currency);
   if (quoted?.formatted) return quoted.formatted;
   return formatTokenAmount(exec?.srcAmount, src);
 }

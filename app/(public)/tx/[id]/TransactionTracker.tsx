@@ -117,12 +117,14 @@ function Ready({
   const awaitingSwapper = execution?.outstanding === true && tx.status === 'PENDING' && !tx.hash && !tx.inboundHash;
   const sentNotice = useRef<HTMLDivElement>(null);
   const showSent = walletSend !== null && !awaitingSwapper;
-  // The wallet steps just went away with the button that had the focus: it moves to what became of the send.
+  const statusLine = useRef<HTMLDivElement>(null);
+  // The wallet steps just went away with the button that had the focus: it moves to what became of the send
+  // (also from the status line, where it lands when the stream saw the hash before the send was told).
   useEffect(() => {
-    if (showSent && document.activeElement === document.body) sentNotice.current?.focus();
+    const lost = document.activeElement === document.body || document.activeElement === statusLine.current;
+    if (showSent && lost) sentNotice.current?.focus();
   }, [showSent]);
   // "I've sent it" went away with its panel once the hash was taken: the focus moves to the status it changed.
-  const statusLine = useRef<HTMLDivElement>(null);
   const wasAwaiting = useRef(awaitingSwapper);
   useEffect(() => {
     if (wasAwaiting.current && !awaitingSwapper && !showSent && document.activeElement === document.body) {
