@@ -21,10 +21,9 @@ const awaitingDeposit = and(
  * Whether the provider, asked once more, has seen the deposit after all. A provider that cannot be
  * asked now answers undefined: no swap is expired on a missing answer.
  */
-async function providerSawDeposit(ctx: AppContext, transactionId: string): Promise<boolean | undefined> {
-  const row = await readForPoll(ctx, transactionId);
-  const adapter = row && ctx.providers.get(row.provider);
-  if (!row || !adapter) return undefined;
+async function providerSawDeposit(ctx: AppContext, row: PollFields): Promise<boolean | undefined> {
+  const adapter = ctx.providers.get(row.provider);
+  if (!adapter) return undefined;
   if (!adapter.canTrack(row.trackingContext, '')) return false;
   try {
     return !stillAwaitingDeposit(await askProvider(ctx, adapter, row));
@@ -69,10 +68,9 @@ async function attach(ctx: AppContext, tx: PollFields, hash: string): Promise<bo
  * no other swap holds, is attached as its hash. 'unknown': the provider could not be asked now, so the swap is
  * not expired either.
  */
-async function attachFoundDeposit(ctx: AppContext, transactionId: string): Promise<'attached' | 'none' | 'unknown'> {
-  const row = await readForPoll(ctx, transactionId);
-  const adapter = row && ctx.providers.get(row.provider);
-  if (!row || !adapter?.findDeposits) return 'none';
+async function attachFoundDeposit(ctx: AppContext, row: PollFields): Promise<'attached' | 'none' | 'unknown'> {
+  const adapter = ctx.providers.get(row.provider);
+  if (!adapter?.findDeposits) return 'none';
   try {
     for (const hash of await findDeposits(ctx, adapter, row)) {
       const verified = verifies((await askProvider(ctx, adapter, row, hash)).hashCheck, hash);
@@ -80,7 +78,7 @@ async function attachFoundDeposit(ctx: AppContext, transactionId: string): Promi
     }
     return 'none';
   } catch (error) {
-    ctx.log.warn({ err: error, transactionId }, 'could not look for the deposit of a swap about to expire');
+    ctx.log.warn({ err: error, transactionId: row.id }, 'could not look for the deposit of a swap about to expire');
     return 'unknown';
   }
 }
@@ -130,8 +128,11 @@ export async function expireUnfundedSwaps(ctx: AppContext, now = new Date()): Pr
     .limit(EXPIRY_BATCH);
   let expired = 0;
   for (const { id, depositDeadline } of due) {
-    const seen = await providerSawDeposit(ctx, id);
-    const found = seen === false ? await attachFoundDeposit(ctx, id) : undefined;
+    // Read once for both questions to the provider; a swap gone meanwhile is neither polled nor expired.
+    const row = await readForPoll(ctx, id);
+    if (!row) continue;
+    const seen = await providerSawDeposit(ctx, row);
+    const found = seen === false ? await attachFoundDeposit(ctx, row) : undefined;
     if (seen === true || found === 'attached') await pollTransaction(ctx, id);
     else if (found === 'none' && depositDeadline && (await expire(ctx, id, depositDeadline, expiryGraceMs))) expired++;
   }
