@@ -10,5 +10,7 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // The global teardown drops every database of the run; on a busy server each drop waits for a checkpoint.
+    teardownTimeout: 120_000,
   },
 });

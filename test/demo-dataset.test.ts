@@ -6,7 +6,7 @@ import { demoLoadRefusal, holdsDemoSwaps } from '../server/demo-data';
 import { fanOutChange } from '../server/webhooks/fan-out';
 import { startTestApp, type TestApp } from './support/app';
 import { callerFor, signedInUser } from './support/dashboard';
-import { cloneTemplate, dropDatabase, testDatabaseName } from './support/databases';
+import { cloneTemplate, testDatabaseName } from './support/databases';
 import { ETH_TO_BTC } from './support/fixtures';
 import { executeSwap } from './support/flows';
 import { childEnv, exitWithin } from './support/processes';
@@ -88,7 +88,6 @@ describe('npm run db:demo', () => {
       expect(await demoLoadRefusal(sql)).toMatch(/already has users, webhook endpoints;/);
     } finally {
       await fresh.close();
-      await dropDatabase(name);
     }
   });
 });

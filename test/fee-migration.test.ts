@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { migrateDatabase } from '../drizzle/migrate';
 import { createDb, type DbHandle } from '../server/db';
-import { databaseUrl, dropDatabase, testDatabaseName, withAdmin } from './support/databases';
+import { databaseUrl, testDatabaseName, withAdmin } from './support/databases';
 import { WALLETS } from './support/fixtures';
 import { migrateBefore } from './support/migrations';
 import { insertTransactions } from './support/seed-transactions';
@@ -17,10 +17,7 @@ beforeAll(async () => {
   await migrateBefore(url, FEE_SPLIT);
   ctx = createDb({ url, poolMax: 2, connectTimeoutMs: 5000 });
 });
-afterAll(async () => {
-  await ctx?.close();
-  await dropDatabase(name);
-});
+afterAll(() => ctx?.close());
 
 it('moves the execute-time USD fee to quoted_fee_usd and keeps only provider-recorded fees as recorded', async () => {
   const rows = await insertTransactions(

@@ -3,7 +3,14 @@ import type { TestProject } from 'vitest/node';
 import { migrateDatabase } from '../drizzle/migrate';
 import { seedCatalog } from '../drizzle/seed/seed';
 import { createDb } from '../server/db';
-import { databaseUrl, dropAbandonedDatabases, dropDatabase, testDatabaseName, withAdmin } from './support/databases';
+import {
+  databaseUrl,
+  dropAbandonedDatabases,
+  dropRunDatabases,
+  runOf,
+  testDatabaseName,
+  withAdmin,
+} from './support/databases';
 import { deleteAbandonedPrefixKeys } from './support/redis-prefixes';
 
 declare module 'vitest' {
@@ -12,7 +19,10 @@ declare module 'vitest' {
   }
 }
 
-/** One migrated, seeded template per run; every test file clones its own database from it. */
+/**
+ * One migrated, seeded template per run; every test file clones its own database from it. The teardown
+ * drops them all, so no test's hook waits for a drop (each waits for a checkpoint on a busy server).
+ */
 export default async function setup(project: TestProject) {
   await dropAbandonedDatabases();
   await deleteAbandonedPrefixKeys();
@@ -28,6 +38,6 @@ export default async function setup(project: TestProject) {
   }
   project.provide('templateDatabase', template);
   return async () => {
-    await dropDatabase(template);
+    await dropRunDatabases(runOf(template));
   };
 }

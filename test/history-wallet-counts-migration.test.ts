@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { migrateDatabase } from '../drizzle/migrate';
 import { createDb, type DbHandle } from '../server/db';
 import { foldSwapDeltas } from '../server/rollups/swaps';
-import { databaseUrl, dropDatabase, testDatabaseName, withAdmin } from './support/databases';
+import { databaseUrl, testDatabaseName, withAdmin } from './support/databases';
 import { WALLETS } from './support/fixtures';
 import { migrateBefore } from './support/migrations';
 import { insertTransactions } from './support/seed-transactions';
@@ -18,10 +18,7 @@ beforeAll(async () => {
   await migrateBefore(url, WALLET_COUNTS);
   ctx = createDb({ url, poolMax: 2, connectTimeoutMs: 5000 });
 });
-afterAll(async () => {
-  await ctx?.close();
-  await dropDatabase(name);
-});
+afterAll(() => ctx?.close());
 
 const ALICE = WALLETS.evm.toLowerCase();
 const BOB = WALLETS.evm2.toLowerCase();

@@ -5,11 +5,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { answerChanges } from '../server/transactions/answer-changes';
 import { startWorkerRuntime, type WorkerRuntime } from '../workers/runtime';
 import { startSibling, startTestApp, type TestApp } from './support/app';
-import { cloneTemplate, dropDatabase, testDatabaseName, testServerUrl } from './support/databases';
+import { cloneTemplate, testDatabaseName, testServerUrl } from './support/databases';
 import { BTC_TO_ETH, ETH_TO_BTC } from './support/fixtures';
 import { executeSwap, randomHex, waitForStatus } from './support/flows';
 import { freePort } from './support/processes';
 import { ensurePgBouncer, type PrivatePgBouncer, privatePgBouncer } from './support/scaled-servers';
+import { stopInSteps } from './support/stop';
 
 /**
  * The product behind a real PgBouncer in transaction mode (DATABASE_POOLER=transaction): execute,
@@ -67,13 +68,14 @@ describe.skipIf(!available)('behind PgBouncer in transaction mode', () => {
     worker = await startWorkerRuntime(t.app.config);
   }, 60_000);
 
-  afterAll(async () => {
-    await worker?.close();
-    await t?.stop();
-    bouncer?.stop();
-    if (databaseName) await dropDatabase(databaseName);
-    if (root) rmSync(root, { recursive: true, force: true });
-  });
+  afterAll(() =>
+    stopInSteps('pgbouncer test', [
+      ['worker', () => worker?.close()],
+      ...(t?.stopSteps ?? []),
+      ['pgbouncer', () => bouncer?.stop()],
+      ['files', () => root && rmSync(root, { recursive: true, force: true })],
+    ]),
+  );
 
   it('runs execute, track, status, history and tracking through the pooler', async () => {
     const before = bouncer.stats(databaseName);

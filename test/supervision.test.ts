@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { isPortFree, listen } from '../server/lifecycle';
-import { cloneTemplate, databaseUrl, dropDatabase, testDatabaseName } from './support/databases';
+import { cloneTemplate, databaseUrl, testDatabaseName } from './support/databases';
 import { ETH_TO_BTC } from './support/fixtures';
 import { randomHex } from './support/flows';
 import {
@@ -39,7 +39,6 @@ interface Run {
   tree: ProcessInfo[];
 }
 
-const databases: string[] = [];
 const redisPrefixes: string[] = [];
 const started: Run[] = [];
 
@@ -67,7 +66,6 @@ function spawnNpm(args: string[], env: Record<string, string>): Run {
 async function productEnv() {
   const redisPrefix = newRedisPrefix();
   const database = testDatabaseName('db', redisPrefix);
-  databases.push(database);
   const picked = await productPorts(['web', 'worker'], 4);
   const env = {
     DATABASE_URL: databaseUrl(database),
@@ -162,7 +160,6 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  for (const database of databases) await dropDatabase(database);
   for (const prefix of redisPrefixes) await deletePrefixKeys(prefix);
 });
 
@@ -265,7 +262,6 @@ describe('npm run start:*', () => {
   let databaseUrlForProcesses: string;
   beforeAll(async () => {
     const name = testDatabaseName('db', `start${randomBytes(4).toString('hex')}`);
-    databases.push(name);
     databaseUrlForProcesses = await cloneTemplate(inject('templateDatabase'), name);
   });
   const processEnv = (overrides: Record<string, string>): Record<string, string> => ({

@@ -11,6 +11,7 @@ import { ETH_TO_BTC } from './support/fixtures';
 import { executeSwap } from './support/flows';
 import { deletePrefixKeys, newTestRedisPrefix } from './support/redis-prefixes';
 import { countingContext } from './support/round-trips';
+import { stopInSteps } from './support/stop';
 
 let t: TestApp;
 let counted: { ctx: AppContext; statements: string[]; close(): Promise<void> };
@@ -21,10 +22,7 @@ beforeAll(async () => {
   t = await startTestApp({ CATALOG_CACHE_MS: '600000', TRACKING_TIME_SCALE: '0.001', TRACKING_MIN_INTERVAL_MS: '20' });
   counted = countingContext(t.app);
 });
-afterAll(async () => {
-  await counted?.close();
-  await t?.stop();
-});
+afterAll(() => stopInSteps('poll cost test', [['counting client', () => counted?.close()], ...(t?.stopSteps ?? [])]));
 
 const row = async (id: string) => {
   const [tx] = await t.app.sql<{ poll_attempts: number; next_poll_at: string | null; last_upstream_state: string }[]>`

@@ -5,6 +5,7 @@ import { ETH_TO_BTC } from './support/fixtures';
 import { executeSwap, randomHex, waitForStatus } from './support/flows';
 import { freePort, httpOk, spawnEntry, waitUntil } from './support/processes';
 import { type EventStreamClient, nextStatus, openEventStream, type ServerSentEvent } from './support/sse';
+import { childStep, stopInSteps } from './support/stop';
 
 /**
  * The status stream as integrators use it: this process is one web process, a lean API server is a
@@ -40,15 +41,13 @@ afterEach(() => {
   for (const sim of Object.values(t.sims)) sim.reset();
 });
 
-afterAll(async () => {
-  for (const child of [secondWeb?.child, worker]) {
-    if (!child || child.exitCode !== null) continue;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
-  await t?.stop();
-});
+afterAll(() =>
+  stopInSteps('stream test', [
+    childStep('second web', secondWeb?.child),
+    childStep('worker', worker),
+    ...(t?.stopSteps ?? []),
+  ]),
+);
 
 async function stream(baseUrl: string, query: string, headers: Record<string, string> = {}) {
   const opened = await openEventStream(`${baseUrl}/api/v1/transaction/stream?${query}`, headers);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { startWorkerRuntime, type WorkerRuntime } from '../../workers/runtime';
 import { startTestApp, type TestApp } from './app';
+import { stopInSteps } from './stop';
 
 /** The file's worker, on its test app's config: at most one runs; `start` when none does is a no-op otherwise. */
 export interface TestWorker {
@@ -35,9 +36,6 @@ export function withAppAndWorker(
     ready(t);
     if (atStart) await worker.start();
   });
-  afterAll(async () => {
-    await worker.stop();
-    await t?.stop();
-  }, 60_000);
+  afterAll(() => stopInSteps('app and worker', [['worker', () => worker.stop()], ...(t?.stopSteps ?? [])]));
   return worker;
 }

@@ -6,8 +6,9 @@ import { createApiServer } from '../../server/http/node-adapter';
 import { listen } from '../../server/lifecycle';
 import { type Simulators, simulatorEnv, startSimulators, stopSimulators } from '../../server/providers/simulators';
 import { assertDocumentedResponse } from './contract';
-import { cloneTemplate, dropDatabase, testDatabaseName } from './databases';
+import { cloneTemplate, testDatabaseName } from './databases';
 import { deletePrefixKeys, newTestRedisPrefix, testRedisUrl } from './redis-prefixes';
+import { type StopStep, stopInSteps } from './stop';
 
 export interface TestApp {
   app: AppContext;
@@ -24,7 +25,10 @@ export interface TestApp {
     body: unknown,
     init?: RequestInit,
   ): Promise<{ status: number; headers: Headers; body: T }>;
+  /** Stops it within vitest's hook timeout; its database is dropped by the run's global teardown. */
   stop(): Promise<void>;
+  /** What `stop` does, for a stop that first stops something of its own (a worker, a child process). */
+  stopSteps: readonly StopStep[];
 }
 
 /** A second web process sharing the first one's database, Redis prefix and simulators. */
@@ -36,13 +40,21 @@ export async function startSibling(t: TestApp, overrides: Record<string, string>
   return {
     app,
     baseUrl: `http://127.0.0.1:${port}`,
-    async stop() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await app.close();
-    },
+    stop: () => stopInSteps('sibling web', serverSteps(server, app)),
   };
 }
+
+/** Closes the HTTP server (its open streams too) and then the app's clients. */
+const serverSteps = (server: Server, app: AppContext): StopStep[] => [
+  [
+    'http server',
+    () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  ],
+  ['app clients (BullMQ, Redis, Postgres)', () => app.close()],
+];
 
 /** Waits (briefly) until the web Redis client is connected, so the first request sees Redis. */
 export async function redisReady(app: AppContext, timeoutMs = 2000) {
@@ -82,6 +94,11 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
   const server: Server = createApiServer(app);
   const port = await listen(server, 0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${port}`;
+  const stopSteps: StopStep[] = [
+    ...serverSteps(server, app),
+    ['simulators', () => stopSimulators(sims)],
+    ['redis keys', () => deletePrefixKeys(config.redisPrefix)],
+  ];
   const doFetch = (path: string, init?: RequestInit) => fetch(`${baseUrl}${path}`, init);
   const json = async (path: string, init?: RequestInit) => {
     const res = await doFetch(path, init);
@@ -105,13 +122,7 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
         headers: { 'content-type': 'application/json', ...(init?.headers as Record<string, string> | undefined) },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
-    async stop() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await app.close();
-      await stopSimulators(sims);
-      await dropDatabase(databaseName);
-      await deletePrefixKeys(config.redisPrefix);
-    },
+    stopSteps,
+    stop: () => stopInSteps('test app', stopSteps),
   };
 }

@@ -12,7 +12,11 @@ export function countingContext(app: AppContext) {
     onnotice: () => {},
     debug: (_connection, query) => statements.push(query),
   });
-  return { ctx: { ...app, sql, db: drizzle(sql, { schema }) } as AppContext, statements, close: () => sql.end() };
+  return {
+    ctx: { ...app, sql, db: drizzle(sql, { schema }) } as AppContext,
+    statements,
+    close: () => sql.end({ timeout: 2 }),
+  };
 }
 
 /**

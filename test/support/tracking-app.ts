@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startWorkerRuntime, type WorkerRuntime } from '../../workers/runtime';
 import { startTestApp, type TestApp } from './app';
+import { stopInSteps } from './stop';
 
 /**
  * A test app with a worker polling fast, for end-to-end tracking through the simulators: started
@@ -25,10 +26,7 @@ export function withTrackingApp(
     worker = await startWorkerRuntime(t.app.config);
     ready(t);
   });
-  afterAll(async () => {
-    await worker?.close();
-    await t?.stop();
-  });
+  afterAll(() => stopInSteps('tracking app', [['worker', () => worker?.close()], ...(t?.stopSteps ?? [])]));
   beforeEach(() => {
     for (const sim of Object.values(t?.sims ?? {})) {
       sim.reset();
