@@ -779,6 +779,8 @@ export interface components {
             status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
             /** @description Why the swap is where it is (see the README mapping); null until anything reported progress */
             substatus: ("WAITING_SOURCE_CONFIRMATIONS" | "SWAPPING" | "WAITING_DESTINATION" | "REFUND_IN_PROGRESS" | "DELAYED" | "COMPLETED" | "PARTIAL" | "REFUNDED" | "EXPIRED" | "FAILED" | "NOT_FOUND_UPSTREAM" | "HASH_REJECTED") | null;
+            /** @description Why the provider refunds or failed the swap, in its words (a rejected deposit's reason); null when it gave none */
+            reason: string | null;
             srcAmount: string;
             dstAmount: string;
             walletAddress: string;
@@ -904,6 +906,8 @@ export interface components {
             status: "PENDING" | "SUCCESS" | "FAILED" | "REFUND";
             /** @description Why the swap is where it is (see the README mapping); null until anything reported progress */
             substatus: ("WAITING_SOURCE_CONFIRMATIONS" | "SWAPPING" | "WAITING_DESTINATION" | "REFUND_IN_PROGRESS" | "DELAYED" | "COMPLETED" | "PARTIAL" | "REFUNDED" | "EXPIRED" | "FAILED" | "NOT_FOUND_UPSTREAM" | "HASH_REJECTED") | null;
+            /** @description Why the provider refunds or failed the swap, in its words (a rejected deposit's reason); null when it gave none */
+            reason: string | null;
             srcAmount: string;
             dstAmount: string;
             walletAddress: string;

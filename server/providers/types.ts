@@ -197,6 +197,8 @@ export interface StatusResult {
   /** `refundHash`: the refund's own transaction, beside the payout's `outboundHash`, when the provider names it. */
   partial?: { delivered: string; refunded: string; refundHash?: string };
   hashCheck?: HashCheck;
+  /** Why the provider refunds or failed the swap, in its words, for the swapper (a rejected deposit's reason). */
+  reason?: string;
   /**
    * This upstream state is judged by how long it has held (Relay's `failure`): tracking records when it first
    * saw it, in the row's tracking context under FIRST_SEEN_KEY, which later status reads get back.
@@ -206,6 +208,14 @@ export interface StatusResult {
 
 /** The tracking context's record of when tracking first saw each timed upstream state (ISO times by state). */
 export const FIRST_SEEN_KEY = 'firstSeenAt';
+
+/** The tracking context's copy of the provider's last `reason` (see StatusResult), which the status answer shows. */
+export const REASON_KEY = 'reason';
+
+export function reasonOf(trackingContext: Record<string, unknown>): string | null {
+  const reason = trackingContext[REASON_KEY];
+  return typeof reason === 'string' && reason ? reason : null;
+}
 
 /** When tracking first saw `state`, in ms, from a tracking context; undefined when it never has. */
 export function firstSeenAt(trackingContext: Record<string, unknown>, state: string): number | undefined {

@@ -240,6 +240,12 @@ const transactionShape = {
   provider: z.string(),
   status: z.enum(TX_STATUSES),
   substatus: substatusSchema,
+  reason: z
+    .string()
+    .nullable()
+    .describe(
+      "Why the provider refunds or failed the swap, in its words (a rejected deposit's reason); null when it gave none",
+    ),
   srcAmount: z.string(),
   dstAmount: z.string(),
   walletAddress: z.string(),

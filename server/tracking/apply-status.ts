@@ -3,7 +3,14 @@ import { transactionEvents, transactions } from '../../drizzle/schema';
 import { formatAmount } from '../catalog/amounts';
 import type { AppContext } from '../context';
 import { isProviderError, type ProviderError } from '../providers/errors';
-import { FIRST_SEEN_KEY, firstSeenAt, type StatusResult, type Substatus } from '../providers/types';
+import {
+  FIRST_SEEN_KEY,
+  firstSeenAt,
+  REASON_KEY,
+  reasonOf,
+  type StatusResult,
+  type Substatus,
+} from '../providers/types';
 import { afterTransactionChange } from '../transactions/changes';
 import { hashKey } from '../transactions/keys';
 import { canTransition, isFinal, substatusFor } from '../transactions/transitions';
@@ -84,6 +91,9 @@ export function whatCounts(tx: PollFields, result: StatusResult, upstream: Recor
       ...context,
       [FIRST_SEEN_KEY]: { ...seen, [result.upstreamState]: now.toISOString() },
     };
+  }
+  if (result.reason && result.reason !== reasonOf(patch.trackingContext ?? tx.trackingContext)) {
+    patch.trackingContext = { ...(patch.trackingContext ?? tx.trackingContext), [REASON_KEY]: result.reason };
   }
   if (result.dstAmountBase !== undefined && result.status !== 'PENDING') {
     const decimals = tx.dstAsset.decimals ?? 18;

@@ -3,7 +3,7 @@ import type { transactions } from '../../drizzle/schema';
 import type { AssetSnapshot } from '../../drizzle/schema/swaps';
 import { formatAmount } from '../catalog/amounts';
 import type { CatalogSnapshot } from '../catalog/snapshot';
-import type { Substatus } from '../providers/types';
+import { reasonOf, type Substatus } from '../providers/types';
 import type { RecordedFeeDetails } from '../schemas/responses';
 import { explorerUrlsOf } from './explorer';
 import type { StatusFields } from './status-fields';
@@ -46,6 +46,7 @@ export function presentTransaction(tx: StatusFields, catalog: CatalogSnapshot) {
     provider: tx.provider,
     status: tx.status,
     substatus: tx.substatus as Substatus | null,
+    reason: reasonOf(tx.trackingContext),
     srcAmount: tx.srcAmount,
     dstAmount: tx.dstAmount,
     walletAddress: tx.walletAddress,

@@ -3,7 +3,7 @@ import { chains, transactionEvents, transactions } from '../../drizzle/schema';
 import type { AppContext } from '../context';
 import { notFound } from '../errors';
 import { recordedFeeSummary } from '../fees/summary';
-import type { Substatus } from '../providers/types';
+import { reasonOf, type Substatus } from '../providers/types';
 import { claimedHash } from '../tracking/hash-claims';
 import { isPollable, pollTransaction } from '../tracking/poll';
 import { redactSecrets } from './redact';
@@ -43,6 +43,7 @@ export async function getTransactionDetail(ctx: AppContext, transactionId: strin
       fee: recordedFeeSummary(tx),
       referralCredited: tx.referralOwnerId !== null,
       substatus: tx.substatus as Substatus | null,
+      reason: reasonOf(tx.trackingContext),
       updatedAt: tx.updatedAt,
       finalizedAt: tx.finalizedAt,
     },

@@ -1,9 +1,10 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { formatAmount } from '@/app/_kit/format';
+import { chainName, providerName } from '@/app/_kit/names';
 import text from '@/app/_kit/text.module.css';
 
-/** `0.5 ETH (ethereum) → BTC (bitcoin)`, chains muted; without chains, `0.5 ETH → BTC`. */
+/** `0.5 ETH (Ethereum) → BTC (Bitcoin)`, chains muted and named; without chains, `0.5 ETH → BTC`. */
 export function SwapRoute({
   srcAmount,
   srcSymbol,
@@ -28,11 +29,16 @@ export function SwapRoute({
     <span>
       {formatAmount(srcAmount, srcSymbol)}{' '}
       <span className={text.muted}>
-        ({srcChain}) → {dstSymbol} ({dstChain})
+        ({chainName(srcChain)}) → {dstSymbol} ({dstChain === undefined ? '' : chainName(dstChain)})
       </span>
     </span>
   );
 }
+
+/** A table column of provider keys, shown by name. */
+export const providerCell = {
+  cell: ({ getValue }: { getValue: () => string }) => providerName(getValue()),
+};
 
 /** A transaction id that opens its detail page. */
 export function TransactionLink({ id, children }: { id: string; children?: ReactNode }) {

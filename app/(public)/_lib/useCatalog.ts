@@ -1,6 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useState } from 'react';
+import * as names from '@/app/_kit/names';
 import { type ApiError, api, asApiError, type Chain, type Source } from './api';
 
 export type Remote<T> =
@@ -12,7 +13,7 @@ export type Remote<T> =
 const namesOf = (sources: Source[]) => Object.fromEntries(sources.map((s) => [s.key, s.name]));
 
 /**
- * The chain list and the display names of chains and providers. Names fall back to the key until
+ * The chain list and the display names of chains and providers. Names come from the naming table until
  * (or unless) the catalog loads; `reload` tries the chains again after a failure. A page rendered
  * with the catalog (`known`) starts from it and loads nothing.
  */
@@ -43,7 +44,7 @@ export function useCatalog(known?: { chains: Chain[]; sources: Source[] }) {
   const chainName = useCallback(
     (key: string | null) => {
       if (!key) return 'unknown chain';
-      return (chains.status === 'ready' && chains.data.find((c) => c.key === key)?.name) || key;
+      return (chains.status === 'ready' && chains.data.find((c) => c.key === key)?.name) || names.chainName(key);
     },
     [chains],
   );
@@ -51,11 +52,13 @@ export function useCatalog(known?: { chains: Chain[]; sources: Source[] }) {
     (chainId: number | null) => {
       const chain =
         chains.status === 'ready' ? chains.data.find((c) => c.type === 'EVM' && c.chainId === chainId) : null;
-      return chain?.name ?? `chain ${chainId ?? 'unknown'}`;
+      return (
+        chain?.name ?? (chainId === null ? undefined : names.evmChainName(chainId)) ?? `chain ${chainId ?? 'unknown'}`
+      );
     },
     [chains],
   );
-  const providerName = useCallback((key: string) => providers[key] ?? key, [providers]);
+  const providerName = useCallback((key: string) => providers[key] ?? names.providerName(key), [providers]);
 
   return { chains, reload: load, chainName, chainNameById, providerName };
 }

@@ -12,6 +12,9 @@ const ENDED: Record<string, string> = {
   PENDING: 'ended',
 };
 
+/** Outcomes that speak of following the swap: untrue once it is final, and then no longer shown. */
+export const staleOnceFinal = ({ outcome }: WalletSend) => outcome.kind === 'tracking' || outcome.kind === 'recorded';
+
 const sentHash = (hash: string) => <Hash value={hash} copy="Copy transaction hash" short />;
 
 /** The wallet's hash and what Switchyard did with it, said plainly; a failed report can be tried again. */

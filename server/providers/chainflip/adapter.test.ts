@@ -1070,6 +1070,7 @@ describe('mapSwapStatus', () => {
       status: 'PENDING',
       substatus: 'REFUND_IN_PROGRESS',
       outboundHash: sent.txRef,
+      reason: 'The deposit was rejected by the broker',
     });
     const { txRef: _t, ...scheduled } = sent;
     expect(map({ ...rejectedDeposit, refundEgress: scheduled })).toMatchObject({
@@ -1077,7 +1078,12 @@ describe('mapSwapStatus', () => {
       substatus: 'REFUND_IN_PROGRESS',
     });
     const { refundEgress: _r, ...noEgressYet } = rejectedDeposit;
-    expect(map(noEgressYet).status).toBe('PENDING');
+    expect(map(noEgressYet)).toMatchObject({ status: 'PENDING', reason: 'The deposit was rejected by the broker' });
+    const { reason: _why, ...unexplained } = rejectedDeposit.deposit.failure;
+    expect(map({ ...noEgressYet, deposit: { ...rejectedDeposit.deposit, failure: unexplained } })).toMatchObject({
+      substatus: 'REFUND_IN_PROGRESS',
+      reason: 'The deposit was rejected',
+    });
   });
 
   it('FAILED stays FAILED where Chainflip reports that no refund follows and nothing was paid out', () => {

@@ -176,14 +176,16 @@ export function mapSwapStatus(body: SwapStatusBody): StatusResult {
           outboundHash: payout.txRef,
         };
       }
-      if (refundEgress?.failure) return { ...common, status: 'FAILED', detail: reason ?? 'The refund failed' };
+      const said = reason ? { reason } : {};
+      if (refundEgress?.failure) return { ...common, ...said, status: 'FAILED', detail: reason ?? 'The refund failed' };
       const rejected = body.deposit?.failure?.mode === DEPOSIT_REJECTED;
       const cause = reason ?? (rejected ? 'The deposit was rejected' : 'The swap failed');
-      if (refundEgress?.witnessedAt !== undefined) return refund(`${cause}; the deposit was refunded`);
+      const why = { reason: cause };
+      if (refundEgress?.witnessedAt !== undefined) return { ...refund(`${cause}; the deposit was refunded`), ...why };
       if (refundInFlight(refundEgress) || rejected) {
-        return refunding(withRef(`${cause}; its refund is on its way`, refundEgress?.txRef));
+        return { ...refunding(withRef(`${cause}; its refund is on its way`, refundEgress?.txRef)), ...why };
       }
-      return { ...common, status: 'FAILED', detail: reason ?? 'The swap failed' };
+      return { ...common, ...said, status: 'FAILED', detail: reason ?? 'The swap failed' };
     }
   }
 }

@@ -740,9 +740,13 @@ describe('mapTxStatus', () => {
     expect(map({ stages: copiedStages })).toMatchObject({ status: 'PENDING', notFound: true });
   });
 
-  it('copied stages sample with a tx: outbound delay pending → PENDING', () => {
+  it('copied stages sample with a tx: outbound delay pending → PENDING, on its way (the delay is planned)', () => {
     const result = map({ tx: inboundTx, stages: copiedStages });
-    expect(result).toMatchObject({ status: 'PENDING', upstreamState: 'outbound_delay' });
+    expect(result).toMatchObject({
+      status: 'PENDING',
+      upstreamState: 'outbound_delay',
+      substatus: 'WAITING_DESTINATION',
+    });
     expect(result.detail).toContain('30s');
     expect(result.notFound).toBeUndefined();
   });

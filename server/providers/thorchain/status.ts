@@ -31,12 +31,15 @@ function latestStage(stages: TxStages): Stage {
     detail,
     substatus: 'WAITING_SOURCE_CONFIRMATIONS',
   });
+  // THORChain holds large outbounds back on purpose (the quote's outbound_delay_seconds): a planned wait, not a delay.
   if (outbound_delay && !outbound_delay.completed) {
     const seconds = outbound_delay.remaining_delay_seconds;
     return {
       state: 'outbound_delay',
-      detail: seconds ? `outbound delayed, about ${seconds}s remaining` : 'outbound delayed',
-      substatus: 'DELAYED',
+      detail: seconds
+        ? `outbound held by its planned delay, about ${seconds}s remaining`
+        : 'outbound held by its planned delay',
+      substatus: 'WAITING_DESTINATION',
     };
   }
   if (outbound_signed) {

@@ -23,7 +23,7 @@ import { EmptyState } from '@/app/_kit/states';
 import text from '@/app/_kit/text.module.css';
 import { REFERRAL_CODE_PATTERN } from '@/server/schemas/affiliates';
 import type { Range } from '@/server/schemas/ranges';
-import { SwapRoute } from '../../_components/cells';
+import { providerCell, SwapRoute } from '../../_components/cells';
 import { CHART, TimeSeriesChart } from '../../_components/charts';
 import { Kpi, KpiGrid } from '../../_components/Kpi';
 import { describeError } from '../../_components/query-error';
@@ -87,7 +87,7 @@ const referredColumns = referred.columns([
   referred.accessor('status', { header: 'Status', cell: (c) => <StatusBadge status={c.getValue()} /> }),
   referred.display({ id: 'swap', header: 'Swap', cell: ({ row: { original: tx } }) => <SwapRoute {...tx} /> }),
   referred.accessor('amountUsd', { header: 'USD', ...numeric(formatUsd) }),
-  referred.accessor('provider', { header: 'Provider' }),
+  referred.accessor('provider', { header: 'Provider', ...providerCell }),
 ]);
 
 /** Switchyard adds no referral fee of its own to any route, so a referral brings its affiliate nothing yet. */

@@ -4,12 +4,13 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { columnsOf, numeric, TablePanel } from '@/app/_kit/DataTable';
 import { formatCount, formatDateTime, formatPercent, formatSecondsBucket, truncateMiddle } from '@/app/_kit/format';
+import { chainName } from '@/app/_kit/names';
 import { Panel } from '@/app/_kit/Panel';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { EmptyState } from '@/app/_kit/states';
 import text from '@/app/_kit/text.module.css';
 import type { Range } from '@/server/schemas/ranges';
-import { TransactionLink } from '../../_components/cells';
+import { providerCell, TransactionLink } from '../../_components/cells';
 import { CHART, TimeSeriesChart } from '../../_components/charts';
 import { Kpi, KpiGrid } from '../../_components/Kpi';
 import { RangedView } from '../../_components/RangePicker';
@@ -19,7 +20,7 @@ type Activity = RouterOutputs['locks']['activity'];
 
 const byProvider = columnsOf<Activity['byProvider'][number]>();
 const byProviderColumns = byProvider.columns([
-  byProvider.accessor('provider', { header: 'Provider', meta: { rowHeader: true } }),
+  byProvider.accessor('provider', { header: 'Provider', meta: { rowHeader: true }, ...providerCell }),
   byProvider.accessor('created', { header: 'Created', ...numeric(formatCount) }),
   byProvider.accessor('executed', { header: 'Executed', ...numeric(formatCount) }),
   byProvider.accessor('expired', { header: 'Expired', ...numeric(formatCount) }),
@@ -31,7 +32,7 @@ const recent = columnsOf<Activity['recent'][number]>();
 const recentColumns = recent.columns([
   recent.accessor('id', { header: 'Lock', cell: (c) => <span className={text.mono}>{c.getValue()}</span> }),
   recent.accessor('outcome', { header: 'Outcome', cell: (c) => <StatusBadge status={c.getValue()} /> }),
-  recent.accessor('provider', { header: 'Provider' }),
+  recent.accessor('provider', { header: 'Provider', ...providerCell }),
   recent.display({
     id: 'route',
     header: 'Route',
@@ -39,7 +40,7 @@ const recentColumns = recent.columns([
       <>
         {lock.amount}{' '}
         <span className={text.muted}>
-          {lock.srcChain} → {lock.dstChain}
+          {chainName(lock.srcChain)} → {chainName(lock.dstChain)}
         </span>
       </>
     ),

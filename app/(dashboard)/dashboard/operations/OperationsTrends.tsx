@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatCount } from '@/app/_kit/format';
 import layout from '@/app/_kit/layout.module.css';
+import { providerName } from '@/app/_kit/names';
 import { Panel } from '@/app/_kit/Panel';
 import { EmptyState } from '@/app/_kit/states';
 import type { Range } from '@/server/schemas/ranges';
@@ -57,7 +58,7 @@ function TrendCharts({ data }: { data: Trends }) {
         <TimeSeriesChart
           data={byBucket(providers, value)}
           bucket={data.bucket}
-          series={providers.map((p) => ({ key: p.name, label: p.name }))}
+          series={providers.map((p) => ({ key: p.name, label: providerName(p.name) }))}
           valueFormatter={valueFormatter}
           summary={summary}
         />

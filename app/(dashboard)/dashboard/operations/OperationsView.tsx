@@ -8,7 +8,7 @@ import { RelativeTime } from '@/app/_kit/RelativeTime';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { EmptyState } from '@/app/_kit/states';
 import text from '@/app/_kit/text.module.css';
-import { SwapRoute, TransactionLink } from '../../_components/cells';
+import { providerCell, SwapRoute, TransactionLink } from '../../_components/cells';
 import { Kpi, KpiGrid } from '../../_components/Kpi';
 import { QueryState } from '../../_components/states';
 import { type RouterOutputs, useTRPC } from '../../_trpc/client';
@@ -21,7 +21,7 @@ const ms = (value: number | null) => (value == null ? '—' : `${formatCount(val
 
 const provider = columnsOf<Overview['providers'][number]>();
 const providerColumns = provider.columns([
-  provider.accessor('provider', { header: 'Provider', meta: { rowHeader: true } }),
+  provider.accessor('provider', { header: 'Provider', meta: { rowHeader: true }, ...providerCell }),
   provider.accessor('enabled', {
     header: 'State',
     cell: ({ getValue }) => (
@@ -93,7 +93,7 @@ const queueColumns = queue.columns([
 const stale = columnsOf<Overview['stale'][number]>();
 const staleColumns = stale.columns([
   stale.accessor('id', { header: 'Transaction', cell: (c) => <TransactionLink id={c.getValue()} /> }),
-  stale.accessor('provider', { header: 'Provider' }),
+  stale.accessor('provider', { header: 'Provider', ...providerCell }),
   stale.display({
     id: 'route',
     header: 'Route',

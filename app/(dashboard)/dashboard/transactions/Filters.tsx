@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Button } from '@/app/_kit/Button';
 import { controlClass, Field } from '@/app/_kit/Field';
+import { providerName } from '@/app/_kit/names';
 import { Panel } from '@/app/_kit/Panel';
 import { PROVIDER_KEYS } from '@/server/providers/keys';
 import type { FieldErrors } from '@/server/schemas/plain-words';
@@ -116,7 +117,12 @@ export function Filters({
           </div>
           <div className={`${forms.row} ${forms.rowTop}`}>
             <Choice name="status" label="Status" initial={initial('status')} options={TX_STATUSES} />
-            <Choice name="provider" label="Provider" initial={initial('provider')} options={PROVIDER_KEYS} />
+            <Choice
+              name="provider"
+              label="Provider"
+              initial={initial('provider')}
+              options={PROVIDER_KEYS.map((key) => [key, providerName(key)] as const)}
+            />
             <Choice name="chain" label="Chain" initial={initial('chain')} options={chains} />
             <DateField name="from" label="From (UTC)" initial={initial('from')} error={errors.from} />
             <DateField name="to" label="To (UTC)" initial={initial('to')} error={errors.to} />

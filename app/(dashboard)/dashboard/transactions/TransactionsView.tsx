@@ -12,7 +12,7 @@ import { Panel } from '@/app/_kit/Panel';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { EmptyState } from '@/app/_kit/states';
 import text from '@/app/_kit/text.module.css';
-import { SwapRoute } from '../../_components/cells';
+import { providerCell, SwapRoute } from '../../_components/cells';
 import { QueryState } from '../../_components/states';
 import { type RouterOutputs, useTRPC } from '../../_trpc/client';
 import { type ChainOption, Filters } from './Filters';
@@ -42,7 +42,7 @@ const columns = col.columns([
       </span>
     ),
   }),
-  col.accessor('provider', { header: 'Provider' }),
+  col.accessor('provider', { header: 'Provider', ...providerCell }),
   col.display({
     id: 'route',
     header: 'Route',

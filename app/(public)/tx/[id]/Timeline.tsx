@@ -5,7 +5,7 @@ import { LocalTime } from '@/app/_kit/LocalTime';
 import { Panel } from '@/app/_kit/Panel';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { LoadingState } from '@/app/_kit/states';
-import { SUBSTATUS_TEXT } from '@/app/_kit/substatus';
+import { substatusText } from '@/app/_kit/substatus';
 import { api, type TimelineEvent } from '../../_lib/api';
 import styles from './tracker.module.css';
 
@@ -38,7 +38,7 @@ function stepText(event: TimelineEvent): string {
     case 'hash_rejected':
       return 'A reported hash did not match this swap';
     case 'status_changed':
-      return event.substatus ? SUBSTATUS_TEXT[event.substatus] : SETTLED_TEXT[event.status];
+      return substatusText(event) ?? SETTLED_TEXT[event.status];
     case 'partial_fill':
       return 'Partly filled; the rest refunded';
     case 'stale':
@@ -46,7 +46,7 @@ function stepText(event: TimelineEvent): string {
     case 'manual_poll':
       return 'Checked by support';
     default:
-      return event.substatus ? SUBSTATUS_TEXT[event.substatus] : 'Progress reported';
+      return substatusText(event) ?? 'Progress reported';
   }
 }
 
@@ -54,7 +54,8 @@ function stepText(event: TimelineEvent): string {
 function stepNotes(event: TimelineEvent, previous: TimelineEvent | undefined): string[] {
   const main = stepText(event);
   const notes: string[] = [];
-  if (event.substatus && event.substatus !== previous?.substatus) notes.push(SUBSTATUS_TEXT[event.substatus]);
+  const where = substatusText(event);
+  if (where && where !== (previous && substatusText(previous))) notes.push(where);
   if (event.outboundHash && event.outboundHash !== previous?.outboundHash) notes.push('Payout transaction sent');
   return notes.filter((note) => note !== main);
 }

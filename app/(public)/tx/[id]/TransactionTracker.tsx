@@ -14,7 +14,7 @@ import { PageHeader, Panel } from '@/app/_kit/Panel';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { SwapSummary } from '@/app/_kit/SwapSummary';
 import { EmptyState, ErrorState, LoadingState } from '@/app/_kit/states';
-import { SUBSTATUS_TEXT } from '@/app/_kit/substatus';
+import { swapperSees } from '@/app/_kit/substatus';
 import text from '@/app/_kit/text.module.css';
 import { useHydrated, usePassed } from '@/app/_kit/usePassed';
 import type {
@@ -28,7 +28,7 @@ import type {
   TxAsset,
 } from '../../_lib/api';
 import { useCatalog } from '../../_lib/useCatalog';
-import { SentNotice } from '../../_swap/SentNotice';
+import { SentNotice, staleOnceFinal } from '../../_swap/SentNotice';
 import type { WalletSend } from '../../_swap/track-outcome';
 import { OutstandingAction, useExecution } from './OutstandingAction';
 import { Timeline } from './Timeline';
@@ -45,13 +45,6 @@ export interface TrackerInitial {
   sourceAssets: { src: Asset | null; native: Asset | null };
   readAt: number;
 }
-
-const STATUS_TEXT: Record<string, string> = {
-  PENDING: 'The swap is in progress. This page updates on its own.',
-  SUCCESS: 'The swap completed and the funds were delivered.',
-  FAILED: 'The swap failed. If funds were sent, the provider may still refund them.',
-  REFUND: 'The swap was refunded to the source wallet.',
-};
 
 const assetLabel = (amount: string, asset: TxAsset) => formatAmount(amount, asset.symbol);
 
@@ -116,7 +109,7 @@ function Ready({
   const [walletSend, setWalletSend] = useState<WalletSend | null>(null);
   const awaitingSwapper = execution?.outstanding === true && tx.status === 'PENDING' && !tx.hash && !tx.inboundHash;
   const sentNotice = useRef<HTMLDivElement>(null);
-  const showSent = walletSend !== null && !awaitingSwapper;
+  const showSent = walletSend !== null && !awaitingSwapper && !(final && staleOnceFinal(walletSend));
   const statusLine = useRef<HTMLDivElement>(null);
   // The wallet steps just went away with the button that had the focus: it moves to what became of the send
   // (also from the status line, where it lands when the stream saw the hash before the send was told).
@@ -132,25 +125,26 @@ function Ready({
     }
     wasAwaiting.current = awaitingSwapper;
   }, [awaitingSwapper, showSent]);
+  // The notice of a send went away with the swap's end: the focus it had moves to the status that ended it.
+  const wasShown = useRef(showSent);
+  useEffect(() => {
+    if (wasShown.current && !showSent && document.activeElement === document.body) statusLine.current?.focus();
+    wasShown.current = showSent;
+  }, [showSent]);
   const hydrated = useHydrated();
   const estimatedSeconds = execution?.result?.quote?.estimatedTime;
   const late = usePassed(final || awaitingSwapper ? null : dueAt(tx, estimatedSeconds));
   const estimate = timing(tx, final, estimatedSeconds, { awaitingSwapper, late });
   const links = tx.explorerUrls;
+  const seen = swapperSees(tx, providerName(tx.provider));
   return (
     <div className={layout.stack}>
       <Panel title="Status" headingId="status-title">
         <div className={styles.statusLine} role="status" aria-atomic="true" ref={statusLine} tabIndex={-1}>
           <StatusBadge status={tx.status} large />
           <p className={styles.statusText}>
-            {tx.substatus && (!awaitingSwapper || tx.substatus === 'HASH_REJECTED') ? (
-              <strong className={styles.substatus}>{SUBSTATUS_TEXT[tx.substatus]}. </strong>
-            ) : null}
-            {tx.substatus === 'HASH_REJECTED'
-              ? `${providerName(tx.provider)} has no record tying that transaction to this swap. Check that you copied the hash of the transaction that paid this swap, then report it below; nothing is lost while you do.`
-              : awaitingSwapper
-                ? 'Waiting for you: the swap starts once your deposit or wallet transaction arrives.'
-                : (STATUS_TEXT[tx.status] ?? 'Status reported by the provider.')}
+            {seen.headline ? <strong className={styles.substatus}>{seen.headline}. </strong> : null}
+            {seen.text}
           </p>
         </div>
 

@@ -9,12 +9,13 @@ import { formatAmount, formatCountOf, formatDateTime, formatUsd } from '@/app/_k
 import { Hash } from '@/app/_kit/Hash';
 import layout from '@/app/_kit/layout.module.css';
 import { FormStatus, Notice } from '@/app/_kit/Notice';
+import { providerName } from '@/app/_kit/names';
 import { PageHeader, Panel } from '@/app/_kit/Panel';
 import { RelativeTime } from '@/app/_kit/RelativeTime';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { SwapSummary } from '@/app/_kit/SwapSummary';
 import { EmptyState, ErrorState, LoadingState } from '@/app/_kit/states';
-import { SUBSTATUS_TEXT } from '@/app/_kit/substatus';
+import { swapperSees } from '@/app/_kit/substatus';
 import text from '@/app/_kit/text.module.css';
 import { describeError } from '../../../_components/query-error';
 import { type RouterOutputs, useTRPC } from '../../../_trpc/client';
@@ -67,7 +68,7 @@ export function TransactionDetailView({ id, canRedeliver }: { id: string; canRed
             {tracking.stale ? <StatusBadge status="stale" label="Stale" /> : null}
           </span>
         }
-        lead={`${tx.provider} · created ${formatDateTime(tx.createdAt)}`}
+        lead={`${providerName(tx.provider)} · created ${formatDateTime(tx.createdAt)}`}
         back={back}
         actions={
           <Button variant="primary" onClick={() => poll.mutate({ id })} busy={poll.isPending}>
@@ -76,7 +77,7 @@ export function TransactionDetailView({ id, canRedeliver }: { id: string; canRed
         }
       />
       <div aria-live="polite" className={styles.pollStatus}>
-        {poll.isSuccess ? <PollOutcome provider={tx.provider} result={poll.data} /> : null}
+        {poll.isSuccess ? <PollOutcome provider={providerName(tx.provider)} result={poll.data} /> : null}
         {poll.isError ? (
           <FormStatus tone="error" role="alert">
             Poll failed: {describeError(poll.error).message}
@@ -134,7 +135,7 @@ function DetailPanels({
             <Detail label="Fee">
               <FeeSummary usd={tx.fee.usd} quotedUsd={tx.fee.quotedUsd} details={tx.fee.items} />
             </Detail>
-            <Detail label="Provider">{tx.provider}</Detail>
+            <Detail label="Provider">{providerName(tx.provider)}</Detail>
             <Detail label="From wallet">
               <Hash value={tx.walletAddress} copy={`Copy ${tx.walletAddress}`} />
             </Detail>
@@ -195,7 +196,7 @@ function DetailPanels({
                 {tracking.lastPollError ?? <span className={text.muted}>none</span>}
               </Detail>
               <Detail label="Swapper sees">
-                {tx.substatus ? SUBSTATUS_TEXT[tx.substatus] : <span className={text.muted}>nothing yet</span>}
+                <SwapperSees tx={tx} />
               </Detail>
               <Detail label="Upstream state">
                 <span className={text.mono}>{tracking.lastUpstreamState ?? '—'}</span>
@@ -219,5 +220,16 @@ function DetailPanels({
         </Panel>
       </div>
     </div>
+  );
+}
+
+/** The /tx status line's words, as the swapper reads them now. */
+function SwapperSees({ tx }: { tx: TransactionDetail['transaction'] }) {
+  const { headline, text: sentence } = swapperSees(tx, providerName(tx.provider));
+  return (
+    <span data-testid="swapper-sees">
+      {headline ? <strong>{headline}. </strong> : null}
+      {sentence}
+    </span>
   );
 }
