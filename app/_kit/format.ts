@@ -123,12 +123,13 @@ export function formatDuration(seconds: number | null | undefined): string {
 }
 
 /**
- * A time read from a histogram of whole seconds below a minute (the lock rollups'): its value is the
- * lower edge of the second it fell in, so 0 means somewhere under a second, never "0 ms".
+ * A time read from the lock rollups' histogram: the lower edge of its bucket, in milliseconds under a
+ * second (`42 ms`). 0 is the edge of the first bucket, or of a whole second rolled up before the
+ * milliseconds were kept: somewhere under a second, never "0 ms".
  */
 export function formatSecondsBucket(seconds: number | null | undefined): string {
   if (seconds == null) return DASH;
-  if (seconds < 1) return 'under 1 s';
+  if (seconds <= 0) return 'under 1 s';
   return formatDuration(seconds);
 }
 

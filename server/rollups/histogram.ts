@@ -10,14 +10,40 @@ import type { HistogramCounts } from '../../drizzle/schema';
 export interface HistogramScale {
   /** Ascending lower bounds, the first 0. Bucket `i` (1-based, as `width_bucket` numbers it) starts at `bounds[i - 1]`. */
   bounds: number[];
+  /**
+   * Finer buckets inside the first one, [0, bounds[1]): each stored under its own lower bound, a key under 1
+   * (`0.042`), beside the whole buckets' numbers. A stored `1` (written before them) still reads as its whole bucket.
+   */
+  fine?: { below: number; perUnit: number }[];
 }
 
 const steps = (from: number, to: number, step: number) =>
   Array.from({ length: Math.ceil((to - from) / step) }, (_, i) => from + i * step);
 
+/** Whole seconds up to two hours; under a second, milliseconds (to 100 ms) and hundredths: executes often take 30-50 ms. */
 export const SECONDS_TO_EXECUTE: HistogramScale = {
   bounds: [...steps(0, 60, 1), ...steps(60, 120, 5), ...steps(120, 600, 30), ...steps(600, 3600, 300), 3600, 7200],
+  fine: [
+    { below: 0.1, perUnit: 1000 },
+    { below: 1, perUnit: 100 },
+  ],
 };
+
+/**
+ * The SQL for the key a value is counted under: its fine bucket's lower bound below the first whole bound,
+ * else its `width_bucket` number. `value` is an SQL expression, trusted (never input).
+ */
+export function histogramKeySql(scale: HistogramScale, value: string): string {
+  const whole = `width_bucket(${value}, '{${scale.bounds.join(',')}}'::float8[])::float8`;
+  const fine = (scale.fine ?? []).map(
+    ({ below, perUnit }) => `when ${value} < ${below} then floor(${value} * ${perUnit}) / ${perUnit}`,
+  );
+  return fine.length ? `case ${fine.join(' ')} else ${whole} end` : whole;
+}
+
+/** Where a stored key's bucket starts: a fine key is its own lower bound, a whole bucket's number indexes `bounds`. */
+const lowerBound = (scale: HistogramScale, key: number) =>
+  scale.fine && key < 1 ? key : (scale.bounds[Math.max(0, key - 1)] ?? 0);
 
 /** Coarser: a month of hourly rows per provider is read per chart, each row as many buckets as it has values. */
 export const QUOTE_LATENCY_MS: HistogramScale = {
@@ -40,17 +66,20 @@ export function addCounts(into: Map<number, number>, more: HistogramCounts | nul
 
 /** The `p` percentile (0–1) the way `percentile_cont` interpolates, each value taken as its bucket's lower bound. */
 export function percentile(scale: HistogramScale, counts: Map<number, number>, p: number): number | null {
-  const buckets = [...counts].filter(([, n]) => n > 0).sort(([a], [b]) => a - b);
+  const buckets = [...counts]
+    .filter(([, n]) => n > 0)
+    .map(([key, n]) => [lowerBound(scale, key), n] as const)
+    .sort(([a], [b]) => a - b);
   const total = buckets.reduce((sum, [, n]) => sum + n, 0);
   if (total === 0) return null;
   const position = p * (total - 1);
   const valueAt = (rank: number) => {
     let seen = 0;
-    for (const [bucket, n] of buckets) {
+    for (const [bound, n] of buckets) {
       seen += n;
-      if (rank < seen) return scale.bounds[Math.max(0, bucket - 1)] ?? 0;
+      if (rank < seen) return bound;
     }
-    return scale.bounds[(buckets.at(-1)?.[0] ?? 1) - 1] ?? 0;
+    return buckets.at(-1)?.[0] ?? 0;
   };
   const low = valueAt(Math.floor(position));
   const high = valueAt(Math.ceil(position));

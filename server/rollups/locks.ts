@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import { SECONDS_TO_EXECUTE } from './histogram';
+import { histogramKeySql, SECONDS_TO_EXECUTE } from './histogram';
 import { rolledUntil, setRolledUntil } from './watermarks';
 import { DAY_MS, HOUR_MS } from './window';
 
@@ -13,6 +13,8 @@ const SETTLE_SLACK_MS = 60_000;
  */
 export const lockSettleMs = (ctx: Pick<AppContext, 'config'>) =>
   ctx.config.lockTtlMs + ctx.config.worker.executeClaimTimeoutMs + SETTLE_SLACK_MS;
+
+const TTX_KEY = histogramKeySql(SECONDS_TO_EXECUTE, 'greatest(extract(epoch from used_at - created_at), 0)::float8');
 
 /** Per-(bucket, provider) lock counts and time-to-execute histograms of raw rows, as the rollup stores them. */
 export function lockActivityRows(
@@ -28,9 +30,7 @@ export function lockActivityRows(
            coalesce(jsonb_object_agg(ttx, executed) filter (where ttx is not null), '{}'::jsonb) as ttx
     from (
       select date_trunc(${bucket}, created_at, 'UTC') as bucket, provider,
-             case when state = 'used' and used_at is not null
-               then width_bucket(greatest(extract(epoch from used_at - created_at), 0)::float8,
-                                 ${`{${SECONDS_TO_EXECUTE.bounds.join(',')}}`}::float8[]) end as ttx,
+             case when state = 'used' and used_at is not null then ${ctx.sql.unsafe(TTX_KEY)} end as ttx,
              count(*) as created,
              count(*) filter (where state = 'used') as executed,
              count(*) filter (where state = 'locked' and expires_at <= ${now.toISOString()}::timestamptz) as expired

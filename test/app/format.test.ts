@@ -21,10 +21,11 @@ describe('formatAmount: the one display rule for token amounts', () => {
   });
 });
 
-describe('a time read from whole-second histogram buckets', () => {
-  it('says under a second for the first bucket (32-51 ms executes read "0 ms" before), else the duration', () => {
+describe('a time read from the lock histogram buckets', () => {
+  it('says milliseconds under a second (32-51 ms executes read "0 ms" before), under a second for the first edge', () => {
     expect(formatSecondsBucket(0)).toBe('under 1 s');
-    expect(formatSecondsBucket(0.5)).toBe('under 1 s');
+    expect(formatSecondsBucket(0.042)).toBe('42 ms');
+    expect(formatSecondsBucket(0.37)).toBe('370 ms');
     expect(formatSecondsBucket(3)).toBe('3.0 s');
     expect(formatSecondsBucket(null)).toBe('—');
   });
