@@ -17,5 +17,9 @@ export WEBHOOK_ALLOW_PRIVATE_TARGETS=true
 node scripts/build-server.mjs
 node dist/drizzle/migrate.js --reset
 node dist/drizzle/seed/run.js
+# E2E_DEMO_SWAPS: the demo dataset (a year of generated swaps, drizzle/seed/demo.ts) before any user exists,
+# for the specs that read pages on data no test wrote (playwright.demo.config.ts). The loader refuses
+# NODE_ENV=production, which guards real deployments; this database is the e2e run's own.
+if [ -n "${E2E_DEMO_SWAPS:-}" ]; then NODE_ENV=development npx tsx drizzle/seed/demo.ts --swaps "$E2E_DEMO_SWAPS"; fi
 node dist/scripts/create-admin.js --email admin@e2e.switchyard.test --password 'e2e-admin-password-not-secret' --name 'E2E Admin'
 exec node dist/scripts/run-all.js

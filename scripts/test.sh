@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: lint, types, the production build, unit and integration tests on real
 # Postgres and Redis (the supervision tests run the built processes), the hot-path bench gate (each
-# ratio at least half its target), then the built app end to end in Debian's Chromium.
+# ratio at least half its target), then the built app end to end in Debian's Chromium, on the e2e
+# seed and then on a slice of the demo dataset.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/auth-secret.sh
@@ -19,3 +20,4 @@ echo "== unit + integration"; npx vitest run
 echo "== faults";     npm run test:faults
 echo "== bench gate"; npm run bench:gate
 echo "== e2e";        npx playwright test
+echo "== e2e on the demo dataset"; npx playwright test -c playwright.demo.config.ts

@@ -54,7 +54,8 @@ export function LoadingState({
   announce?: boolean;
 }) {
   return (
-    <div className={styles.loading}>
+    // data-loading: what end-to-end timings wait on (every page's data has come once none is left).
+    <div className={styles.loading} data-loading="">
       {label ? (
         <p className={styles.loadingLabel} role={announce ? 'status' : undefined}>
           {label}

@@ -16,7 +16,9 @@ export default function OperationsPage() {
         lead="The last 24 hours at a glance, provider health, queues, trends, scheduled jobs and stale swaps."
       />
     ),
-    queries: () => [trpc.operations.overview.queryOptions()],
+    // Trends too, in the range OperationsTrends opens on: the charts' data comes with the page instead of
+    // a second round trip after hydration (#46 item 12).
+    queries: () => [trpc.operations.overview.queryOptions(), trpc.operations.trends.queryOptions({ range: '24h' })],
     view: () => <OperationsView />,
   });
 }
