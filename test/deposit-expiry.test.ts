@@ -92,7 +92,7 @@ describe('a swap whose deposit never comes', () => {
 
     const changed = (await events(id)).filter((e) => e.type === 'status_changed');
     expect(changed).toHaveLength(1);
-    expect(changed[0]?.message).toMatch(/no deposit was seen before THORCHAIN stopped taking it.*expired/);
+    expect(changed[0]?.message).toMatch(/no deposit was seen before THORChain stopped taking it.*expired/);
     expect(changed[0]?.data).toMatchObject({ substatus: 'EXPIRED' });
 
     const status = await t.json(`/api/v1/transaction/status?transactionId=${id}`);
@@ -132,7 +132,7 @@ describe('a swap whose deposit never comes', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ final: false, tracking: true, transaction: { status: 'PENDING' } });
     const reopened = (await events(id)).find((e) => e.data?.reopenedAfterExpiry === true);
-    expect(reopened?.message).toMatch(/FAILED → PENDING: THORCHAIN verified .* re-opened/);
+    expect(reopened?.message).toMatch(/FAILED → PENDING: THORChain verified .* re-opened/);
     for (let poll = 0; poll < 10 && (await row(id)).status === 'PENDING'; poll++) await pollTransaction(t.app, id);
     expect(await row(id)).toMatchObject({ status: 'SUCCESS', substatus: 'COMPLETED' });
   });

@@ -197,7 +197,7 @@ test('support finds a swap by its outbound hash, reads the timeline and polls no
   await expect(page.getByText(/the swap is final \(SUCCESS\); its status no longer changes/)).toBeVisible();
   // The button keeps the focus while it polls and after (a disabled button would drop it to <body>).
   await expect(page.getByRole('button', { name: 'Poll now' })).toBeFocused();
-  await expect(page.getByText(/Polled RELAY/)).toHaveCount(0);
+  await expect(page.getByText(/Polled Relay/)).toHaveCount(0);
   await expect(timeline.getByText(/Poll requested from the dashboard/)).toHaveCount(0);
   await shot(page, testInfo, 'transaction-detail');
   await expectAccessible(page);
@@ -279,11 +279,11 @@ test('an affiliate signs up, creates a link, and sees the swap it brought in', a
 
 /** Each admin page and something that only shows once its data has arrived. */
 const ADMIN_PAGES: { path: string; heading: string; loaded: (page: Page) => Locator }[] = [
-  { path: '/dashboard/operations', heading: 'Operations', loaded: (p) => p.getByRole('rowheader', { name: 'RELAY' }) },
+  { path: '/dashboard/operations', heading: 'Operations', loaded: (p) => p.getByRole('rowheader', { name: 'Relay' }) },
   {
     path: '/dashboard/locks',
     heading: 'Locks',
-    loaded: (p) => p.getByRole('region', { name: 'By provider' }).getByRole('rowheader', { name: 'RELAY' }),
+    loaded: (p) => p.getByRole('region', { name: 'By provider' }).getByRole('rowheader', { name: 'Relay' }),
   },
   {
     path: '/dashboard/rate-limits',
@@ -322,7 +322,7 @@ test('admin pages render with data and pass axe', async ({ browser }, testInfo) 
   await page.goto('/dashboard/locks');
   await page.getByRole('button', { name: '24 hours' }).click();
   await expect(page.getByRole('button', { name: '24 hours' })).toHaveAttribute('aria-pressed', 'true');
-  await expect(page.getByRole('region', { name: 'By provider' }).getByText('RELAY')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'By provider' }).getByText('Relay')).toBeVisible();
   await page.goto('/dashboard/transactions/tx_doesnotexist0000000000');
   await expect(page.getByText('Transaction not found')).toBeVisible();
   await shot(page, testInfo, 'transaction-not-found');

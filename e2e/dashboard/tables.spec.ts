@@ -30,15 +30,15 @@ test('dashboard tables sort by a column header', async ({ page }) => {
   await page.goto('/dashboard/operations');
   const health = page.getByRole('region', { name: 'Provider health' });
   const providers = health.getByRole('rowheader');
-  await expect(providers).toHaveText(['THORCHAIN', 'RELAY', 'CHAINFLIP', 'LIFI']);
+  await expect(providers).toHaveText(['THORChain', 'Relay', 'Chainflip', 'LI.FI']);
 
   const header = health.getByRole('columnheader', { name: 'Provider' });
   await header.getByRole('button').click();
   await expect(header).toHaveAttribute('aria-sort', 'ascending');
-  await expect(providers).toHaveText(['CHAINFLIP', 'LIFI', 'RELAY', 'THORCHAIN']);
+  await expect(providers).toHaveText(['Chainflip', 'LI.FI', 'Relay', 'THORChain']);
   await header.getByRole('button').click();
   await expect(header).toHaveAttribute('aria-sort', 'descending');
-  await expect(providers).toHaveText(['THORCHAIN', 'RELAY', 'LIFI', 'CHAINFLIP']);
+  await expect(providers).toHaveText(['THORChain', 'Relay', 'LI.FI', 'Chainflip']);
 });
 
 test('tables fit their panel at 1280 px and scroll inside it, by keyboard too, at 390 px', async ({

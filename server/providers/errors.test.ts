@@ -6,7 +6,7 @@ describe('providerAppError', () => {
     const upstream = 'bad destination address: 0xdead is not recognizable (node thor-7, height 19500000)';
     const error = providerAppError(new ProviderError('THORCHAIN', 'REJECTED', upstream, 500), 'THORCHAIN');
     expect(error).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', status: 409 });
-    expect(error.message).toBe('THORCHAIN refused this swap; try another route or amount');
+    expect(error.message).toBe('THORChain refused this swap; try another route or amount');
     expect(error.message).not.toContain('0xdead');
   });
 

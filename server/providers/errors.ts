@@ -1,3 +1,4 @@
+import { providerName } from '../catalog/names';
 import { AppError } from '../errors';
 import type { ProviderKey } from './types';
 
@@ -33,11 +34,12 @@ export class ProviderError extends Error {
 export const isProviderError = (e: unknown): e is ProviderError => e instanceof ProviderError;
 
 /**
- * The public error for a provider failure on lock or execute. Messages are ours: the upstream's own
+ * The public error for a provider failure on lock or execute, naming the provider as people read it. Messages are ours: the upstream's own
  * words stay in the ProviderError for logs and the support timeline.
  */
-export function providerAppError(error: unknown, provider: string): AppError {
+export function providerAppError(error: unknown, key: string): AppError {
   if (error instanceof AppError) return error;
+  const provider = providerName(key);
   if (error instanceof ProviderError) {
     if (error.kind === 'NO_ROUTE') {
       return new AppError('PROVIDER_UNAVAILABLE', `${provider} no longer offers this route`, {

@@ -6,6 +6,7 @@ import type { AssetSnapshot } from '../../drizzle/schema/swaps';
 import { type Referral, referralAsGiven } from '../affiliates/referrals';
 import { walletKey } from '../catalog/addresses';
 import { formatAmount, usdValue } from '../catalog/amounts';
+import { providerName } from '../catalog/names';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
 import type { FeePrices } from '../fees/summary';
@@ -165,7 +166,7 @@ export async function record(
     transactionId,
     type: 'created',
     toStatus: 'PENDING',
-    message: `Executed lock ${lock.id} through ${lock.provider}`,
+    message: `Executed lock ${lock.id} through ${providerName(lock.provider)}`,
     data: {
       lockId: lock.id,
       referralCode: referral?.code ?? null,

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { transactionEvents, transactions } from '../../drizzle/schema';
 import { formatAmount } from '../catalog/amounts';
+import { providerName } from '../catalog/names';
 import type { AppContext } from '../context';
 import { isProviderError, type ProviderError } from '../providers/errors';
 import {
@@ -67,7 +68,7 @@ export function whatCounts(tx: PollFields, result: StatusResult, upstream: Recor
     events.push({
       transactionId,
       type: 'hash_updated',
-      message: `Inbound transaction ${result.inboundHash} seen by ${tx.provider}`,
+      message: `Inbound transaction ${result.inboundHash} seen by ${providerName(tx.provider)}`,
       data: { inboundHash: result.inboundHash },
     });
   }

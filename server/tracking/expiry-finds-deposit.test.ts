@@ -53,7 +53,7 @@ describe('before a deposit-address swap expires, its deposit is looked for by de
     expect(kept.hash.toUpperCase()).toBe(hash.toUpperCase());
     const [event] = await t.app.sql<{ message: string }[]>`
       select message from transaction_events where transaction_id = ${id} and data->>'foundBeforeExpiry' = 'true'`;
-    expect(event?.message).toMatch(/found at THORCHAIN by the depositor and memo .* verified/);
+    expect(event?.message).toMatch(/found at THORChain by the depositor and memo .* verified/);
   });
 
   it('expires it when the depositor’s deposits carry another memo, went to another vault, or are another swap’s', async () => {

@@ -1,5 +1,6 @@
 import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import { transactionEvents, transactions } from '../../drizzle/schema';
+import { providerName } from '../catalog/names';
 import type { AppContext } from '../context';
 import { afterTransactionChange } from '../transactions/changes';
 import { hashKey } from '../transactions/keys';
@@ -53,7 +54,7 @@ async function attach(ctx: AppContext, tx: PollFields, hash: string): Promise<bo
     await db.insert(transactionEvents).values({
       transactionId: tx.id,
       type: 'hash_updated',
-      message: `Deposit ${hash} found at ${tx.provider} by the depositor and memo before the swap would have expired, and verified as this swap's; tracked`,
+      message: `Deposit ${hash} found at ${providerName(tx.provider)} by the depositor and memo before the swap would have expired, and verified as this swap's; tracked`,
       data: { txHash: hash, substatus: REOPENED.substatus, foundBeforeExpiry: true },
     });
     return true;
@@ -104,7 +105,7 @@ async function expire(ctx: AppContext, transactionId: string, deadline: Date, gr
       type: 'status_changed',
       fromStatus: 'PENDING',
       toStatus: 'FAILED',
-      message: `PENDING → FAILED: no deposit was seen before ${row.provider} stopped taking it (${deadline.toISOString()}, plus ${Math.round(graceMs / 60_000)} minutes' grace); the swap expired`,
+      message: `PENDING → FAILED: no deposit was seen before ${providerName(row.provider)} stopped taking it (${deadline.toISOString()}, plus ${Math.round(graceMs / 60_000)} minutes' grace); the swap expired`,
       data: { substatus: 'EXPIRED', depositDeadline: deadline.toISOString(), graceMs },
     });
     return true;

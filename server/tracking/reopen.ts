@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { transactionEvents, transactions } from '../../drizzle/schema';
+import { providerName } from '../catalog/names';
 import type { AppContext } from '../context';
 import { hashKey } from '../transactions/keys';
 import { canReopen, REOPENED } from '../transactions/transitions';
@@ -43,7 +44,7 @@ export async function reopenExpiredSwap(ctx: AppContext, tx: PollFields, hash: s
       type: 'status_changed',
       fromStatus: 'FAILED',
       toStatus: REOPENED.status,
-      message: `FAILED → PENDING: ${tx.provider} verified ${hash}, reported after the swap expired, as this swap's deposit; re-opened and tracked to its end`,
+      message: `FAILED → PENDING: ${providerName(tx.provider)} verified ${hash}, reported after the swap expired, as this swap's deposit; re-opened and tracked to its end`,
       data: { txHash: hash, substatus: REOPENED.substatus, reopenedAfterExpiry: true },
     });
     return true;

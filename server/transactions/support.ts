@@ -1,5 +1,6 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import { chains, transactionEvents, transactions } from '../../drizzle/schema';
+import { providerName } from '../catalog/names';
 import type { AppContext } from '../context';
 import { notFound } from '../errors';
 import { recordedFeeSummary } from '../fees/summary';
@@ -94,7 +95,7 @@ export type PollNowResult =
 function whyNotPollable(ctx: AppContext, tx: TransactionRow): string | null {
   if (!isPollable(ctx, tx)) return `the swap is final (${tx.status}); its status no longer changes`;
   const adapter = ctx.providers.get(tx.provider);
-  if (!adapter) return `${tx.provider} is not enabled on this server`;
+  if (!adapter) return `${providerName(tx.provider)} is not enabled on this server`;
   if (!adapter.canTrack(tx.trackingContext, claimedHash(tx))) {
     return 'there is no hash or provider reference to ask about yet; the user must report the deposit hash';
   }

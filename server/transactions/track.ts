@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { transactionEvents, transactions } from '../../drizzle/schema';
+import { providerName } from '../catalog/names';
 import { getCatalog } from '../catalog/snapshot';
 import type { AppContext } from '../context';
 import { AppError, notFound } from '../errors';
@@ -73,13 +74,13 @@ async function refuseAfterExpiry(ctx: AppContext, tx: TransactionRow, hash: stri
   await ctx.db.insert(transactionEvents).values({
     transactionId: tx.id,
     type: 'track_ignored',
-    message: `Client reported hash ${hash} after the swap expired waiting for its deposit; not tracked. Funds sent now are with ${tx.provider}, whose own rules refund them`,
+    message: `Client reported hash ${hash} after the swap expired waiting for its deposit; not tracked. Funds sent now are with ${providerName(tx.provider)}, whose own rules refund them`,
     data: { txHash: hash, substatus: 'EXPIRED' },
   });
   await afterTransactionChange(ctx, tx.id);
   throw new AppError(
     'SWAP_EXPIRED',
-    `This swap expired before a deposit was seen, so ${hash} is not tracked. Funds sent to it are with ${tx.provider}, whose own rules refund them; contact support with this hash and transaction id.`,
+    `This swap expired before a deposit was seen, so ${hash} is not tracked. Funds sent to it are with ${providerName(tx.provider)}, whose own rules refund them; contact support with this hash and transaction id.`,
     { field: 'txHash' },
   );
 }

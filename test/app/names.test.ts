@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chainName, evmChainName, providerName } from '@/app/_kit/names';
+import { chainName, evmChainName, providerName } from '@/server/catalog/names';
 import { PROVIDER_KEYS } from '@/server/providers/keys';
 
 describe('the naming table', () => {

@@ -1,9 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { drizzle } from 'drizzle-orm/postgres-js';
-import { migrate } from 'drizzle-orm/postgres-js/migrator';
-import postgres from 'postgres';
+import { migrateDatabase } from '../../drizzle/migrate';
 
 /** Migrates `url` to just before the migration `tag`, from a copy of the migrations folder that stops there. */
 export async function migrateBefore(url: string, tag: string): Promise<void> {
@@ -16,12 +14,7 @@ export async function migrateBefore(url: string, tag: string): Promise<void> {
     if (at <= 0) throw new Error(`no migration ${tag} after the first`);
     journal.entries = journal.entries.slice(0, at);
     writeFileSync(journalPath, JSON.stringify(journal));
-    const sql = postgres(url, { max: 1, onnotice: () => {} });
-    try {
-      await migrate(drizzle(sql), { migrationsFolder: folder });
-    } finally {
-      await sql.end();
-    }
+    await migrateDatabase(url, { folder });
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

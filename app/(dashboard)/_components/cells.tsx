@@ -1,8 +1,8 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { formatAmount } from '@/app/_kit/format';
-import { chainName, providerName } from '@/app/_kit/names';
 import text from '@/app/_kit/text.module.css';
+import { chainName, providerName } from '@/server/catalog/names';
 
 /** `0.5 ETH (Ethereum) → BTC (Bitcoin)`, chains muted and named; without chains, `0.5 ETH → BTC`. */
 export function SwapRoute({

@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useState } from 'react';
-import * as names from '@/app/_kit/names';
+import * as names from '@/server/catalog/names';
 import { type ApiError, api, asApiError, type Chain, type Source } from './api';
 
 export type Remote<T> =

@@ -1,8 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { Button } from '@/app/_kit/Button';
 import { controlClass, Field } from '@/app/_kit/Field';
-import { providerName } from '@/app/_kit/names';
 import { Panel } from '@/app/_kit/Panel';
+import { providerName } from '@/server/catalog/names';
 import { PROVIDER_KEYS } from '@/server/providers/keys';
 import type { FieldErrors } from '@/server/schemas/plain-words';
 import { TX_STATUSES } from '@/server/transactions/statuses';

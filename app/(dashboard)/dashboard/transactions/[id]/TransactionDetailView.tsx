@@ -9,7 +9,6 @@ import { formatAmount, formatCountOf, formatDateTime, formatUsd } from '@/app/_k
 import { Hash } from '@/app/_kit/Hash';
 import layout from '@/app/_kit/layout.module.css';
 import { FormStatus, Notice } from '@/app/_kit/Notice';
-import { providerName } from '@/app/_kit/names';
 import { PageHeader, Panel } from '@/app/_kit/Panel';
 import { RelativeTime } from '@/app/_kit/RelativeTime';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
@@ -17,6 +16,7 @@ import { SwapSummary } from '@/app/_kit/SwapSummary';
 import { EmptyState, ErrorState, LoadingState } from '@/app/_kit/states';
 import { swapperSees } from '@/app/_kit/substatus';
 import text from '@/app/_kit/text.module.css';
+import { providerName } from '@/server/catalog/names';
 import { describeError } from '../../../_components/query-error';
 import { type RouterOutputs, useTRPC } from '../../../_trpc/client';
 import styles from './detail.module.css';

@@ -1,5 +1,5 @@
-import { chains } from '@/drizzle/seed/catalog-data';
-import { sourcesSeed } from '@/drizzle/seed/sources-data';
+import { chains } from '../../drizzle/seed/catalog-data';
+import { sourcesSeed } from '../../drizzle/seed/sources-data';
 
 /**
  * The names people read for chain and provider keys: the catalog seed, which the seed writes into the
