@@ -782,7 +782,23 @@ export interface components {
             /** @description Why the provider refunds or failed the swap, in its words (a rejected deposit's reason); null when it gave none */
             reason: string | null;
             srcAmount: string;
+            /** @description What the swap delivers: quoted until the provider reports the amount it settled on; unchanged by a refund */
             dstAmount: string;
+            /** @description The amount quoted, when the provider settled on another `dstAmount`; null otherwise */
+            quotedDstAmount: string | null;
+            /** @description The deposit going back to the sender instead of a swap; null otherwise */
+            refund: {
+                /** @description Returned, in the source asset; null until the provider reports it */
+                amount: string | null;
+                /** @description What the refund cost: the source amount less what was returned; null until that is known */
+                kept: string | null;
+                /** @description The wallet the refund goes to: the source wallet */
+                to: string;
+                /** @description The refund transaction, on the source chain; empty until known */
+                hash: string;
+                /** @description Whether the provider reported the refund’s fee lines, which `fee` then holds */
+                feeReported: boolean;
+            } | null;
             walletAddress: string;
             recipientWalletAddress: string;
             /**
@@ -909,7 +925,23 @@ export interface components {
             /** @description Why the provider refunds or failed the swap, in its words (a rejected deposit's reason); null when it gave none */
             reason: string | null;
             srcAmount: string;
+            /** @description What the swap delivers: quoted until the provider reports the amount it settled on; unchanged by a refund */
             dstAmount: string;
+            /** @description The amount quoted, when the provider settled on another `dstAmount`; null otherwise */
+            quotedDstAmount: string | null;
+            /** @description The deposit going back to the sender instead of a swap; null otherwise */
+            refund: {
+                /** @description Returned, in the source asset; null until the provider reports it */
+                amount: string | null;
+                /** @description What the refund cost: the source amount less what was returned; null until that is known */
+                kept: string | null;
+                /** @description The wallet the refund goes to: the source wallet */
+                to: string;
+                /** @description The refund transaction, on the source chain; empty until known */
+                hash: string;
+                /** @description Whether the provider reported the refund’s fee lines, which `fee` then holds */
+                feeReported: boolean;
+            } | null;
             walletAddress: string;
             recipientWalletAddress: string;
             /**

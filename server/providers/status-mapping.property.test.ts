@@ -334,6 +334,7 @@ const freshRow = (): PollFields =>
     hash: '',
     inboundHash: '',
     outboundHash: null,
+    srcAsset: { decimals: 18 },
     dstAsset: { decimals: 18 },
   }) as unknown as PollFields;
 

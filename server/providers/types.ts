@@ -37,6 +37,11 @@ export interface FeeItem {
   amount: string;
   amountUsd: number | null;
   currency: string;
+  /**
+   * A recorded line the provider did not state, its quoted amount kept so the total stays comparable:
+   * `quoted` when its status never states it (it stands as paid), `pending` when not charged yet.
+   */
+  basis?: 'quoted' | 'pending';
 }
 
 export interface DisplayFee {
@@ -197,6 +202,8 @@ export interface StatusResult {
   /** `refundHash`: the refund's own transaction, beside the payout's `outboundHash`, when the provider names it. */
   partial?: { delivered: string; refunded: string; refundHash?: string };
   hashCheck?: HashCheck;
+  /** The whole deposit going back to the sender: the amount in source base units and its transaction, once known. */
+  refund?: { amountBase?: bigint; hash?: string };
   /** Why the provider refunds or failed the swap, in its words, for the swapper (a rejected deposit's reason). */
   reason?: string;
   /**

@@ -232,6 +232,17 @@ export const explorerUrlsSchema = z
   })
   .describe('Links present only once their transaction (or tracker id) is known');
 
+const refundSchema = z.object({
+  amount: z.string().nullable().describe('Returned, in the source asset; null until the provider reports it'),
+  kept: z
+    .string()
+    .nullable()
+    .describe('What the refund cost: the source amount less what was returned; null until that is known'),
+  to: z.string().describe('The wallet the refund goes to: the source wallet'),
+  hash: hashField('The refund transaction, on the source chain'),
+  feeReported: z.boolean().describe('Whether the provider reported the refund’s fee lines, which `fee` then holds'),
+});
+
 const transactionShape = {
   id: z.string(),
   hash: hashField('The source hash the swap is tracked by'),
@@ -247,7 +258,16 @@ const transactionShape = {
       "Why the provider refunds or failed the swap, in its words (a rejected deposit's reason); null when it gave none",
     ),
   srcAmount: z.string(),
-  dstAmount: z.string(),
+  dstAmount: z
+    .string()
+    .describe(
+      'What the swap delivers: quoted until the provider reports the amount it settled on; unchanged by a refund',
+    ),
+  quotedDstAmount: z
+    .string()
+    .nullable()
+    .describe('The amount quoted, when the provider settled on another `dstAmount`; null otherwise'),
+  refund: refundSchema.nullable().describe('The deposit going back to the sender instead of a swap; null otherwise'),
   walletAddress: z.string(),
   recipientWalletAddress: z.string(),
   createdAt: timestamp,

@@ -14,6 +14,7 @@ import {
 } from '../providers/types';
 import { afterTransactionChange } from '../transactions/changes';
 import { hashKey } from '../transactions/keys';
+import { SETTLEMENT_KEY, settle } from '../transactions/settlement';
 import { canTransition, isFinal, substatusFor } from '../transactions/transitions';
 import { claimWithoutLookup, settleHashClaim } from './hash-claims';
 import { type PollFields, pollColumns, type TransactionRow } from './poll-row';
@@ -78,7 +79,7 @@ export function whatCounts(tx: PollFields, result: StatusResult, upstream: Recor
     events.push({
       transactionId,
       type: 'hash_updated',
-      message: `Outbound transaction ${result.outboundHash}`,
+      message: `${result.refund ? 'Refund' : 'Outbound'} transaction ${result.outboundHash}`,
       data: { outboundHash: result.outboundHash },
     });
   }
@@ -101,6 +102,9 @@ export function whatCounts(tx: PollFields, result: StatusResult, upstream: Recor
     patch.dstAmountBase = result.dstAmountBase.toString();
     patch.dstAmount = formatAmount(result.dstAmountBase, decimals);
   }
+  const settlement = settle(tx, result);
+  if (settlement)
+    patch.trackingContext = { ...(patch.trackingContext ?? tx.trackingContext), [SETTLEMENT_KEY]: settlement };
   if (result.fee) {
     patch.feeAmount = result.fee.amount;
     patch.feeCurrency = result.fee.currency;

@@ -6,6 +6,7 @@ import type { CatalogSnapshot } from '../catalog/snapshot';
 import { reasonOf, type Substatus } from '../providers/types';
 import type { RecordedFeeDetails } from '../schemas/responses';
 import { explorerUrlsOf } from './explorer';
+import { presentSettlement } from './settlement';
 import type { StatusFields } from './status-fields';
 
 type TransactionRow = typeof transactions.$inferSelect;
@@ -49,6 +50,7 @@ export function presentTransaction(tx: StatusFields, catalog: CatalogSnapshot) {
     reason: reasonOf(tx.trackingContext),
     srcAmount: tx.srcAmount,
     dstAmount: tx.dstAmount,
+    ...presentSettlement(tx),
     walletAddress: tx.walletAddress,
     recipientWalletAddress: tx.recipientWalletAddress,
     createdAt: tx.createdAt.toISOString(),

@@ -9,6 +9,7 @@ import { claimedHash } from '../tracking/hash-claims';
 import { isPollable, pollTransaction } from '../tracking/poll';
 import { redactSecrets } from './redact';
 import { presentTransactionSummary } from './search';
+import { presentSettlement } from './settlement';
 
 type TransactionRow = typeof transactions.$inferSelect;
 
@@ -42,6 +43,7 @@ export async function getTransactionDetail(ctx: AppContext, transactionId: strin
       dstChainName: dst?.name ?? tx.dstChain,
       inboundHash: tx.inboundHash,
       fee: recordedFeeSummary(tx),
+      ...presentSettlement(tx),
       referralCredited: tx.referralOwnerId !== null,
       substatus: tx.substatus as Substatus | null,
       reason: reasonOf(tx.trackingContext),

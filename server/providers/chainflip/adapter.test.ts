@@ -275,7 +275,12 @@ describe('execute (deposit channel)', () => {
   it('opens a REGULAR channel from ETH with the SDK fill-or-kill price and maps the 201 answer', async () => {
     const adapter = newAdapter();
     const { route, result } = await openChannel(adapter, ETH, BTC, ONE_ETH);
-    const stored = route.providerQuote as { estimatedPrice: string; egressAmount: string; intermediateAmount: string };
+    const stored = route.providerQuote as {
+      estimatedPrice: string;
+      egressAmount: string;
+      intermediateAmount: string;
+      fees?: { type: string }[];
+    };
     const opened = sim.openedChannels().at(-1);
 
     expect(opened?.body).toEqual({
@@ -336,7 +341,12 @@ describe('execute (deposit channel)', () => {
       srcChain: 'Ethereum',
       issuedBlock: Number(channelId.split('-')[0]),
       openedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      quotedFees: stored.fees,
     });
+    // The quote's own fee lines, the pools' fees among them: what tracking compares the status fees with.
+    expect(new Set(stored.fees?.map((fee) => fee.type))).toEqual(
+      new Set(['INGRESS', 'NETWORK', 'EGRESS', 'LIQUIDITY']),
+    );
     expect(adapter.canTrack(result.trackingContext, '')).toBe(true);
   });
 

@@ -24,6 +24,7 @@ import {
   dcaParamsSchema,
   depositChannelInfoSchema,
   errorBodySchema,
+  feeSchema,
   type OpenSwapDepositChannelBody,
   quoteResponseSchema,
   swapStatusSchema,
@@ -57,6 +58,8 @@ const storedQuoteSchema = z.object({
   recommendedSlippageTolerancePercent: z.number().optional(),
   recommendedLivePriceSlippageTolerancePercent: z.number().optional(),
   dcaParams: dcaParamsSchema.optional(),
+  /** Every fee line quoted, the pools' liquidity fees as `LIQUIDITY`: what tracking compares the status fees with. */
+  fees: z.array(feeSchema).optional(),
 });
 type StoredQuote = z.infer<typeof storedQuoteSchema>;
 
@@ -64,7 +67,10 @@ const tsRestValidationSchema = z.object({
   bodyErrors: z.object({ issues: z.array(z.looseObject({ message: z.string() })) }),
 });
 
-const trackingSchema = z.looseObject({ channelId: z.string().min(1).optional() });
+const trackingSchema = z.looseObject({
+  channelId: z.string().min(1).optional(),
+  quotedFees: z.array(feeSchema).optional(),
+});
 
 export interface ChainflipAdapterTuning {
   notFoundGuard?: NotFoundGuardOptions;
@@ -94,7 +100,13 @@ function classifyChannelError(status: number, body: unknown): ProviderError | un
   return new ProviderError(KEY, 'REJECTED', `deposit channel refused: ${messageOf(body) || 'invalid request'}`, status);
 }
 
-/** Only what execute needs, as plain JSON (absent fields left out rather than `undefined`). */
+/** The quote's fee lines with the pools' fees among them, as the status body would name them. */
+const quotedFees = (quote: WireQuote) => [
+  ...quote.includedFees,
+  ...(quote.poolInfo ?? []).map((pool) => ({ ...pool.fee, type: 'LIQUIDITY' })),
+];
+
+/** Only what execute and tracking need, as plain JSON (absent fields left out rather than `undefined`). */
 function toStoredQuote(quote: WireQuote & { type: QuoteType }): StoredQuote {
   const stored: StoredQuote = {
     type: quote.type,
@@ -107,6 +119,7 @@ function toStoredQuote(quote: WireQuote & { type: QuoteType }): StoredQuote {
     recommendedSlippageTolerancePercent: quote.recommendedSlippageTolerancePercent,
     recommendedLivePriceSlippageTolerancePercent: quote.recommendedLivePriceSlippageTolerancePercent ?? undefined,
     dcaParams: quote.dcaParams,
+    fees: quotedFees(quote).map(({ type, chain, asset, amount }) => ({ type, chain, asset, amount })),
   };
   return JSON.parse(JSON.stringify(stored));
 }
@@ -120,13 +133,12 @@ function stepsFor(type: QuoteType): RouteStep[] {
 
 function toRoute(quote: WireQuote & { type: QuoteType }, slippageBps: number): ProviderRoute {
   const dstAmountBase = BigInt(quote.egressAmount);
-  const liquidityFees = (quote.poolInfo ?? []).map((pool) => ({ ...pool.fee, type: 'LIQUIDITY' }));
   return {
     routeId: QUOTE_TYPES[quote.type],
     dstAmountBase,
     dstMinAmountBase: lessSlippage(dstAmountBase, slippageBps),
     estimatedTimeSeconds: Math.round(quote.estimatedDurationSeconds),
-    fee: displayFee(feeItems([...quote.includedFees, ...liquidityFees])),
+    fee: displayFee(feeItems(quotedFees(quote))),
     steps: stepsFor(quote.type),
     providerQuote: toStoredQuote(quote),
   };
@@ -306,6 +318,7 @@ export function createChainflipAdapter(options: AdapterOptions, tuning: Chainfli
         srcChain: stored.srcAsset.chain,
         issuedBlock: channel.issuedBlock,
         openedAt: new Date().toISOString(),
+        ...(stored.fees ? { quotedFees: stored.fees } : {}),
       },
       ...(channel.estimatedExpiryTime === undefined ? {} : { depositDeadline: new Date(channel.estimatedExpiryTime) }),
     };
@@ -315,6 +328,11 @@ export function createChainflipAdapter(options: AdapterOptions, tuning: Chainfli
     const context = trackingSchema.safeParse(trackingContext);
     return (context.success ? context.data.channelId : undefined) ?? (inboundHash || hash || undefined);
   }
+
+  const quotedFeesOf = (trackingContext: Record<string, unknown>) => {
+    const context = trackingSchema.safeParse(trackingContext);
+    return context.success ? context.data.quotedFees : undefined;
+  };
 
   async function status(input: StatusInput, signal: AbortSignal): Promise<StatusResult> {
     const id = trackingId(input.trackingContext, input.hash, input.inboundHash);
@@ -326,7 +344,7 @@ export function createChainflipAdapter(options: AdapterOptions, tuning: Chainfli
         schema: swapStatusSchema,
         signal,
       });
-      const result = mapSwapStatus(data);
+      const result = mapSwapStatus(data, quotedFeesOf(input.trackingContext));
       const check = reportedInboundCheck(input.hash, data.deposit?.txRef ? [data.deposit.txRef] : []);
       return check ? { ...result, hashCheck: check } : result;
     } catch (error) {

@@ -14,14 +14,41 @@ const FEE_KINDS: Record<string, { label: string; type: FeeItem['type'] }> = {
 };
 
 /** Fee lines in human units of the fee asset; zero and unknown-asset lines are left out. No USD upstream. */
-export function feeItems(fees: WireFee[]): FeeItem[] {
+export function feeItems(fees: WireFee[], basis?: FeeItem['basis']): FeeItem[] {
   return fees.flatMap((fee) => {
     const decimals = chainflipDecimals(fee);
     const amount = BigInt(fee.amount);
     if (decimals === undefined || amount === 0n) return [];
     const kind = FEE_KINDS[fee.type] ?? { label: `${fee.type.toLowerCase()} fee`, type: 'other' as const };
-    return [{ ...kind, amount: formatUnits(amount, decimals), amountUsd: null, currency: fee.asset }];
+    return [
+      { ...kind, amount: formatUnits(amount, decimals), amountUsd: null, currency: fee.asset, ...(basis && { basis }) },
+    ];
   });
+}
+
+/**
+ * The status body's fees never carry the liquidity providers' fee: the backend records only network and
+ * broker fees per executed swap (chainflip-sdk-monorepo packages/swap/src/event-handlers/swapping/swapExecuted.ts),
+ * the LP fee being inside the swap's price.
+ */
+const NEVER_REPORTED = new Set(['LIQUIDITY']);
+
+/**
+ * A swap's fee line for line as quoted: each quoted kind the provider has reported by its reported lines,
+ * the others kept at their quoted amount and marked (`quoted` once nothing more will come, else `pending`),
+ * then any kind the quote did not name. Without the quote, only what was reported.
+ */
+export function settledFeeItems(reported: WireFee[], quoted: WireFee[] | undefined, settled: boolean): FeeItem[] {
+  if (!quoted) return feeItems(reported);
+  const reportedTypes = new Set(reported.map((fee) => fee.type));
+  const quotedTypes = new Set(quoted.map((fee) => fee.type));
+  const ofType = (fees: WireFee[], type: string) => fees.filter((fee) => fee.type === type);
+  const lines = [...quotedTypes].flatMap((type) =>
+    reportedTypes.has(type)
+      ? feeItems(ofType(reported, type))
+      : feeItems(ofType(quoted, type), settled || NEVER_REPORTED.has(type) ? 'quoted' : 'pending'),
+  );
+  return [...lines, ...feeItems(reported.filter((fee) => !quotedTypes.has(fee.type)))];
 }
 
 function totalsByCurrency(items: FeeItem[]): Map<string, string> {

@@ -1,8 +1,8 @@
 import { formatAmount } from '../../catalog/amounts';
 import type { StatusResult, Substatus } from '../types';
 import { chainflipDecimals } from './assets';
-import { feeItems, recordedFee } from './fees';
-import type { SwapStatusBody } from './wire';
+import { recordedFee, settledFeeItems } from './fees';
+import type { SwapStatusBody, WireFee } from './wire';
 
 type InFlight = 'WAITING' | 'RECEIVING' | 'SWAPPING' | 'SENDING' | 'SENT';
 type Egress = NonNullable<SwapStatusBody['refundEgress']>;
@@ -50,16 +50,32 @@ const refundInFlight = (egress: Egress | undefined): boolean =>
 
 const withRef = (text: string, txRef: string | undefined) => (txRef ? `${text} (${txRef})` : text);
 
+/** Nothing was or will be swapped: the deposit goes back (or never came), so no quoted swap fee applies. */
+const noSwap = (body: SwapStatusBody) =>
+  !body.swapEgress &&
+  (body.refundEgress !== undefined ||
+    isRefunded(body) ||
+    body.deposit?.failure !== undefined ||
+    body.depositChannel?.isExpired === true);
+
+/** The refund of the whole deposit: what goes back and its transaction, as far as reported. */
+const wholeRefund = (egress: Egress | undefined): StatusResult['refund'] => ({
+  ...(egress?.amount === undefined ? {} : { amountBase: BigInt(egress.amount) }),
+  ...(egress?.txRef ? { hash: egress.txRef } : {}),
+});
+
 /**
  * Maps a `GET /v2/swaps/{id}` body onto our status, per the backend's `getSwapState`. FAILED only where
  * Chainflip reports a failure no refund follows: a rejected deposit is FAILED upstream while its refund
- * is in flight, and that is a refund in progress here.
+ * is in flight, and that is a refund in progress here. `quotedFees`: the locked quote's fee lines, which
+ * stand for those the body does not (yet) state.
  */
-export function mapSwapStatus(body: SwapStatusBody): StatusResult {
+export function mapSwapStatus(body: SwapStatusBody, quotedFees?: WireFee[]): StatusResult {
+  const settled = body.state === 'COMPLETED' || body.state === 'FAILED';
   const common = {
     upstreamState: body.state,
     inboundHash: body.deposit?.txRef,
-    fee: recordedFee(feeItems(body.fees)),
+    fee: recordedFee(settledFeeItems(body.fees, noSwap(body) ? undefined : quotedFees, settled)),
   };
   const refund = (detail: string): StatusResult => ({
     ...common,
@@ -67,6 +83,7 @@ export function mapSwapStatus(body: SwapStatusBody): StatusResult {
     detail,
     substatus: 'REFUNDED',
     outboundHash: body.refundEgress?.txRef,
+    refund: wholeRefund(body.refundEgress),
   });
   const refunding = (detail: string): StatusResult => ({
     ...common,
@@ -74,6 +91,7 @@ export function mapSwapStatus(body: SwapStatusBody): StatusResult {
     detail,
     substatus: 'REFUND_IN_PROGRESS',
     outboundHash: body.refundEgress?.txRef,
+    refund: wholeRefund(body.refundEgress),
   });
 
   switch (body.state) {

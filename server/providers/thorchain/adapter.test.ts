@@ -827,8 +827,15 @@ describe('mapTxStatus', () => {
     expect(result.detail).toBe('refund in progress');
   });
 
-  it('planned refund with its REFUND: out tx signed → REFUND with the refund hash', () => {
-    const result = map({ ...successSample, planned_out_txs: plannedRefund, out_txs: [refundOut] });
+  it('planned refund with its REFUND: out tx signed → REFUND with the refund hash and what came back', () => {
+    const btcBack = { ...refundOut, coins: [{ asset: 'BTC.BTC', amount: '98990000' }] };
+    const result = map(
+      { ...successSample, planned_out_txs: plannedRefund, out_txs: [btcBack] },
+      {
+        ...ethContext,
+        srcDecimals: 8,
+      },
+    );
     expect(result).toEqual({
       status: 'REFUND',
       detail: 'swap refunded to the source chain',
@@ -836,6 +843,14 @@ describe('mapTxStatus', () => {
       substatus: 'REFUNDED',
       inboundHash: IN_HASH.toLowerCase(),
       outboundHash: 'aa'.repeat(32),
+      refund: { amountBase: 98_990_000n, hash: 'aa'.repeat(32) },
+    });
+    // Before the refund is sent, the planned amount; without the source decimals, no amount at all.
+    expect(
+      map({ ...successSample, planned_out_txs: plannedRefund, out_txs: [] }, { ...ethContext, srcDecimals: 18 }).refund,
+    ).toEqual({ amountBase: 990_000_000_000_000_000n });
+    expect(map({ ...successSample, planned_out_txs: plannedRefund, out_txs: [btcBack] }).refund).toEqual({
+      hash: 'aa'.repeat(32),
     });
   });
 

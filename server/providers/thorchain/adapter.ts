@@ -444,6 +444,7 @@ export function createThorchainAdapter(options: ThorchainAdapterOptions): Provid
       dstDecimals: input.dst.decimals,
       dstNodeDecimals: nodeDecimals(node, toAsset),
       nodeDecimalsOf: (notation) => nodeDecimals(node, notation),
+      srcDecimals: input.src.decimals,
     });
     return { ...result, hashCheck: check(inbound ? 'verified' : 'unknown') };
   }

@@ -13,6 +13,8 @@ export interface StatusMappingContext {
   dstNodeDecimals: number;
   /** The node's precision for an asset, to describe a partial fill's refund. */
   nodeDecimalsOf?: (notation: string) => number;
+  /** Our decimals for the source asset, to record what a refund returned. */
+  srcDecimals?: number;
 }
 
 const ZERO_HASH = /^0+$/;
@@ -129,6 +131,19 @@ function partialFill(
 const outboundHashOf = (tx: WireTx | undefined): string | undefined =>
   tx?.id && !ZERO_HASH.test(tx.id) ? hashForChain(tx.id, tx.chain) : undefined;
 
+/** A refund of the whole deposit: what goes back (sent coins, else planned ones) in our source decimals, and its hash. */
+function wholeRefund(refundOuts: WireTx[], plannedRefunds: PlannedOut[], ctx: StatusMappingContext) {
+  const coins = refundOuts.length ? refundOuts.flatMap((tx) => tx.coins ?? []) : plannedRefunds.map((p) => p.coin);
+  const asset = coins[0]?.asset;
+  const hash = outboundHashOf(refundOuts.at(-1));
+  const sameAsset = asset !== undefined && coins.every((coin) => coin.asset === asset);
+  const amountBase =
+    sameAsset && ctx.srcDecimals !== undefined
+      ? rescale(sumOf(coins), ctx.nodeDecimalsOf?.(asset) ?? 8, ctx.srcDecimals)
+      : undefined;
+  return { ...(amountBase === undefined ? {} : { amountBase }), ...(hash ? { hash } : {}) };
+}
+
 /**
  * Maps `GET /thorchain/tx/status/{hash}` to our status. A streaming swap whose
  * later sub-swaps missed the price limit sends out what it swapped and refunds the rest: both
@@ -178,6 +193,7 @@ export function mapTxStatus(body: StatusAnswer, ctx: StatusMappingContext): Stat
         upstreamState: 'refunded',
         substatus: 'REFUNDED',
         outboundHash: outboundHashOf(refundOuts.at(-1) ?? outs.at(-1)),
+        refund: wholeRefund(refundOuts, plannedRefunds, ctx),
       };
     }
     return {
@@ -186,6 +202,7 @@ export function mapTxStatus(body: StatusAnswer, ctx: StatusMappingContext): Stat
       detail: 'refund in progress',
       upstreamState: 'refund_pending',
       substatus: 'REFUND_IN_PROGRESS',
+      refund: wholeRefund(refundOuts, plannedRefunds, ctx),
     };
   }
 
