@@ -1,11 +1,9 @@
-import { encodeFunctionData, getAddress, isAddress, parseAbi, zeroAddress } from 'viem';
 import { formatAmount, formatDisplay, rescale } from '../../catalog/amounts';
 import { isProviderError, ProviderError } from '../errors';
 import { createUpstream } from '../http';
 import type { AdapterOptions } from '../options';
 import type {
   DisplayFee,
-  ExecPayload,
   ExecuteInput,
   ExecutionResult,
   FeeItem,
@@ -20,6 +18,7 @@ import type {
 } from '../types';
 import { NODE_PROFILES, nodeDecimals, symbolOfNotation, type ThorNode, thorAssetNotation, thorTxId } from './assets';
 import { fitMemoLimit, maxMemoLength } from './memo';
+import { executionPayload, lessBps, lockedMinimum } from './payloads';
 import { classifyQuoteError, isNoRouteText } from './quote-errors';
 import { mapTxStatus } from './status';
 import { checksSender, inboundMismatch } from './verify';
@@ -34,6 +33,8 @@ import {
   statusAnswerSchema,
 } from './wire';
 
+export { THORCHAIN_ROUTER_ABI } from './payloads';
+
 export interface ThorchainAdapterOptions extends AdapterOptions {
   /** Which node family's paths to use (`/thorchain/…` or `/mayachain/…`). */
   node?: ThorNode;
@@ -46,14 +47,8 @@ const SWAP_MODES: Record<SwapMode, { streaming_interval: number; streaming_quant
   rapid: { streaming_interval: 0 },
 };
 
-export const THORCHAIN_ROUTER_ABI = parseAbi([
-  'function depositWithExpiry(address vault, address asset, uint256 amount, string memo, uint256 expiration) payable',
-]);
-
 /** Nine Realms' public nodes identify integrators by this header (xchainjs `NINE_REALMS_CLIENT_HEADER`). */
 const CLIENT_ID_HEADER = 'x-client-id';
-
-const lessBps = (amount: bigint, bps: number) => (amount * BigInt(10_000 - bps)) / 10_000n;
 
 /**
  * A UTXO deposit's memo must fit one OP_RETURN (80 bytes), which a refund address next to the
@@ -269,64 +264,6 @@ export function createThorchainAdapter(options: ThorchainAdapterOptions): Provid
     return [];
   }
 
-  function evmExecution(input: ExecuteInput, data: QuoteSwapResponse, vault: string, memo: string): ExecPayload {
-    if (!data.router || !isAddress(data.router, { strict: false }) || !isAddress(vault, { strict: false })) {
-      throw new ProviderError(key, 'BAD_RESPONSE', 'EVM quote without a valid router or vault address');
-    }
-    const router = getAddress(data.router);
-    const asset = input.src.isNative ? zeroAddress : getAddress(input.src.address);
-    const amount = input.amountBase.toString();
-    const approval = input.src.isNative ? {} : { approvalTarget: router, approvalToken: asset, approvalAmount: amount };
-    return {
-      chainId: input.src.chainId,
-      providerTarget: router,
-      providerCalldata: encodeFunctionData({
-        abi: THORCHAIN_ROUTER_ABI,
-        functionName: 'depositWithExpiry',
-        args: [getAddress(vault), asset, input.amountBase, memo, BigInt(data.expiry)],
-      }),
-      value: input.src.isNative ? amount : '0',
-      srcToken: input.src.isNative ? 'native' : asset,
-      srcAmount: amount,
-      ...approval,
-      meta: {
-        selectedQuoteId: input.routeId,
-        executionMode: 'evm-calldata',
-        walletExecution: true,
-        expiresAt: new Date(data.expiry * 1000).toISOString(),
-      },
-    };
-  }
-
-  function depositExecution(input: ExecuteInput, data: QuoteSwapResponse, vault: string, memo: string): ExecPayload {
-    const amount = input.amountBase.toString();
-    return {
-      chainId: null,
-      providerTarget: vault,
-      value: amount,
-      srcToken: 'native',
-      srcAmount: amount,
-      meta: {
-        selectedQuoteId: input.routeId,
-        executionMode: 'deposit-address',
-        walletExecution: false,
-        depositAddress: vault,
-        depositMemo: memo,
-        expiresAt: new Date(data.expiry * 1000).toISOString(),
-      },
-    };
-  }
-
-  /** The minimum the lock promised, in the node's units (older locks stored only the tolerance). */
-  function lockedMinimum(input: ExecuteInput): bigint | undefined {
-    const { minAmountOut, expectedAmountOut, liquidityToleranceBps } = input.providerQuote;
-    if (typeof minAmountOut === 'string' && /^\d+$/.test(minAmountOut)) return BigInt(minAmountOut);
-    if (typeof expectedAmountOut === 'string' && /^\d+$/.test(expectedAmountOut)) {
-      return lessBps(BigInt(expectedAmountOut), Number(liquidityToleranceBps ?? input.slippageBps));
-    }
-    return undefined;
-  }
-
   /**
    * The fresh quote at execute must still deliver what the lock promised; the memo then carries the
    * locked minimum (or the fresh one, when the price improved), so the user signs the terms they saw.
@@ -351,10 +288,7 @@ export function createThorchainAdapter(options: ThorchainAdapterOptions): Provid
     if (!vault || !data.memo) throw new ProviderError(key, 'BAD_RESPONSE', 'quote without inbound_address or memo');
     const { memo, limit } = holdLockedTerms(input, data, data.memo);
 
-    const exec =
-      input.src.chainType === 'EVM'
-        ? evmExecution(input, data, vault, memo)
-        : depositExecution(input, data, vault, memo);
+    const exec = executionPayload(key, input, data, vault, memo);
     const plan = swapPlan(input);
     const route = toRoute(input, mode, data, limit);
     return {
