@@ -18,7 +18,7 @@ import type {
 } from '../types';
 import { NODE_PROFILES, nodeDecimals, symbolOfNotation, type ThorNode, thorAssetNotation, thorTxId } from './assets';
 import { fitMemoLimit, maxMemoLength } from './memo';
-import { executionPayload, lessBps, lockedMinimum } from './payloads';
+import { depositExecution, evmExecution, lessBps, lockedMinimum } from './payloads';
 import { classifyQuoteError, isNoRouteText } from './quote-errors';
 import { mapTxStatus } from './status';
 import { checksSender, inboundMismatch } from './verify';
@@ -288,7 +288,10 @@ export function createThorchainAdapter(options: ThorchainAdapterOptions): Provid
     if (!vault || !data.memo) throw new ProviderError(key, 'BAD_RESPONSE', 'quote without inbound_address or memo');
     const { memo, limit } = holdLockedTerms(input, data, data.memo);
 
-    const exec = executionPayload(key, input, data, vault, memo);
+    const exec =
+      input.src.chainType === 'EVM'
+        ? evmExecution(key, input, data, vault, memo)
+        : depositExecution(input, data, vault, memo);
     const plan = swapPlan(input);
     const route = toRoute(input, mode, data, limit);
     return {

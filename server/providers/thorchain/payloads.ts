@@ -19,20 +19,8 @@ export function lockedMinimum(input: ExecuteInput): bigint | undefined {
   return undefined;
 }
 
-/** What the user is given to send: a router call on an EVM chain, else a deposit address and its memo. */
-export function executionPayload(
-  key: ProviderKey,
-  input: ExecuteInput,
-  data: QuoteSwapResponse,
-  vault: string,
-  memo: string,
-): ExecPayload {
-  return input.src.chainType === 'EVM'
-    ? evmExecution(key, input, data, vault, memo)
-    : depositExecution(input, data, vault, memo);
-}
-
-function evmExecution(
+/** What the user signs on an EVM chain: the router's depositWithExpiry, after an approval for a token. */
+export function evmExecution(
   key: ProviderKey,
   input: ExecuteInput,
   data: QuoteSwapResponse,
@@ -67,7 +55,13 @@ function evmExecution(
   };
 }
 
-function depositExecution(input: ExecuteInput, data: QuoteSwapResponse, vault: string, memo: string): ExecPayload {
+/** What the user sends elsewhere: the amount to the vault address, with the memo. */
+export function depositExecution(
+  input: ExecuteInput,
+  data: QuoteSwapResponse,
+  vault: string,
+  memo: string,
+): ExecPayload {
   const amount = input.amountBase.toString();
   return {
     chainId: null,
