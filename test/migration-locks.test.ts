@@ -206,4 +206,16 @@ describe('the lock timeout on every migration', () => {
       select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = 'held_account_idx'`;
     expect(index?.valid).toBe(true);
   });
+
+  it('is taken by one runner at a time: two deploys migrating at once apply each migration once', async () => {
+    await sql.unsafe('drop table if exists "once"');
+    await sql.unsafe('delete from drizzle.__drizzle_migrations').catch(() => {});
+    // Slow enough that the second runner reads what is applied while the first is still applying it.
+    const folder = migrationsFolder({
+      '0000_once': 'CREATE TABLE "once" ("id" integer);--> statement-breakpoint\nSELECT pg_sleep(1);',
+    });
+    await Promise.all([migrateDatabase(url, { folder }), migrateDatabase(url, { folder })]);
+    const [recorded] = await sql`select count(*)::int as n from drizzle.__drizzle_migrations`;
+    expect(recorded?.n).toBe(1);
+  });
 });
