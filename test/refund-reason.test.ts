@@ -79,7 +79,7 @@ describe('a rejected Chainflip deposit tells the swapper why', () => {
     const seen = swapperSees(tx, 'Chainflip');
     expect(seen.headline).toBe('Refund on its way');
     expect(seen.text).toBe(
-      'Chainflip could not swap it: The deposit amount was below the minimum. Chainflip is sending the deposit back to the wallet it came from, less the network fee for sending it back; nothing is needed from you.',
+      'Chainflip could not swap it: the deposit amount was below the minimum. Chainflip is sending the deposit back to the wallet it came from, less the network fee for sending it back; nothing is needed from you.',
     );
   });
 

@@ -43,11 +43,14 @@ const STATUS_TEXT: Record<Transaction['status'], string> = {
   REFUND: 'The swap was refunded to the source wallet.',
 };
 
+/** The provider's reason inside our sentence: no full stop of its own, and lower case unless it starts with a name. */
+const inSentence = (reason: string) => reason.replace(/\.$/, '').replace(/^[A-Z](?=[a-z ])/, (c) => c.toLowerCase());
+
 const REFUNDING: ReadonlySet<Substatus> = new Set(['REFUND_IN_PROGRESS', 'REFUNDED']);
 
 /** Why the money goes back, and what happens to it: the provider's reason, when it gave one. */
 function refundText(tx: SwapPosition, provider: string): string {
-  const why = tx.reason ? `${provider} could not swap it: ${tx.reason.replace(/\.$/, '')}. ` : '';
+  const why = tx.reason ? `${provider} could not swap it: ${inSentence(tx.reason)}. ` : '';
   return tx.substatus === 'REFUNDED' || tx.status === 'REFUND'
     ? `${why}The deposit was sent back to the wallet it came from, less the network fee for sending it back.`
     : `${why}${provider} is sending the deposit back to the wallet it came from, less the network fee for sending it back; nothing is needed from you.`;
@@ -76,7 +79,7 @@ export function swapperSees(tx: SwapPosition, provider: string): { headline: str
   if (tx.status === 'FAILED' && tx.reason) {
     return {
       headline,
-      text: `${provider} reports: ${tx.reason.replace(/\.$/, '')}. If funds were sent, ${provider} may still refund them.`,
+      text: `${provider} reports: ${inSentence(tx.reason)}. If funds were sent, ${provider} may still refund them.`,
     };
   }
   return { headline, text: STATUS_TEXT[tx.status] };

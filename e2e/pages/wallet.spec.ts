@@ -197,6 +197,13 @@ for (const viewport of [
     await expect(page.locator(`[title="${SWAP_HASH}"]`).first()).toBeVisible();
     await shot(page, testInfo, `tx-wallet-sent-${viewport.width}`);
     await expectAccessible(page);
+
+    // Once the swap is final "we're tracking it" is no longer true: it goes, and its focus moves to the status.
+    await waitForTransactionStatus(request, id, 'SUCCESS');
+    await expect(page.getByTestId('stream-state')).toHaveText('Final status — this page no longer updates.');
+    await expect(said).toHaveCount(0);
+    await expect(page.getByRole('status').filter({ has: page.locator('[data-status]') })).toBeFocused();
+    await shot(page, testInfo, `tx-wallet-final-${viewport.width}`);
   });
 }
 

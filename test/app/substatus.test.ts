@@ -48,7 +48,7 @@ describe('the words for where a swap stands', () => {
     });
     expect(swapperSees(refunding, 'Chainflip')).toEqual({
       headline: 'Refund on its way',
-      text: 'Chainflip could not swap it: The deposit was rejected by the broker. Chainflip is sending the deposit back to the wallet it came from, less the network fee for sending it back; nothing is needed from you.',
+      text: 'Chainflip could not swap it: the deposit was rejected by the broker. Chainflip is sending the deposit back to the wallet it came from, less the network fee for sending it back; nothing is needed from you.',
     });
     expect(swapperSees(at({ ...sent, status: 'REFUND', substatus: 'REFUNDED' }), 'Relay')).toEqual({
       headline: 'Refunded',
@@ -58,7 +58,7 @@ describe('the words for where a swap stands', () => {
       swapperSees(at({ ...sent, status: 'FAILED', substatus: 'FAILED', reason: 'The refund failed.' }), 'Chainflip'),
     ).toEqual({
       headline: 'Failed',
-      text: 'Chainflip reports: The refund failed. If funds were sent, Chainflip may still refund them.',
+      text: 'Chainflip reports: the refund failed. If funds were sent, Chainflip may still refund them.',
     });
     expect(swapperSees(at({ ...sent, substatus: 'SWAPPING' }), 'Chainflip').text).toBe(
       'The swap is in progress. This page updates on its own.',
