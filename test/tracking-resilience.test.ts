@@ -118,6 +118,23 @@ describe('sweep', () => {
     expect(events).toHaveLength(1);
   });
 
+  it('leaves a swap past the configured age but within the time its provider quoted unflagged, until it is late', async () => {
+    const executed = await executeSwap(s, BTC_TO_ETH, 'CHAINFLIP');
+    const id = executed.transaction.id;
+    // A long streaming swap: quoted at ten hours, in flight for seven.
+    await s.app.sql`update transactions set created_at = now() - interval '7 hours', inbound_hash = ${'d'.repeat(64)},
+      quote = jsonb_set(quote, '{estimatedTime}', '36000') where id = ${id}`;
+    const onTime = await sweep(s.app, s.app.tracking as never);
+    expect(onTime.flaggedStale).toBe(0);
+    await s.app.sql`update transactions set created_at = now() - interval '11 hours' where id = ${id}`;
+    const late = await sweep(s.app, s.app.tracking as never);
+    expect(late.flaggedStale).toBe(1);
+    expect(await firstRow(s.app.sql`select stale, substatus from transactions where id = ${id}`)).toEqual({
+      stale: true,
+      substatus: 'DELAYED',
+    });
+  });
+
   it('hands back an execute claim that a crash left without a transaction', async () => {
     const locked = await s.post('/api/v1/quote/lock', { ...ETH_TO_BTC, provider: 'RELAY' });
     const lockId = locked.body.data.lockId;

@@ -14,6 +14,10 @@ export interface SweepReport {
 
 const SWEEP_BATCH = 500;
 
+/** How long the provider said the swap takes (the quote's `estimatedTime`), 0 when the quote gives no number. */
+const QUOTED_SECONDS = sql`case when jsonb_typeof(${transactions.quote}->'estimatedTime') = 'number'
+  then (${transactions.quote}->>'estimatedTime')::float8 else 0 end`;
+
 /**
  * Postgres decides what must be tracked; Redis only schedules. Re-enqueues every pollable
  * transaction whose next poll is overdue (a flushed Redis or a lost job loses nothing), flags
@@ -52,6 +56,8 @@ export async function sweep(ctx: AppContext, scheduler: TrackingScheduler): Prom
         // Stale means in flight and late: a swap still waiting for its deposit is not stuck at a provider.
         or(ne(transactions.hash, ''), ne(transactions.inboundHash, '')),
         lt(transactions.createdAt, sql`now() - make_interval(secs => ${worker.staleAfterMs / 1000})`),
+        // Late means past what the provider said too: a long streaming swap within its estimate is on time.
+        lt(transactions.createdAt, sql`now() - make_interval(secs => ${QUOTED_SECONDS})`),
       ),
     )
     .returning({ id: transactions.id });
