@@ -122,6 +122,12 @@ describe('received amounts and refunds read as what they are (#46 item 5)', () =
 
     const detail = await (await support()).transactions.detail({ id });
     expect(detail.transaction.refund).toEqual(done.refund);
+    // Its transaction is named a refund and links the source chain's explorer, where it went.
+    expect(detail.hashes.at(-1)).toEqual({
+      label: 'Refund',
+      value: done.outboundHash,
+      url: `https://mempool.space/tx/${done.outboundHash}`,
+    });
     expect(detail.events.map((e) => e.message)).toContain(`Refund transaction ${done.outboundHash}`);
   });
 

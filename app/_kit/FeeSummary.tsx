@@ -7,7 +7,14 @@ interface FeeLine {
   amount?: string;
   currency?: string;
   amountUsd?: number | null;
+  /** A line the provider did not state: its quoted amount stands for it (see the server's FeeItem). */
+  basis?: 'quoted' | 'pending';
 }
+
+const BASIS_TEXT = {
+  quoted: 'as quoted; the provider does not report it',
+  pending: 'as quoted; not charged yet',
+} as const;
 
 const isLine = (value: unknown): value is FeeLine & { amount: string; currency: string } =>
   typeof value === 'object' &&
@@ -22,7 +29,8 @@ const sameCents = (a: number, b: number) => Math.round(a * 100) === Math.round(b
 
 /**
  * A fee as every view shows it: the server's USD total, then each line in its own token with its USD
- * value. Where the settled fee differs from the quoted one, the total is the actual fee and says so.
+ * value. Where the settled fee differs from the quoted one, the total says whether it is the actual fee
+ * or, while a line is still only quoted, an estimate; lines the provider did not state say so.
  */
 export function FeeSummary({
   usd,
@@ -37,6 +45,7 @@ export function FeeSummary({
   const total = usd == null || usd === '' ? null : Number(usd);
   const lines = feeLines(details);
   const differs = total !== null && quotedUsd != null && !sameCents(total, quotedUsd);
+  const settled = !lines.some((line) => line.basis === 'pending');
   return (
     <span className={styles.fee}>
       <span className={styles.total}>
@@ -44,7 +53,7 @@ export function FeeSummary({
         {differs ? (
           <span className={styles.qualifier} data-testid="fee-quoted">
             {' '}
-            actual · quoted {formatUsd(quotedUsd)}
+            {settled ? 'actual' : 'estimated'} · quoted {formatUsd(quotedUsd)}
           </span>
         ) : null}
       </span>
@@ -58,6 +67,12 @@ export function FeeSummary({
                 {formatAmount(line.amount, line.currency)}
                 {line.amountUsd != null ? ` · ${formatUsd(line.amountUsd)}` : null}
               </span>
+              {line.basis && BASIS_TEXT[line.basis] ? (
+                <span className={styles.basis} data-testid="fee-line-basis">
+                  {' '}
+                  ({BASIS_TEXT[line.basis]})
+                </span>
+              ) : null}
             </li>
           ))}
         </ul>

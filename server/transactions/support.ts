@@ -34,6 +34,9 @@ export async function getTransactionDetail(ctx: AppContext, transactionId: strin
   const chain = (key: string) => chainRows.find((c) => c.key === key);
   const src = chain(tx.srcChain);
   const dst = chain(tx.dstChain);
+  const settlement = presentSettlement(tx);
+  // A refund's transaction goes back on the source chain.
+  const refundOut = settlement.refund !== null && !!tx.outboundHash && tx.outboundHash === settlement.refund.hash;
   return {
     transaction: {
       ...presentTransactionSummary(tx),
@@ -43,7 +46,7 @@ export async function getTransactionDetail(ctx: AppContext, transactionId: strin
       dstChainName: dst?.name ?? tx.dstChain,
       inboundHash: tx.inboundHash,
       fee: recordedFeeSummary(tx),
-      ...presentSettlement(tx),
+      ...settlement,
       referralCredited: tx.referralOwnerId !== null,
       substatus: tx.substatus as Substatus | null,
       reason: reasonOf(tx.trackingContext),
@@ -53,7 +56,9 @@ export async function getTransactionDetail(ctx: AppContext, transactionId: strin
     hashes: [
       { label: 'Source', value: tx.hash || null, url: explorerUrl(src?.explorerTxUrl, tx.hash || null) },
       { label: 'Inbound', value: tx.inboundHash || null, url: explorerUrl(src?.explorerTxUrl, tx.inboundHash || null) },
-      { label: 'Outbound', value: tx.outboundHash, url: explorerUrl(dst?.explorerTxUrl, tx.outboundHash) },
+      refundOut
+        ? { label: 'Refund', value: tx.outboundHash, url: explorerUrl(src?.explorerTxUrl, tx.outboundHash) }
+        : { label: 'Outbound', value: tx.outboundHash, url: explorerUrl(dst?.explorerTxUrl, tx.outboundHash) },
     ],
     tracking: {
       nextPollAt: tx.nextPollAt,

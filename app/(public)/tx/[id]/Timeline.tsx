@@ -24,15 +24,19 @@ const SETTLED_TEXT: Record<TimelineEvent['status'], string> = {
   REFUND: 'Refunded',
 };
 
+/** The outbound a step sent: the refund's own transaction, else the payout. */
+const outboundText = (event: TimelineEvent, refundHash: string) =>
+  refundHash && event.outboundHash === refundHash ? 'Refund transaction sent' : 'Payout transaction sent';
+
 /** What a step did; a step that only moved the swap along says where it is now. */
-function stepText(event: TimelineEvent): string {
+function stepText(event: TimelineEvent, refundHash: string): string {
   switch (event.type) {
     case 'created':
       return 'Swap created';
     case 'track':
       return event.hash ? 'Deposit hash reported' : 'Tracking refreshed';
     case 'hash_updated':
-      return event.outboundHash ? 'Payout transaction sent' : 'Deposit seen on chain';
+      return event.outboundHash ? outboundText(event, refundHash) : 'Deposit seen on chain';
     case 'hash_verified':
       return 'Deposit matched to this swap';
     case 'hash_rejected':
@@ -51,12 +55,12 @@ function stepText(event: TimelineEvent): string {
 }
 
 /** What else the step changed, beside what it is named for: where the swap got to, a payout sent. */
-function stepNotes(event: TimelineEvent, previous: TimelineEvent | undefined): string[] {
-  const main = stepText(event);
+function stepNotes(event: TimelineEvent, previous: TimelineEvent | undefined, refundHash: string): string[] {
+  const main = stepText(event, refundHash);
   const notes: string[] = [];
   const where = substatusText(event);
   if (where && where !== (previous && substatusText(previous))) notes.push(where);
-  if (event.outboundHash && event.outboundHash !== previous?.outboundHash) notes.push('Payout transaction sent');
+  if (event.outboundHash && event.outboundHash !== previous?.outboundHash) notes.push(outboundText(event, refundHash));
   return notes.filter((note) => note !== main);
 }
 
@@ -68,10 +72,13 @@ export function Timeline({
   transactionId,
   version,
   initial,
+  refundHash = '',
 }: {
   transactionId: string;
   version: string;
   initial?: TimelineEvent[];
+  /** The refund's transaction, when the deposit goes back: its step says so. */
+  refundHash?: string;
 }) {
   const [events, setEvents] = useState<TimelineEvent[] | null>(initial ?? null);
   const [renderedVersion] = useState(initial ? version : null);
@@ -93,14 +100,14 @@ export function Timeline({
       ) : (
         <ol className={styles.timeline} aria-label="Steps so far, oldest first">
           {events.map((event, index) => {
-            const notes = stepNotes(event, events[index - 1]);
+            const notes = stepNotes(event, events[index - 1], refundHash);
             return (
               <li key={event.id} className={styles.step} data-testid="timeline-step">
                 <span className={styles.stepTime}>
                   <LocalTime value={event.at} />
                 </span>
                 <span className={styles.stepText}>
-                  {stepText(event)}
+                  {stepText(event, refundHash)}
                   {notes.length > 0 && <span className={styles.stepSub}> · {notes.join(' · ')}</span>}
                 </span>
                 <span className={styles.stepMeta}>

@@ -5,12 +5,12 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { VisuallyHidden } from '@/app/_kit/a11y';
 import { buttonClass } from '@/app/_kit/Button';
 import { Detail, DetailList } from '@/app/_kit/DetailList';
-import { FeeSummary } from '@/app/_kit/FeeSummary';
 import { formatAmount, formatEstimate } from '@/app/_kit/format';
 import { Hash } from '@/app/_kit/Hash';
 import { LocalTime } from '@/app/_kit/LocalTime';
 import layout from '@/app/_kit/layout.module.css';
 import { PageHeader, Panel } from '@/app/_kit/Panel';
+import { RefundText, receivedSide, SettledFee } from '@/app/_kit/Settlement';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { SwapSummary } from '@/app/_kit/SwapSummary';
 import { EmptyState, ErrorState, LoadingState } from '@/app/_kit/states';
@@ -151,7 +151,7 @@ function Ready({
         <SwapSummary
           className={styles.summary}
           send={{ amount: assetLabel(tx.srcAmount, tx.srcAsset), extra: `on ${chainName(tx.srcAsset.chain)}` }}
-          receive={{ amount: assetLabel(tx.dstAmount, tx.dstAsset), extra: `on ${chainName(tx.dstAsset.chain)}` }}
+          {...receivedSide(tx, chainName, ['You send', 'You receive'], ['You sent', 'Returned to you'])}
         />
 
         {estimate && <p className={styles.meta}>{estimate}</p>}
@@ -193,6 +193,7 @@ function Ready({
       <Timeline
         transactionId={tx.id}
         initial={initial?.timeline}
+        refundHash={tx.refund?.hash ?? ''}
         version={`${tx.status}:${tx.substatus}:${tx.hash}:${tx.outboundHash}:${receivedAt}`}
       />
 
@@ -200,8 +201,13 @@ function Ready({
         <DetailList>
           <Detail label="Provider">{providerName(tx.provider)}</Detail>
           <Detail label="Fee">
-            <FeeSummary usd={tx.fee.amountUsd ?? tx.fee.usd} quotedUsd={tx.fee.usd} details={tx.fee.details} />
+            <SettledFee tx={tx} usd={tx.fee.amountUsd ?? tx.fee.usd} quotedUsd={tx.fee.usd} details={tx.fee.details} />
           </Detail>
+          {tx.refund && (
+            <Detail label="Refund">
+              <RefundText tx={{ ...tx, refund: tx.refund }} />
+            </Detail>
+          )}
           <HashDetail label="Source wallet" value={tx.walletAddress} />
           <HashDetail label="Destination wallet" value={tx.recipientWalletAddress} />
           <HashDetail
@@ -210,7 +216,15 @@ function Ready({
             href={!tx.inboundHash || tx.inboundHash === tx.hash ? links.inbound : undefined}
           />
           <HashDetail label="Inbound hash" value={tx.inboundHash} href={tx.inboundHash ? links.inbound : undefined} />
-          <HashDetail label="Outbound hash" value={tx.outboundHash} href={links.outbound} />
+          {tx.refund ? (
+            <HashDetail
+              label="Refund transaction"
+              value={tx.refund.hash}
+              href={tx.refund.hash ? links.outbound : undefined}
+            />
+          ) : (
+            <HashDetail label="Outbound hash" value={tx.outboundHash} href={links.outbound} />
+          )}
           <Detail label="Created">
             <span className={text.value}>
               <LocalTime value={tx.createdAt} withDate />

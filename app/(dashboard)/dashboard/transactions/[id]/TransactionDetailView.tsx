@@ -4,13 +4,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '@/app/_kit/Button';
 import { CodeBlock } from '@/app/_kit/CodeBlock';
 import { Detail, DetailList } from '@/app/_kit/DetailList';
-import { FeeSummary } from '@/app/_kit/FeeSummary';
 import { formatAmount, formatCountOf, formatDateTime, formatUsd } from '@/app/_kit/format';
 import { Hash } from '@/app/_kit/Hash';
 import layout from '@/app/_kit/layout.module.css';
 import { FormStatus, Notice } from '@/app/_kit/Notice';
 import { PageHeader, Panel } from '@/app/_kit/Panel';
 import { RelativeTime } from '@/app/_kit/RelativeTime';
+import { RefundText, receivedSide, SettledFee } from '@/app/_kit/Settlement';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { SwapSummary } from '@/app/_kit/SwapSummary';
 import { EmptyState, ErrorState, LoadingState } from '@/app/_kit/states';
@@ -120,21 +120,31 @@ function DetailPanels({
 }: {
   detail: TransactionDetail;
 }) {
+  const settled = {
+    ...tx,
+    srcAsset: { ...tx.srcAsset, chain: tx.srcChain },
+    dstAsset: { ...tx.dstAsset, chain: tx.dstChain },
+  };
+  const chainName = (key: string) => (key === tx.srcChain ? tx.srcChainName : tx.dstChainName);
   return (
     <div className={layout.stack}>
       <div className={layout.grid2}>
         <Panel title="Swap">
           <SwapSummary
-            labels={['Source', 'Destination']}
             className={styles.summary}
             send={{ amount: formatAmount(tx.srcAmount, tx.srcAsset.symbol), extra: `on ${tx.srcChainName}` }}
-            receive={{ amount: formatAmount(tx.dstAmount, tx.dstAsset.symbol), extra: `on ${tx.dstChainName}` }}
+            {...receivedSide(settled, chainName, ['Source', 'Destination'], ['Source', 'Refunded'])}
           />
           <DetailList>
             <Detail label="Value">{formatUsd(tx.amountUsd)}</Detail>
             <Detail label="Fee">
-              <FeeSummary usd={tx.fee.usd} quotedUsd={tx.fee.quotedUsd} details={tx.fee.items} />
+              <SettledFee tx={settled} usd={tx.fee.usd} quotedUsd={tx.fee.quotedUsd} details={tx.fee.items} />
             </Detail>
+            {settled.refund && (
+              <Detail label="Refund">
+                <RefundText tx={{ ...settled, refund: settled.refund }} />
+              </Detail>
+            )}
             <Detail label="Provider">{providerName(tx.provider)}</Detail>
             <Detail label="From wallet">
               <Hash value={tx.walletAddress} copy={`Copy ${tx.walletAddress}`} />
