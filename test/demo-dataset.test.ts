@@ -61,6 +61,18 @@ describe('npm run db:demo', () => {
     expect(await demoLoadRefusal(t.app.sql)).toBeUndefined();
     expect((await demo()).code).toBe(0);
     expect(await holdsDemoSwaps(t.app.sql)).toBe(true);
+    // Its refunds say what came back (#46 item 5); some swaps settled on another amount than quoted.
+    const refunds = await t.app.sql`select id from transactions where status = 'REFUND' limit 3`;
+    for (const { id } of refunds) {
+      const { refund, srcAmount } = (await t.json(`/api/v1/transaction/status?transactionId=${id}`)).body.data
+        .transaction;
+      expect(Number(refund.amount)).toBeGreaterThan(0);
+      expect(Number(refund.amount)).toBeLessThan(Number(srcAmount));
+    }
+    const [settled] = await t.app.sql`
+      select id from transactions where status = 'SUCCESS' and tracking_context->'settlement' ? 'quotedDstAmount' limit 1`;
+    const quoted = (await t.json(`/api/v1/transaction/status?transactionId=${settled?.id}`)).body.data.transaction;
+    expect(Number(quoted.quotedDstAmount)).toBeGreaterThan(Number(quoted.dstAmount));
     const again = await demo();
     expect(again.code).toBe(1);
     expect(again.stderr).toBe(

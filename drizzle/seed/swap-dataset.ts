@@ -358,7 +358,18 @@ async function swapChunk(
                : sql`jsonb_build_object('depositAddress', recipient, 'amount', src_amount::text,
              'expiresAt', to_char(at + interval '1 hour', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))`
            },
-           ${o.slim ? sql`jsonb_build_object('requestId', i)` : sql`jsonb_build_object('requestId', md5(tx_id), 'depositAddress', recipient)`},
+           ${
+             o.slim
+               ? sql`jsonb_build_object('requestId', i)`
+               : // What tracking records on settling (server/transactions/settlement.ts): a refund's amount and
+                 // transaction, and for some swaps the amount quoted before the provider settled on another.
+                 sql`jsonb_build_object('requestId', md5(tx_id), 'depositAddress', recipient) || case
+             when status = 'REFUND' then jsonb_build_object('settlement', jsonb_build_object('refund', jsonb_build_object(
+               'amount', round(src_amount * 0.995, least(src_decimals, 8))::text, 'hash', outbound_hash)))
+             when status = 'SUCCESS' and u2 < 0.3 then jsonb_build_object('settlement', jsonb_build_object(
+               'quotedDstAmount', round(dst_amount * 1.002, least(dst_decimals, 8))::text))
+             else '{}'::jsonb end`
+           },
            case when status = 'PENDING' then ${now}::timestamptz + u1 * interval '60 seconds' end,
            status = 'PENDING' and age > 21600, at + interval '1 hour', finalized_at, at, coalesce(finalized_at, at)
     from y`;
