@@ -9,6 +9,7 @@ import {
   registerReferralCode,
   shot,
   signInAs,
+  WIDTHS,
 } from '../support/helpers';
 import { expect, test } from '../support/test';
 
@@ -204,6 +205,57 @@ test('a reload after execute brings the swap back, deposit details and all (#46 
   await page.goto('/?tx=not-an-id');
   await expect(page.getByRole('button', { name: 'Get routes' })).toBeVisible();
 });
+
+for (const size of WIDTHS) {
+  test(`a running lock survives a reload; an execute whose answer was lost gives back the same swap at ${size.name} (#46 item 1)`, async ({
+    page,
+  }, testInfo) => {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await page.goto('/');
+    await fillBtcToEth(page, '0.25');
+    await page.getByRole('button', { name: 'Get routes' }).click();
+    await page
+      .locator('li[data-provider="THORCHAIN"]')
+      .first()
+      .getByRole('button', { name: 'Lock this route' })
+      .click();
+    await expect(page.getByRole('heading', { name: 'Quote locked' })).toBeVisible();
+    const lockId = await page.getByText(/^lk_[0-9A-Za-z]+$/).textContent();
+
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Quote locked' })).toBeVisible();
+    await expect(page.getByText(lockId ?? '', { exact: true })).toBeVisible();
+    await expect(page.getByLabel('Amount', { exact: true })).toHaveValue('0.25');
+    await expect(page.getByLabel('Source wallet')).toHaveValue(WALLETS.bitcoin);
+    await shot(page, testInfo, `swap-lock-after-reload-${size.name}`);
+
+    // The execute reaches the server and records the swap, but its answer is lost on the way back (a proxy's 502).
+    let recorded = '';
+    await page.route('**/api/v1/quote/execute', async (route) => {
+      const answer = await route.fetch();
+      recorded = (await answer.json()).data.transaction.id;
+      await route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>502 Bad Gateway</h1>' });
+    });
+    await page.getByRole('button', { name: 'Execute' }).click();
+    await expect.poll(() => recorded).toMatch(/^tx_/);
+    await expect(page.getByRole('alert').filter({ hasText: 'Switchyard is unavailable for a moment' })).toBeVisible();
+    await page.unroute('**/api/v1/quote/execute');
+
+    // Reloaded and pressed again: the same swap (the lock's Idempotency-Key replays the first answer), not a 409.
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Quote locked' })).toBeVisible();
+    await page.getByRole('button', { name: 'Execute' }).click();
+    await expect(page.getByRole('heading', { name: 'Send your deposit' })).toBeVisible();
+    expect(new URL(page.url()).searchParams.get('tx')).toBe(recorded);
+
+    // Executed, the lock is no longer kept: a reload goes to the swap's own page.
+    await page.reload();
+    await expect(page).toHaveURL(new RegExp(`/tx/${recorded}$`));
+    await page.goto('/');
+    await expect(page.getByRole('heading', { name: 'Quote locked' })).toHaveCount(0);
+    await expect(page.getByLabel('Amount', { exact: true })).toHaveValue('');
+  });
+}
 
 test('API validation errors are shown next to their fields', async ({ page }, testInfo) => {
   await page.goto('/');

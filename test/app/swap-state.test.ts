@@ -29,7 +29,11 @@ describe('swap page state', () => {
       [{ type: 'quote' }, 'quoting', 'Finding routes…'],
       [{ type: 'quoted', quote }, 'routes', '1 route found, best first'],
       [{ type: 'lock', routeId: 'r1', providerName: 'Relay' }, 'locking', 'Locking the Relay route…'],
-      [{ type: 'locked', lock, ttlMs: 30_000, deadline: 1 }, 'locked', 'Quote locked for 30 seconds'],
+      [
+        { type: 'locked', lock, ttlMs: 30_000, deadline: 1, executeKey: 'key-1' },
+        'locked',
+        'Quote locked for 30 seconds',
+      ],
       [{ type: 'execute' }, 'executing', 'Executing the swap…'],
       [{ type: 'executed', result }, 'executed', 'Swap recorded. Follow the next steps.'],
     ];
@@ -79,7 +83,7 @@ describe('swap page state', () => {
       { type: 'quote' },
       { type: 'quoted', quote },
       { type: 'lock', routeId: 'r1', providerName: 'Relay' },
-      { type: 'locked', lock, ttlMs: 30_000, deadline: 1 },
+      { type: 'locked', lock, ttlMs: 30_000, deadline: 1, executeKey: 'key-1' },
     ]);
     const expired = run([{ type: 'execute' }, { type: 'execute-failed', error: failure('QUOTE_EXPIRED') }], locked);
     expect(expired.stage).toMatchObject({ step: 'locked', executeError: { code: 'QUOTE_EXPIRED' } });
@@ -122,7 +126,7 @@ describe('swap page state', () => {
       { type: 'quote' },
       { type: 'quoted', quote },
       { type: 'lock', routeId: 'r1', providerName: 'Relay' },
-      { type: 'locked', lock, ttlMs: 30_000, deadline: 1 },
+      { type: 'locked', lock, ttlMs: 30_000, deadline: 1, executeKey: 'key-1' },
     ]);
     expect(locked.stage.step).toBe('locked');
     const edited = run([{ type: 'edit', field: 'amount', value: '2' }], locked);

@@ -104,7 +104,11 @@ async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
   try {
     response = await fetch(path, {
       ...init,
-      headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        accept: 'application/json',
+        ...(init.body ? { 'content-type': 'application/json' } : {}),
+        ...(init.headers as Record<string, string> | undefined),
+      },
       cache: 'no-store',
     });
   } catch (error) {
@@ -133,8 +137,8 @@ async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
 }
 
 const get = <T>(path: string, signal?: AbortSignal) => call<T>(path, { signal });
-const post = <T>(path: string, body: unknown, signal?: AbortSignal) =>
-  call<T>(path, { method: 'POST', body: JSON.stringify(body), signal });
+const post = <T>(path: string, body: unknown, headers?: Record<string, string>) =>
+  call<T>(path, { method: 'POST', body: JSON.stringify(body), headers });
 
 interface List<T> {
   data: T[];
@@ -149,8 +153,9 @@ export const api = {
     get<{ data: ReferralStatus }>(`/api/v1/referral?code=${encodeURIComponent(code)}`, signal),
   quote: (body: QuoteRequest) => post<List<Route>>('/api/v1/quote', body),
   lock: (body: LockRequest) => post<{ data: LockedQuote }>('/api/v1/quote/lock', body),
-  execute: (body: { lockId: string; referralCode?: string }) =>
-    post<{ data: ExecuteResult }>('/api/v1/quote/execute', body),
+  /** With an Idempotency-Key, a repeat (after a reload mid-execute) answers with the first execute's swap. */
+  execute: (body: { lockId: string; referralCode?: string }, idempotencyKey: string) =>
+    post<{ data: ExecuteResult }>('/api/v1/quote/execute', body, { 'idempotency-key': idempotencyKey }),
   status: (transactionId: string, signal?: AbortSignal) =>
     get<{ data: { transaction: Transaction; final: boolean } }>(
       `/api/v1/transaction/status?transactionId=${encodeURIComponent(transactionId)}`,

@@ -50,6 +50,23 @@ interface Locked {
   lock: LockedQuote;
   /** Client clock time when the lock runs out. */
   deadline: number;
+  /** The Idempotency-Key this lock's execute sends, kept across a reload (saved-lock.ts). */
+  executeKey: string;
+}
+
+/**
+ * A locked quote kept in the tab's session storage, so a reload (a phone switching to its wallet app
+ * and back) brings the lock back instead of losing it. `executeKey` is the Idempotency-Key the page's
+ * execute sends: pressing Execute again after a reload mid-execute replays the first answer (the same
+ * swap), never a second swap or a 409 for a lock the first press used.
+ */
+export interface SavedLock {
+  form: FormValues;
+  quote: Quote;
+  lock: LockedQuote;
+  /** Client clock time when the lock runs out (the page's countdown). */
+  deadline: number;
+  executeKey: string;
 }
 
 export type Stage =
@@ -79,7 +96,8 @@ export type SwapAction =
   | { type: 'quoted'; quote: Quote }
   | { type: 'quote-failed'; error: ApiError }
   | { type: 'lock'; routeId: string; providerName: string }
-  | { type: 'locked'; lock: LockedQuote; ttlMs: number; deadline: number }
+  | { type: 'locked'; lock: LockedQuote; ttlMs: number; deadline: number; executeKey: string }
+  | { type: 'restore-lock'; saved: SavedLock; now: number }
   | { type: 'lock-failed'; error: ApiError }
   | { type: 'execute' }
   | { type: 'executed'; result: ExecuteResult }
@@ -234,9 +252,26 @@ export function swapReducer(state: SwapState, action: SwapAction): SwapState {
       if (stage.step !== 'locking') return state;
       return {
         ...state,
-        stage: { step: 'locked', quote: stage.quote, lock: action.lock, deadline: action.deadline },
+        stage: {
+          step: 'locked',
+          quote: stage.quote,
+          lock: action.lock,
+          deadline: action.deadline,
+          executeKey: action.executeKey,
+        },
         announcement: `Quote locked for ${Math.round(action.ttlMs / 1000)} seconds`,
       };
+    case 'restore-lock': {
+      // Only onto a page nobody has started on since the reload.
+      if (stage.step !== 'form') return state;
+      const { form, quote, lock, deadline, executeKey } = action.saved;
+      return {
+        ...state,
+        form,
+        stage: { step: 'locked', quote, lock, deadline, executeKey },
+        announcement: `Your locked quote is back: ${Math.max(0, Math.round((deadline - action.now) / 1000))} seconds left to execute`,
+      };
+    }
     case 'lock-failed':
       if (stage.step !== 'locking') return state;
       return {
@@ -248,7 +283,13 @@ export function swapReducer(state: SwapState, action: SwapAction): SwapState {
       if (stage.step !== 'locked') return state;
       return {
         ...state,
-        stage: { step: 'executing', quote: stage.quote, lock: stage.lock, deadline: stage.deadline },
+        stage: {
+          step: 'executing',
+          quote: stage.quote,
+          lock: stage.lock,
+          deadline: stage.deadline,
+          executeKey: stage.executeKey,
+        },
         announcement: 'Executing the swap…',
       };
     case 'executed':

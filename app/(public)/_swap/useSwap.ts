@@ -2,6 +2,7 @@
 
 import { type RefObject, useCallback, useEffect, useReducer, useRef } from 'react';
 import { api, asApiError, type LockRequest, type Route } from '../_lib/api';
+import { newExecuteKey, readSavedLock, writeSavedLock } from './saved-lock';
 import { showSwapInAddress } from './swap-address';
 import {
   FIELD_IDS,
@@ -43,6 +44,28 @@ export function useSwap({
   const pendingFocus = useRef<(() => HTMLElement | null) | null>(null);
   // Answers to a quote asked before the latest one (or before a restart) are dropped.
   const quoteSeq = useRef(0);
+
+  // A lock this tab held before a reload comes back (after hydration: storage is the browser's alone).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on the first render in the browser
+  useEffect(() => {
+    const saved = readSavedLock(window.sessionStorage, Date.now());
+    if (saved) {
+      dispatch({ type: 'restore-lock', saved, now: Date.now() });
+      focusAfterRender(headings.lock);
+    }
+  }, []);
+
+  // While a lock runs (or its execute is on the way) the tab keeps it; any other stage forgets it.
+  const { stage, form } = state;
+  useEffect(() => {
+    const held = stage.step === 'locked' || stage.step === 'executing';
+    writeSavedLock(
+      window.sessionStorage,
+      held
+        ? { form, quote: stage.quote, lock: stage.lock, deadline: stage.deadline, executeKey: stage.executeKey }
+        : null,
+    );
+  }, [stage, form]);
 
   useEffect(() => {
     const element = pendingFocus.current?.();
@@ -105,7 +128,7 @@ export function useSwap({
       const { data } = await api.lock(body);
       const ttlMs =
         Number.isFinite(data.ttlMs) && data.ttlMs > 0 ? data.ttlMs : Date.parse(data.expiresAt) - Date.now();
-      dispatch({ type: 'locked', lock: data, ttlMs, deadline: Date.now() + ttlMs });
+      dispatch({ type: 'locked', lock: data, ttlMs, deadline: Date.now() + ttlMs, executeKey: newExecuteKey() });
       focusAfterRender(headings.lock);
     } catch (caught) {
       const error = asApiError(caught);
@@ -117,10 +140,13 @@ export function useSwap({
 
   async function execute() {
     if (state.stage.step !== 'locked') return;
-    const { lockId } = state.stage.lock;
+    const { lock, executeKey } = state.stage;
     dispatch({ type: 'execute' });
     try {
-      const { data } = await api.execute({ lockId, ...(referral ? { referralCode: referral } : {}) });
+      const { data } = await api.execute(
+        { lockId: lock.lockId, ...(referral ? { referralCode: referral } : {}) },
+        executeKey,
+      );
       dispatch({ type: 'executed', result: data });
       showSwapInAddress(data.transaction.id);
       focusAfterRender(headings.next);
