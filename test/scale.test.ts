@@ -216,7 +216,9 @@ function sortsOfEveryMatch(node: PlanNode, inSort = false): string[] {
   return found;
 }
 
-describe('query plans', () => {
+// A generous hang guard, not a timing bound: under a busy machine a plan check can outlast the default
+// 20 s, and a timed-out test's calls run on and reset `plans` under the next test.
+describe('query plans', { timeout: 120_000 }, () => {
   let traced: postgres.Sql;
   let app: AppContext;
   let plans: { query: string; plan: PlanNode }[] = [];
