@@ -92,7 +92,8 @@ export function presentSettlement(tx: {
   feeAmount: string | null;
 }) {
   const { quotedDstAmount, refund } = settlementOf(tx.trackingContext);
-  const refunded = refund !== undefined || tx.status === 'REFUND';
+  // A refund reported on its way that then failed (or a payout that went out after all) is no refund.
+  const refunded = tx.status === 'REFUND' || (tx.status === 'PENDING' && refund !== undefined);
   const amount = refund?.amount ?? null;
   return {
     quotedDstAmount: refunded ? null : (quotedDstAmount ?? null),

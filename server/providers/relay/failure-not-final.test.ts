@@ -86,3 +86,11 @@ describe("Relay's failure is not final", () => {
     expect(mapRelayStatus(body, { now: seen + RELAY_FAILURE_FINAL_AFTER_MS, firstSeen: seen }).status).toBe('FAILED');
   });
 });
+
+describe('a Relay refund is one of the whole deposit (#46 item 5)', () => {
+  it('says so while on its way and names its transaction once sent; Relay states no amount', () => {
+    expect(mapRelayStatus({ status: 'failure' }).refund).toEqual({});
+    expect(mapRelayStatus({ status: 'refund', txHashes: ['0xrefund'] }).refund).toEqual({ hash: '0xrefund' });
+    expect(mapRelayStatus({ status: 'success', txHashes: ['0xpayout'] }).refund).toBeUndefined();
+  });
+});

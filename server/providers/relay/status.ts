@@ -88,5 +88,9 @@ export function mapRelayStatus(body: RelayStatusResponse, clock?: FailureClock):
     const outboundHash = first(body.txHashes);
     if (outboundHash) result.outboundHash = outboundHash;
   }
+  // The whole deposit goes back (Relay states no refunded amount): its transaction once there is one.
+  if (result.status === 'REFUND' || result.substatus === 'REFUND_IN_PROGRESS') {
+    result.refund = result.outboundHash ? { hash: result.outboundHash } : {};
+  }
   return result;
 }
