@@ -794,6 +794,8 @@ export interface components {
                 kept: string | null;
                 /** @description The wallet the refund goes to: the source wallet */
                 to: string;
+                /** @description The chain key it lands on: the source chain unless the provider names another */
+                chain: string;
                 /** @description The refund transaction, on the source chain; empty until known */
                 hash: string;
                 /** @description Whether the provider reported the refund’s fee lines, which `fee` then holds */
@@ -937,6 +939,8 @@ export interface components {
                 kept: string | null;
                 /** @description The wallet the refund goes to: the source wallet */
                 to: string;
+                /** @description The chain key it lands on: the source chain unless the provider names another */
+                chain: string;
                 /** @description The refund transaction, on the source chain; empty until known */
                 hash: string;
                 /** @description Whether the provider reported the refund’s fee lines, which `fee` then holds */

@@ -113,6 +113,7 @@ describe('received amounts and refunds read as what they are (#46 item 5)', () =
       amount: expect.stringMatching(/^0\.\d+$/),
       kept: expect.stringMatching(/^0\.\d+$/),
       to: WALLETS.bitcoin,
+      chain: 'bitcoin',
       hash: done.outboundHash,
       feeReported: false,
     });

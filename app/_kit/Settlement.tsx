@@ -8,6 +8,7 @@ export interface Refund {
   amount: string | null;
   kept: string | null;
   to: string;
+  chain: string;
   hash: string;
   feeReported: boolean;
 }
@@ -38,7 +39,7 @@ export function receivedSide(
   if (tx.refund) {
     return {
       labels: refundLabels,
-      receive: { amount: refundAmount(tx), extra: `to the source wallet on ${chainName(tx.srcAsset.chain ?? '')}` },
+      receive: { amount: refundAmount(tx), extra: `to the source wallet on ${chainName(tx.refund.chain)}` },
     };
   }
   const received = formatAmount(tx.dstAmount, tx.dstAsset.symbol);

@@ -239,6 +239,7 @@ const refundSchema = z.object({
     .nullable()
     .describe('What the refund cost: the source amount less what was returned; null until that is known'),
   to: z.string().describe('The wallet the refund goes to: the source wallet'),
+  chain: z.string().describe('The chain key it lands on: the source chain unless the provider names another'),
   hash: hashField('The refund transaction, on the source chain'),
   feeReported: z.boolean().describe('Whether the provider reported the refund’s fee lines, which `fee` then holds'),
 });

@@ -4,6 +4,7 @@ import { presentSettlement, SETTLEMENT_KEY, settle } from './settlement';
 const BTC = { id: 1, symbol: 'BTC', contract: null, image: null, chain: 'bitcoin', decimals: 8 };
 const row = (status: string, trackingContext: Record<string, unknown> = {}) => ({
   status,
+  srcChain: 'bitcoin',
   trackingContext,
   srcAmount: '0.25',
   srcAsset: BTC,
@@ -42,12 +43,21 @@ describe('what settling records and shows (#46 item 5)', () => {
 
   it('shows a refund while it is on its way and once done, never on a swap that failed or paid out after', () => {
     const context = { [SETTLEMENT_KEY]: { refund: { amount: '0.24875', hash: 'refund-hash' } } };
-    const refund = { amount: '0.24875', kept: '0.00125', to: 'bc1qsender', hash: 'refund-hash', feeReported: false };
+    const refund = {
+      amount: '0.24875',
+      kept: '0.00125',
+      to: 'bc1qsender',
+      chain: 'bitcoin',
+      hash: 'refund-hash',
+      feeReported: false,
+    };
     expect(presentSettlement(row('REFUND', context))).toEqual({ quotedDstAmount: null, refund });
     expect(presentSettlement(row('PENDING', context)).refund).toEqual(refund);
     expect(presentSettlement(row('FAILED', context)).refund).toBeNull();
     expect(presentSettlement(row('SUCCESS', context)).refund).toBeNull();
     // A refund recorded before tracking kept its details: its transaction, no amount.
     expect(presentSettlement(row('REFUND')).refund).toEqual({ ...refund, amount: null, kept: null });
+    // A refund the provider says landed on another chain (LI.FI on the destination) names that chain.
+    expect(presentSettlement(row('REFUND', { outboundChain: 'arbitrum' })).refund?.chain).toBe('arbitrum');
   });
 });

@@ -84,6 +84,7 @@ function keptOf(srcAmount: string, returned: string, asset: AssetSnapshot): stri
  */
 export function presentSettlement(tx: {
   status: string;
+  srcChain: string;
   trackingContext: Record<string, unknown>;
   srcAmount: string;
   srcAsset: AssetSnapshot;
@@ -102,6 +103,8 @@ export function presentSettlement(tx: {
           amount,
           kept: amount === null ? null : keptOf(tx.srcAmount, amount, tx.srcAsset),
           to: tx.walletAddress,
+          // Where the provider says it landed (LI.FI may refund on the destination chain), else the source chain.
+          chain: text(tx.trackingContext.outboundChain) ?? tx.srcChain,
           hash: refund?.hash ?? (tx.status === 'REFUND' ? (tx.outboundHash ?? '') : ''),
           feeReported: tx.feeAmount !== null,
         }

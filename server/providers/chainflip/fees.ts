@@ -38,15 +38,25 @@ const NEVER_REPORTED = new Set(['LIQUIDITY']);
  * the others kept at their quoted amount and marked (`quoted` once nothing more will come, else `pending`),
  * then any kind the quote did not name. Without the quote, only what was reported.
  */
-export function settledFeeItems(reported: WireFee[], quoted: WireFee[] | undefined, settled: boolean): FeeItem[] {
+export function settledFeeItems(
+  reported: WireFee[],
+  quoted: WireFee[] | undefined,
+  settled: boolean,
+  swappedShare?: { swapped: bigint; of: bigint },
+): FeeItem[] {
   if (!quoted) return feeItems(reported);
+  // A partial fill paid the pools' fee on the part it swapped only.
+  const share = (fee: WireFee): WireFee =>
+    swappedShare && swappedShare.of > 0n && NEVER_REPORTED.has(fee.type)
+      ? { ...fee, amount: ((BigInt(fee.amount) * swappedShare.swapped) / swappedShare.of).toString() }
+      : fee;
   const reportedTypes = new Set(reported.map((fee) => fee.type));
   const quotedTypes = new Set(quoted.map((fee) => fee.type));
   const ofType = (fees: WireFee[], type: string) => fees.filter((fee) => fee.type === type);
   const lines = [...quotedTypes].flatMap((type) =>
     reportedTypes.has(type)
       ? feeItems(ofType(reported, type))
-      : feeItems(ofType(quoted, type), settled || NEVER_REPORTED.has(type) ? 'quoted' : 'pending'),
+      : feeItems(ofType(quoted, type).map(share), settled || NEVER_REPORTED.has(type) ? 'quoted' : 'pending'),
   );
   return [...lines, ...feeItems(reported.filter((fee) => !quotedTypes.has(fee.type)))];
 }

@@ -119,6 +119,24 @@ describe('a Chainflip fee recorded line for line as quoted (#46 item 4)', () => 
     expect(feeLinesOf(result)).toHaveLength(1);
   });
 
+  it('a partial fill keeps the pools’ fee of the part it swapped only', () => {
+    const result = mapSwapStatus(
+      body({
+        state: 'COMPLETED',
+        swap: { originalInputAmount: '1000', swappedInputAmount: '400', swappedOutputAmount: '1200000' },
+        swapEgress: { amount: '1198500', txRef: 'btc-payout', witnessedAt: 1 },
+        refundEgress: { amount: '590', txRef: '0xrest', witnessedAt: 1 },
+        fees: [QUOTED[0], fee('NETWORK', 'USDC', 'Ethereum', '980000'), fee('EGRESS', 'BTC', 'Bitcoin', '1500')],
+      }),
+      QUOTED,
+    );
+    expect(result.substatus).toBe('PARTIAL');
+    expect(feeLinesOf(result).filter((line) => line.label === 'Liquidity provider fee')).toEqual([
+      { label: 'Liquidity provider fee', amount: '0.0002', currency: 'ETH', basis: 'quoted' },
+      { label: 'Liquidity provider fee', amount: '0.49', currency: 'USDC', basis: 'quoted' },
+    ]);
+  });
+
   it('without the quote (a swap executed before it was kept), only what the provider reported', () => {
     const result = mapSwapStatus(body({ state: 'RECEIVING', fees: [QUOTED[0]] }));
     expect(feeLinesOf(result)).toEqual([

@@ -58,6 +58,13 @@ const noSwap = (body: SwapStatusBody) =>
     body.deposit?.failure !== undefined ||
     body.depositChannel?.isExpired === true);
 
+/** What share of the input a settled partial fill swapped (the rest went back); undefined for a whole swap. */
+function partShare(body: SwapStatusBody): { swapped: bigint; of: bigint } | undefined {
+  const { swappedInputAmount, originalInputAmount } = body.swap ?? {};
+  if (!body.refundEgress || !body.swapEgress || !swappedInputAmount || !originalInputAmount) return undefined;
+  return { swapped: BigInt(swappedInputAmount), of: BigInt(originalInputAmount) };
+}
+
 /** The refund of the whole deposit: what goes back and its transaction, as far as reported. */
 const wholeRefund = (egress: Egress | undefined): StatusResult['refund'] => ({
   ...(egress?.amount === undefined ? {} : { amountBase: BigInt(egress.amount) }),
@@ -75,7 +82,7 @@ export function mapSwapStatus(body: SwapStatusBody, quotedFees?: WireFee[]): Sta
   const common = {
     upstreamState: body.state,
     inboundHash: body.deposit?.txRef,
-    fee: recordedFee(settledFeeItems(body.fees, noSwap(body) ? undefined : quotedFees, settled)),
+    fee: recordedFee(settledFeeItems(body.fees, noSwap(body) ? undefined : quotedFees, settled, partShare(body))),
   };
   const refund = (detail: string): StatusResult => ({
     ...common,

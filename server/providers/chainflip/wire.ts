@@ -132,6 +132,7 @@ export const swapStatusSchema = z.looseObject({
   swap: z
     .looseObject({
       originalInputAmount: baseUnits.optional(),
+      swappedInputAmount: baseUnits.optional(),
       swappedOutputAmount: baseUnits.optional(),
     })
     .optional(),
