@@ -30,12 +30,14 @@ export type { SortingState } from '@tanstack/react-table';
 
 /**
  * How a column's cells look: figures right-aligned, long text wrapped, short text that may break at
- * its spaces when the table is short of room (a date and its time), or the row's header cell.
+ * its spaces when the table is short of room (a date and its time), a code without spaces that may
+ * break between any characters (a referral code), or the row's header cell.
  */
 interface ColumnLook {
   numeric?: boolean;
   wrap?: boolean;
   breakable?: boolean;
+  anywhere?: boolean;
   rowHeader?: boolean;
 }
 
@@ -166,7 +168,9 @@ export function DataTable<Row extends RowData>({
                     ? cell.wrap
                     : look?.breakable
                       ? cell.breakable
-                      : undefined;
+                      : look?.anywhere
+                        ? cell.anywhere
+                        : undefined;
                 return look?.rowHeader ? (
                   <th key={item.id} scope="row" className={className}>
                     <table.FlexRender cell={item} />

@@ -5,9 +5,16 @@ import styles from './table.module.css';
 
 /**
  * Cell classes: `num` right-aligns figures, `wrap` lets a long cell wrap, `breakable` lets a short one
- * break at its spaces only when the table is short of room, `nowrap` keeps one from wrapping.
+ * break at its spaces only when the table is short of room, `anywhere` lets a code without spaces break
+ * between characters, `nowrap` keeps one from wrapping.
  */
-export const cell = { num: styles.num, wrap: styles.wrap, breakable: styles.breakable, nowrap: styles.nowrap } as const;
+export const cell = {
+  num: styles.num,
+  wrap: styles.wrap,
+  breakable: styles.breakable,
+  anywhere: styles.anywhere,
+  nowrap: styles.nowrap,
+} as const;
 
 /** A table that scrolls sideways inside its container on narrow screens, with a caption for screen readers. */
 export function Table({

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { APIRequestContext } from '@playwright/test';
 import { ETH_TO_BTC } from '../../test/support/fixtures';
 import {
@@ -5,21 +6,27 @@ import {
   expectAccessible,
   expectSideScrollCue,
   postFromAnotherClient,
+  reportDeposit,
   signInAs,
   tablesWiderThanTheirPanel,
   WIDTHS,
 } from '../support/helpers';
+import { cutTableCells, e2eDatabase, pastTheScreen } from '../support/overflow';
 import { expect, test } from '../support/test';
 
 // scripts/e2e-server.sh creates this admin with scripts/create-admin.ts.
 const ADMIN = { email: 'admin@e2e.switchyard.test', password: 'e2e-admin-password-not-secret' };
 
 /** A swap through the public API, so the transactions, locks and provider tables have a row. */
-async function executeSwap(request: APIRequestContext) {
-  const locked = await request.post('/api/v1/quote/lock', { data: { ...ETH_TO_BTC, provider: 'RELAY' } });
+async function executeSwap(
+  request: APIRequestContext,
+  swap: Partial<typeof ETH_TO_BTC> & { referralCode?: string } = {},
+) {
+  const locked = await request.post('/api/v1/quote/lock', { data: { ...ETH_TO_BTC, provider: 'RELAY', ...swap } });
   expect(locked.status(), await locked.text()).toBe(200);
   const executed = await request.post('/api/v1/quote/execute', { data: { lockId: (await locked.json()).data.lockId } });
   expect(executed.status(), await executed.text()).toBe(200);
+  return (await executed.json()).data.transaction.id as string;
 }
 
 test.beforeEach(async ({ page }) => {
@@ -73,6 +80,26 @@ const PAGES = [
   '/dashboard/webhooks',
 ];
 
+/** The longest referral code the API takes (64 characters), and a seven-figure amount to the last of ETH's 18 decimals. */
+const LONG_REFERRAL = `partnerwallet_${'Integration2026Q4'.repeat(3)}`.slice(0, 64);
+const LONG_AMOUNT = '1234.567890123456789012';
+
+/**
+ * A client refused on every route class, a six-figure count each: the longest "Top clients" row the
+ * rate-limit roll-up can write (its hits table, as the roll-up fills it).
+ */
+async function insertClientLimitedEverywhere() {
+  const sql = e2eDatabase();
+  try {
+    const routeClasses = ['catalog', 'dashboard', 'execute', 'quote', 'transactions'];
+    await sql`insert into rate_limit_hits (minute, route_class, client_hash, hits)
+      select date_trunc('minute', now()), route_class, ${randomBytes(32).toString('hex')}, 123456
+      from unnest(${routeClasses}::text[]) as route_class`;
+  } finally {
+    await sql.end();
+  }
+}
+
 const pageFits = (page: import('@playwright/test').Page) =>
   page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
@@ -82,9 +109,11 @@ test('no dashboard page is wider than the screen at 1280 or 390 px; every table 
   baseURL,
 }, testInfo) => {
   test.setTimeout(150_000);
-  // Rows for the tables whose long cells used to be cut off: a swap (provider health, transactions,
-  // locks), and a client refused with 429s (rate limits' top clients, down to "Last seen").
-  await executeSwap(request);
+  // Rows for the tables whose long cells used to be cut off: a swap with the longest referral code and
+  // an 18-decimal amount (provider health, transactions, locks), and clients refused with 429s (rate
+  // limits' top clients, down to "Last seen"), one of them on every route class.
+  await reportDeposit(request, await executeSwap(request, { amount: LONG_AMOUNT, referralCode: LONG_REFERRAL }));
+  await insertClientLimitedEverywhere();
   const refused = await postFromAnotherClient(baseURL ?? '', '/api/v1/quote/execute', { lockId: 'lk_none' }, 70);
   expect(refused).toContain(429);
   await page.goto('/dashboard/rate-limits');
@@ -98,6 +127,11 @@ test('no dashboard page is wider than the screen at 1280 or 390 px; every table 
       { timeout: 20_000 },
     )
     .toBeGreaterThan(1);
+  await expect(topClients.filter({ hasText: 'catalog, dashboard, execute, quote, transactions' })).toHaveCount(1);
+  await page.goto('/dashboard/transactions');
+  await expect(page.getByRole('cell', { name: LONG_REFERRAL, exact: true })).toBeVisible();
+  await page.goto('/dashboard/locks');
+  await expect(page.getByRole('region', { name: 'Recent locks' }).getByText(LONG_AMOUNT)).toBeVisible();
 
   for (const path of PAGES) {
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -107,12 +141,18 @@ test('no dashboard page is wider than the screen at 1280 or 390 px; every table 
     expect(await pageFits(page), `${path} at 1280 px`).toBe(true);
     // No table scrolls, or is cut off, inside its panel at desktop width.
     expect(await tablesWiderThanTheirPanel(page), `${path}: tables wider than their panel at 1280 px`).toEqual([]);
+    expect(await cutTableCells(page), `${path}: table text cut at 1280 px`).toEqual([]);
     expect(await clippedSelects(page), `${path}: selects that cut their value at 1280 px`).toEqual([]);
     await page.screenshot({ path: testInfo.outputPath(`${path.split('/').pop()}-1280.png`), fullPage: true });
 
     await page.setViewportSize({ width: 390, height: 844 });
     // Charts re-measure their container a moment after a resize; the page must fit once they have.
-    await expect.poll(() => pageFits(page), { message: `${path} at 390 px`, timeout: 3000 }).toBe(true);
+    await expect
+      .poll(async () => ((await pageFits(page)) ? [] : ['wider than the screen', ...(await pastTheScreen(page))]), {
+        message: `${path} at 390 px`,
+        timeout: 3000,
+      })
+      .toEqual([]);
     // A table wider than the phone scrolls inside its panel, a shaded edge showing there is more.
     for (const scroller of await page.getByRole('group', { name: /\(scrolls sideways\)$/ }).all()) {
       await expectSideScrollCue(scroller);
@@ -121,6 +161,7 @@ test('no dashboard page is wider than the screen at 1280 or 390 px; every table 
     await expect(menu).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Dashboard' })).toBeHidden();
     expect(await clippedSelects(page), `${path}: selects that cut their value at 390 px`).toEqual([]);
+    expect(await cutTableCells(page), `${path}: table text cut at 390 px`).toEqual([]);
     await page.screenshot({ path: testInfo.outputPath(`${path.split('/').pop()}-390.png`), fullPage: true });
   }
   await page.getByRole('button', { name: 'Menu' }).click();

@@ -15,6 +15,7 @@ import {
   WIDTHS,
   waitForTransactionStatus,
 } from '../support/helpers';
+import { cutTableCells, e2eDatabase, liesWithin } from '../support/overflow';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -186,5 +187,61 @@ test('an admin demoted to affiliate: their all-swaps endpoint shows as disabled 
   } finally {
     await admin.close();
     receiver.stop();
+  }
+});
+
+test('a webhook URL with an overlong host name wraps inside its panel: in the refusal, the list and the delivery log, at both widths', async ({
+  page,
+}, testInfo) => {
+  // Three DNS labels of the longest length a label may have: no name server answers for them.
+  const host = `${['a', 'b', 'c'].map((letter) => letter.repeat(63)).join('.')}.example`;
+  const url = `https://${host}/hooks`;
+  const pageFits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  await signInAs(page, E2E_ADMIN);
+
+  for (const size of WIDTHS) {
+    await page.setViewportSize(size);
+    await page.goto('/dashboard/webhooks');
+    await page.getByLabel('URL').fill(url);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const refusal = page.getByRole('alert').filter({ hasText: 'does not resolve' });
+    await expect(refusal).toContainText(host);
+    expect(await liesWithin(refusal, page.getByRole('region', { name: 'New endpoint' }))).toBe(true);
+    expect(await pageFits(), `the page at ${size.width} px`).toBe(true);
+    await shot(page, testInfo, `webhooks-long-host-refused-${size.width}`);
+  }
+
+  // Registered while its name resolved: the list and the delivery log still show it.
+  const sql = e2eDatabase();
+  const id = `whe_${randomBytes(11).toString('hex')}`;
+  try {
+    await sql`insert into webhook_endpoints (id, owner_id, scope, url, secret)
+      select ${id}, id, 'all', ${url}, ${`whsec_${randomBytes(24).toString('base64')}`}
+      from auth_user where email = ${E2E_ADMIN.email}`;
+  } finally {
+    await sql.end();
+  }
+  page.on('dialog', (dialog) => dialog.accept());
+  for (const size of WIDTHS) {
+    await page.setViewportSize(size);
+    await page.goto('/dashboard/webhooks');
+    const endpoints = page.getByRole('region', { name: 'Endpoints' });
+    const shown = endpoints.getByText(url, { exact: true });
+    await expect(shown).toBeVisible();
+    expect(await liesWithin(shown, endpoints)).toBe(true);
+    expect(await cutTableCells(page), `table text cut at ${size.width} px`).toEqual([]);
+    const row = endpoints.getByRole('row').filter({ hasText: url });
+    await row.getByRole('button', { name: 'Deliveries' }).click();
+    const log = page.getByRole('region', { name: 'Delivery log' });
+    const logged = log.getByText(url, { exact: true });
+    await expect(logged).toBeVisible();
+    await expect(log.getByText('Loading deliveries…')).toHaveCount(0);
+    expect(await liesWithin(logged, log)).toBe(true);
+    expect(await pageFits(), `the page at ${size.width} px`).toBe(true);
+    await shot(page, testInfo, `webhooks-long-host-listed-${size.width}`);
+    if (size === WIDTHS.at(-1)) {
+      await row.getByRole('button', { name: 'Delete' }).click();
+      await expect(shown).toHaveCount(0);
+    }
   }
 });

@@ -1,4 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
+import { expectAccessible, shot, tablesWiderThanTheirPanel, WIDTHS } from '../support/helpers';
+import { cutTableCells } from '../support/overflow';
 import { expect, test } from '../support/test';
 
 test('the API reference lists both interfaces and sends a live request', async ({ page }, testInfo) => {
@@ -105,4 +107,74 @@ test('the reference documents the signed webhook: its headers and its body', asy
     await expect(webhook.getByRole('cell', { name: new RegExp(`^${header}`) })).toBeVisible();
   }
   await expect(webhook.getByRole('link', { name: 'WebhookEvent' }).first()).toBeVisible();
+});
+
+/** Rows of the reference's tables whose last cell (the description) has less than `share` of its table's width. */
+const squeezedDescriptions = (page: import('@playwright/test').Page, share: number) =>
+  page.evaluate(
+    (share) =>
+      [...document.querySelectorAll<HTMLTableElement>('main table')].flatMap((table) => {
+        const width = table.getBoundingClientRect().width;
+        return [...table.querySelectorAll('tbody tr')].flatMap((row) => {
+          const last = row.lastElementChild?.getBoundingClientRect().width ?? 0;
+          return last < share * width
+            ? [
+                `${table.caption?.textContent}, ${row.firstElementChild?.textContent}: ${Math.round(last)} of ${Math.round(width)} px`,
+              ]
+            : [];
+        });
+      }),
+    share,
+  );
+
+test('on a phone the index folds under "On this page" and the tables stack each row, its description the full width; a desktop keeps the sidebar and the columns', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  for (const size of WIDTHS) {
+    await page.setViewportSize(size);
+    await page.goto('/docs');
+    const index = page.getByRole('navigation', { name: 'Endpoints' });
+    const fold = index.getByText('On this page', { exact: true });
+    const execute = index.getByRole('link', { name: 'POST /api/v1/quote/execute' });
+    const title = page.getByRole('heading', { level: 1, name: 'Switchyard swap routing API' });
+    const parameters = page.getByRole('table', { name: 'Parameters of GET /api/v1/swap/chains' });
+    await expect(parameters.getByRole('cell', { name: /^type optional/ })).toBeVisible();
+    if (size.name === 'phone') {
+      await expect(execute).toBeHidden();
+      // The document starts on the first screen, under the folded index.
+      expect((await title.boundingBox())?.y).toBeLessThan(size.height / 2);
+      await shot(page, testInfo, `docs-index-folded-${size.width}`);
+      await fold.click();
+      await expect(execute).toBeVisible();
+      await page.screenshot({ path: testInfo.outputPath(`docs-index-open-${size.width}.png`) });
+      await execute.click();
+      await expect(page).toHaveURL(/#executeQuote$/);
+      await expect(
+        page.getByRole('heading', { level: 3, name: 'POST /api/v1/quote/execute', exact: true }),
+      ).toBeInViewport();
+      await expect(parameters.getByRole('columnheader', { name: 'Description' })).toHaveCount(1);
+    } else {
+      await expect(fold).toBeHidden();
+      await expect(execute).toBeVisible();
+      const [sidebar, heading] = [await index.boundingBox(), await title.boundingBox()];
+      expect((sidebar?.x ?? 0) + (sidebar?.width ?? 0)).toBeLessThanOrEqual(heading?.x ?? 0);
+      await expect(parameters.getByRole('columnheader', { name: 'Description' })).toBeVisible();
+    }
+
+    await page.locator('details').evaluateAll((all) => {
+      for (const d of all) (d as HTMLDetailsElement).open = true;
+    });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await tablesWiderThanTheirPanel(page), `tables scrolling sideways at ${size.width} px`).toEqual([]);
+    expect(await cutTableCells(page), `table text cut at ${size.width} px`).toEqual([]);
+    if (size.name === 'phone') {
+      // Stacked, a description takes the row's width (less a nested field's indent), not a word's.
+      expect(await squeezedDescriptions(page, 0.8)).toEqual([]);
+      await expectAccessible(page);
+    }
+    await parameters.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: testInfo.outputPath(`docs-parameters-${size.width}.png`) });
+    await page.locator('section#quote').screenshot({ path: testInfo.outputPath(`docs-quote-${size.width}.png`) });
+  }
 });

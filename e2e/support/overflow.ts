@@ -47,7 +47,7 @@ export async function liesWithin(inner: Locator, outer: Locator) {
 
 /**
  * What makes the page scroll sideways: the innermost elements reaching past the right edge of the
- * screen outside any scroller of their own, each as its tag, class and text (none when the page fits).
+ * screen, or whose content does, outside any scroller, each as its tag, class and text.
  */
 export const pastTheScreen = (page: Page) =>
   page.evaluate(() => {
@@ -58,8 +58,13 @@ export const pastTheScreen = (page: Page) =>
       }
       return false;
     };
+    // An element's text may run past its own box (a figure wider than its card): its scroll width says so.
+    const right = (element: Element) => {
+      const box = element.getBoundingClientRect();
+      return Math.max(box.right, box.left + element.scrollWidth);
+    };
     const past = [...document.body.querySelectorAll('*')].filter(
-      (element) => element.getBoundingClientRect().right > width + 1 && !clipped(element),
+      (element) => right(element) > width + 1 && !clipped(element),
     );
     return past
       .filter((element) => !past.some((other) => other !== element && element.contains(other)))

@@ -18,8 +18,8 @@ function ParametersTable({ parameters, caption }: { parameters: OpenApiParameter
             <code>{p.name}</code>
             <Presence required={p.required} />
           </td>
-          <td>{p.in}</td>
-          <td>
+          <td data-label="In">{p.in}</td>
+          <td data-label="Type">
             <code>{typeText(p.schema)}</code>
             {p.explode && <span className={styles.constraints}> repeatable</span>}
           </td>

@@ -1,3 +1,4 @@
+import type { CSSProperties } from 'react';
 import { cell, Table } from '@/app/_kit/Table';
 import type { JsonSchema } from '@/server/openapi/document';
 import styles from './docs.module.css';
@@ -150,12 +151,12 @@ export function SchemaView({
         {fieldRows.map((row) => {
           const notes = constraints(row.schema);
           return (
-            <tr key={row.path}>
-              <td className={cell.nowrap} style={{ paddingLeft: `${10 + row.depth * 16}px` }}>
+            <tr key={row.path} style={{ '--depth': row.depth } as CSSProperties}>
+              <td className={cell.nowrap}>
                 <code>{row.path}</code>
                 <Presence required={row.required} />
               </td>
-              <td>
+              <td data-label="Type">
                 <TypeLabel schema={row.schema} />
               </td>
               <td>

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
+import type { ReactNode } from 'react';
 import { Panel } from '@/app/_kit/Panel';
 import text from '@/app/_kit/text.module.css';
 import { getAppContext } from '@/server/context';
@@ -17,6 +18,17 @@ export const metadata: Metadata = {
   description: 'Every endpoint of the Switchyard swap routing API, v1 and unversioned, with a live request form.',
 };
 
+/** A heading of the page index that links to its section. */
+function IndexHeading({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <p className={`${text.eyebrow} ${styles.navGroupTitle}`}>
+      <a href={href} className={styles.groupLink}>
+        {children}
+      </a>
+    </p>
+  );
+}
+
 export default async function DocsPage() {
   // Dynamic: proxy.ts gives every page a per-request CSP nonce that Next stamps on its scripts.
   await connection();
@@ -27,50 +39,30 @@ export default async function DocsPage() {
   return (
     <div className={styles.layout}>
       <nav aria-label="Endpoints" className={styles.sidebar}>
-        <p className={`${text.eyebrow} ${styles.navGroupTitle}`}>
-          <a href="#getting-started" className={styles.groupLink}>
-            Getting started
-          </a>
-        </p>
-        <p className={`${text.eyebrow} ${styles.navGroupTitle}`}>
-          <a href="#rate-limits" className={styles.groupLink}>
-            Rate limits
-          </a>
-        </p>
-        {groups.map(({ tag, entries }) => (
-          <div key={tag.name} className={styles.navGroup}>
-            <p className={`${text.eyebrow} ${styles.navGroupTitle}`}>
-              <a href={`#tag-${tag.name}`} className={styles.groupLink}>
-                {tagTitle(tag.name, false)}
-              </a>
-            </p>
-            <ul className={styles.sideList}>
-              {entries.map(({ path, method, operation }) => (
-                <li key={operation.operationId}>
-                  <a href={`#${operation.operationId}`} className={styles.sideLink}>
-                    <span className={styles.navMethod}>{method}</span>
-                    <span className={styles.navPath}>{path}</span>
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </div>
-        ))}
-        <p className={`${text.eyebrow} ${styles.navGroupTitle}`}>
-          <a href="#webhooks" className={styles.groupLink}>
-            Webhooks
-          </a>
-        </p>
-        <p className={`${text.eyebrow} ${styles.navGroupTitle}`}>
-          <a href="#schemas" className={styles.groupLink}>
-            Schemas
-          </a>
-        </p>
-        <p className={`${text.eyebrow} ${styles.navGroupTitle}`}>
-          <a href="/api/v1/openapi.json" className={styles.groupLink}>
-            OpenAPI JSON
-          </a>
-        </p>
+        {/* Folded on phones, so the reference starts on the first screen; always open beside it on desktops. */}
+        <details className={styles.index}>
+          <summary className={styles.indexSummary}>On this page</summary>
+          <IndexHeading href="#getting-started">Getting started</IndexHeading>
+          <IndexHeading href="#rate-limits">Rate limits</IndexHeading>
+          {groups.map(({ tag, entries }) => (
+            <div key={tag.name} className={styles.navGroup}>
+              <IndexHeading href={`#tag-${tag.name}`}>{tagTitle(tag.name, false)}</IndexHeading>
+              <ul className={styles.sideList}>
+                {entries.map(({ path, method, operation }) => (
+                  <li key={operation.operationId}>
+                    <a href={`#${operation.operationId}`} className={styles.sideLink}>
+                      <span className={styles.navMethod}>{method}</span>
+                      <span className={styles.navPath}>{path}</span>
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+          <IndexHeading href="#webhooks">Webhooks</IndexHeading>
+          <IndexHeading href="#schemas">Schemas</IndexHeading>
+          <IndexHeading href="/api/v1/openapi.json">OpenAPI JSON</IndexHeading>
+        </details>
       </nav>
 
       <main id="main" tabIndex={-1} className={styles.main}>

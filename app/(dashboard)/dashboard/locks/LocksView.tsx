@@ -36,6 +36,7 @@ const recentColumns = recent.columns([
   recent.display({
     id: 'route',
     header: 'Route',
+    meta: { breakable: true },
     cell: ({ row: { original: lock } }) => (
       <>
         {lock.amount}{' '}
@@ -45,7 +46,11 @@ const recentColumns = recent.columns([
       </>
     ),
   }),
-  recent.accessor('createdAt', { header: 'Created', cell: (c) => formatDateTime(c.getValue()) }),
+  recent.accessor('createdAt', {
+    header: 'Created',
+    meta: { breakable: true },
+    cell: (c) => formatDateTime(c.getValue()),
+  }),
   recent.accessor('transactionId', {
     header: 'Transaction',
     cell: ({ getValue }) => {

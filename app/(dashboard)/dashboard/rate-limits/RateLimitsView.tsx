@@ -27,8 +27,16 @@ const clientColumns = client.columns([
     ),
   }),
   client.accessor('hits', { header: '429s', ...numeric(formatCount) }),
-  client.accessor((c) => c.routeClasses.join(', '), { id: 'routeClasses', header: 'Route classes' }),
-  client.accessor('lastSeen', { header: 'Last seen', cell: (c) => formatDateTime(c.getValue()) }),
+  client.accessor((c) => c.routeClasses.join(', '), {
+    id: 'routeClasses',
+    header: 'Route classes',
+    meta: { breakable: true },
+  }),
+  client.accessor('lastSeen', {
+    header: 'Last seen',
+    meta: { breakable: true },
+    cell: (c) => formatDateTime(c.getValue()),
+  }),
 ]);
 
 type Limit = { routeClass: string; limit: number };

@@ -46,7 +46,7 @@ const columns = col.columns([
   col.display({
     id: 'route',
     header: 'Route',
-    meta: { wrap: true },
+    meta: { breakable: true },
     cell: ({ row: { original: tx } }) => <SwapRoute {...tx} />,
   }),
   col.accessor('amountUsd', { header: 'USD', ...numeric(formatUsd) }),
@@ -63,6 +63,7 @@ const columns = col.columns([
   col.accessor('referralCode', {
     header: 'Referral',
     enableSorting: false,
+    meta: { anywhere: true },
     cell: (c) => c.getValue() ?? <span className={text.muted}>—</span>,
   }),
 ]);

@@ -129,7 +129,7 @@ function CreateEndpoint({ isAdmin, onCreated }: { isAdmin: boolean; onCreated: (
         <div aria-live="polite">
           {error ? (
             <FormStatus tone="error" id={ids.status} role="alert">
-              {error}
+              <span className={text.value}>{error}</span>
             </FormStatus>
           ) : null}
         </div>
@@ -142,7 +142,8 @@ function SecretOnce({ shown, onDismiss }: { shown: ShownSecret; onDismiss: () =>
   return (
     <Notice tone="success" role="status" title={shown.rotated ? 'Secret rotated.' : 'Endpoint added.'}>
       <p>
-        Signing secret for <span className={text.mono}>{shown.url}</span>. Copy it now: it is not shown again.
+        Signing secret for <span className={`${text.mono} ${text.value}`}>{shown.url}</span>. Copy it now: it is not
+        shown again.
         {shown.rotated ? ' The previous secret also signs deliveries for 24 hours, so you can switch over.' : ''}
       </p>
       <div className={layout.inline}>
@@ -181,7 +182,7 @@ function EndpointsTable({
           meta: { rowHeader: true, wrap: true },
           cell: ({ row: { original: e } }) => (
             <>
-              <span className={text.mono}>{e.url}</span>
+              <span className={`${text.mono} ${text.value}`}>{e.url}</span>
               <br />
               <span className={text.muted}>
                 {e.scope === 'all' ? 'All swaps' : 'Referred swaps'}
@@ -317,7 +318,7 @@ function EndpointDeliveries({ endpoint: e, isAdmin }: { endpoint: Endpoint; isAd
   const deliveries = useQuery(trpc.webhooks.deliveries.queryOptions({ endpointId: e.id }));
   const columns = useDeliveryColumns({ show: 'transaction', canRedeliver: e.enabled, linkTransactions: isAdmin });
   return (
-    <Panel title="Delivery log" note={<span className={text.mono}>{e.url}</span>}>
+    <Panel title="Delivery log" note={<span className={`${text.mono} ${text.value}`}>{e.url}</span>}>
       <QueryState query={deliveries} loading="Loading deliveries…" boxed={false}>
         {(data) => (
           <DataTable
