@@ -23,12 +23,15 @@ const UNTRACED = core.suppressTracing(ROOT_CONTEXT);
 
 /**
  * A server span per incoming request, in place of the node:http instrumentation's. Sampling is decided
- * once, here: a request the sampler drops runs under its non-recording span (so its jobs, SQL, Redis
- * commands and provider calls follow that decision and start nothing) and gets nothing else, no
- * attributes, no client address, no wrapped emitters. Only a trusted peer's `traceparent`
- * (OTEL_TRUSTED_PARENTS) is a parent; anyone else's becomes a link on a span we keep.
+ * once, here, before anything is made: a new trace is kept at `sampleRatio`, and a request that starts
+ * none runs outside OpenTelemetry altogether (no span, no ids, no context entry), so its SQL, Redis
+ * commands, provider calls and Next's own spans start nothing (they start only under a kept span) and
+ * the jobs it enqueues carry no trace (the sampler drops a root producer span). A kept request's span
+ * reaches the sampler as a SERVER root, which it keeps (`sampler.ts`). Only a trusted peer's
+ * `traceparent` (OTEL_TRUSTED_PARENTS) is a parent, whose decision it follows; anyone else's becomes a
+ * link on a span we keep.
  */
-export function traceIncomingRequests(tracer: Tracer, peers: Peers) {
+export function traceIncomingRequests(tracer: Tracer, peers: Peers, sampleRatio: number) {
   const prototype = Server.prototype as Server & { [PATCHED]?: true };
   if (prototype[PATCHED]) return;
   prototype[PATCHED] = true;
@@ -38,6 +41,7 @@ export function traceIncomingRequests(tracer: Tracer, peers: Peers) {
     const [request, response] = args as [IncomingMessage, ServerResponse];
     if (UNTRACED_PATHS.test(request.url ?? '')) return context.with(UNTRACED, emit, this, event, ...args);
     const parent = trustedParent(request, peers);
+    if (parent === ROOT_CONTEXT && !(Math.random() < sampleRatio)) return emit.call(this, event, ...args);
     const span = tracer.startSpan(request.method ?? 'GET', { kind: SpanKind.SERVER }, parent);
     const active = trace.setSpan(parent, span);
     if (span.isRecording())

@@ -1,4 +1,4 @@
-import type { Attributes, Context, Link, SpanKind } from '@opentelemetry/api';
+import { type Attributes, type Context, type Link, SpanKind } from '@opentelemetry/api';
 import { ParentBasedSampler, type Sampler, SamplingDecision, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace';
 
 /**
@@ -15,8 +15,11 @@ class RootSampler implements Sampler {
     this.ratio = new TraceIdRatioBasedSampler(ratio);
   }
 
-  shouldSample(context: Context, traceId: string, spanName: string, _kind: SpanKind, _a: Attributes, _l: Link[]) {
-    if (HOUSEKEEPING.test(spanName)) return { decision: SamplingDecision.NOT_RECORD };
+  shouldSample(context: Context, traceId: string, spanName: string, kind: SpanKind, _a: Attributes, _l: Link[]) {
+    // An incoming request's root is started only once `traceIncomingRequests` has kept it at the ratio.
+    if (kind === SpanKind.SERVER) return { decision: SamplingDecision.RECORD_AND_SAMPLED };
+    // A job enqueued outside any kept request or job (one the root decision dropped) carries no trace.
+    if (kind === SpanKind.PRODUCER || HOUSEKEEPING.test(spanName)) return { decision: SamplingDecision.NOT_RECORD };
     return this.ratio.shouldSample(context, traceId);
   }
 
@@ -26,7 +29,9 @@ class RootSampler implements Sampler {
 }
 
 /**
- * `parentbased_traceidratio` less BullMQ's housekeeping roots: a new trace is kept at `ratio`, a span
- * with a parent follows its parent's decision (a caller's sampled `traceparent`, a job's enqueuer).
+ * `parentbased_traceidratio` less BullMQ's housekeeping roots: a new trace is kept at `ratio` (an incoming
+ * request's by `traceIncomingRequests` before its span exists; a job run that follows no trace here), a
+ * root producer span (a job enqueued by a dropped request) never, and a span with a parent follows its
+ * parent's decision (a caller's sampled `traceparent`, a job's enqueuer).
  */
 export const withoutBullmqHousekeeping = (ratio: number) => new ParentBasedSampler({ root: new RootSampler(ratio) });

@@ -156,7 +156,7 @@ export async function startSdk(
   patchLoadedModules();
   const tracer = trace.getTracer(TRACER);
   // A worker's only server is its health probe.
-  if (service !== 'worker') traceIncomingRequests(tracer, { trust: incomingTrust(options), w3c });
+  if (service !== 'worker') traceIncomingRequests(tracer, { trust: incomingTrust(options), w3c }, options.sampleRatio);
   traceRedisCommands(tracer);
   await traceQueries(tracer);
 
