@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { USDC_ETH_TO_ARB, WALLETS } from '../../test/support/fixtures';
 import {
@@ -16,78 +17,83 @@ interface WalletCall {
 
 /**
  * A scripted EIP-1193 wallet on Polygon holding `account`: it grants the account, switches chain on
- * request, reports no allowance, mines every transaction at once, and records each call.
+ * request, reports no allowance, mines every transaction at once, and records each call. Its n-th
+ * transaction's hash has n's digit at both ends (0x222222…222222 for the swap, after the approval) and
+ * this wallet's own nonce between: a chain never mines a transaction twice, so no two tests' swaps share a
+ * deposit. Answers the swap's hash.
  */
-async function injectWallet(page: Page, account: string) {
-  await page.addInitScript((address) => {
-    const calls: { method: string; params?: unknown[] }[] = [];
-    const listeners: Record<string, ((value: unknown) => void)[]> = {};
-    let chainId = '0x89';
-    let sent = 0;
-    const emit = (event: string, value: unknown) => {
-      for (const listener of listeners[event] ?? []) listener(value);
-    };
-    const answer = (method: string, params: unknown[] = []): unknown => {
-      switch (method) {
-        case 'eth_requestAccounts':
-        case 'eth_accounts':
-          return [address];
-        case 'eth_chainId':
-          return chainId;
-        case 'wallet_switchEthereumChain':
-          chainId = (params[0] as { chainId: string }).chainId;
-          emit('chainChanged', chainId);
-          return null;
-        case 'eth_call':
-          return `0x${'0'.repeat(64)}`;
-        case 'eth_sendTransaction':
-          sent += 1;
-          return `0x${String(sent).repeat(64)}`;
-        case 'eth_blockNumber':
-          return '0x10';
-        case 'eth_getTransactionReceipt':
-          return {
-            status: '0x1',
-            transactionHash: params[0],
-            blockHash: `0x${'b'.repeat(64)}`,
-            blockNumber: '0x10',
-            transactionIndex: '0x0',
-            from: address,
-            to: null,
-            cumulativeGasUsed: '0x5208',
-            gasUsed: '0x5208',
-            effectiveGasPrice: '0x1',
-            logs: [],
-            logsBloom: `0x${'0'.repeat(512)}`,
-            type: '0x2',
-          };
-        default:
-          throw Object.assign(new Error(`scripted wallet: ${method} not supported`), { code: 4200 });
-      }
-    };
-    Object.assign(window, {
-      walletCalls: calls,
-      ethereum: {
-        request: async ({ method, params }: { method: string; params?: unknown[] }) => {
-          calls.push({ method, params });
-          return answer(method, params);
+async function injectWallet(page: Page, account: string): Promise<string> {
+  const nonce = randomBytes(12).toString('hex');
+  await page.addInitScript(
+    ({ address, nonce }) => {
+      const calls: { method: string; params?: unknown[] }[] = [];
+      const listeners: Record<string, ((value: unknown) => void)[]> = {};
+      let chainId = '0x89';
+      let sent = 0;
+      const emit = (event: string, value: unknown) => {
+        for (const listener of listeners[event] ?? []) listener(value);
+      };
+      const answer = (method: string, params: unknown[] = []): unknown => {
+        switch (method) {
+          case 'eth_requestAccounts':
+          case 'eth_accounts':
+            return [address];
+          case 'eth_chainId':
+            return chainId;
+          case 'wallet_switchEthereumChain':
+            chainId = (params[0] as { chainId: string }).chainId;
+            emit('chainChanged', chainId);
+            return null;
+          case 'eth_call':
+            return `0x${'0'.repeat(64)}`;
+          case 'eth_sendTransaction':
+            sent += 1;
+            return `0x${String(sent).repeat(20)}${nonce}${String(sent).repeat(20)}`;
+          case 'eth_blockNumber':
+            return '0x10';
+          case 'eth_getTransactionReceipt':
+            return {
+              status: '0x1',
+              transactionHash: params[0],
+              blockHash: `0x${'b'.repeat(64)}`,
+              blockNumber: '0x10',
+              transactionIndex: '0x0',
+              from: address,
+              to: null,
+              cumulativeGasUsed: '0x5208',
+              gasUsed: '0x5208',
+              effectiveGasPrice: '0x1',
+              logs: [],
+              logsBloom: `0x${'0'.repeat(512)}`,
+              type: '0x2',
+            };
+          default:
+            throw Object.assign(new Error(`scripted wallet: ${method} not supported`), { code: 4200 });
+        }
+      };
+      Object.assign(window, {
+        walletCalls: calls,
+        ethereum: {
+          request: async ({ method, params }: { method: string; params?: unknown[] }) => {
+            calls.push({ method, params });
+            return answer(method, params);
+          },
+          on: (event: string, listener: (value: unknown) => void) => {
+            listeners[event] = [...(listeners[event] ?? []), listener];
+          },
+          removeListener: (event: string, listener: (value: unknown) => void) => {
+            listeners[event] = (listeners[event] ?? []).filter((l) => l !== listener);
+          },
         },
-        on: (event: string, listener: (value: unknown) => void) => {
-          listeners[event] = [...(listeners[event] ?? []), listener];
-        },
-        removeListener: (event: string, listener: (value: unknown) => void) => {
-          listeners[event] = (listeners[event] ?? []).filter((l) => l !== listener);
-        },
-      },
-    });
-  }, account);
+      });
+    },
+    { address: account, nonce },
+  );
+  return `0x${'2'.repeat(20)}${nonce}${'2'.repeat(20)}`;
 }
 
 const walletCalls = (page: Page) =>
   page.evaluate(() => (window as unknown as { walletCalls: WalletCall[] }).walletCalls);
-
-// The scripted wallet's hashes: the approval is its first transaction, the swap its second.
-const SWAP_HASH = `0x${'2'.repeat(64)}`;
 
 const isTrack = (r: { url(): string; method(): string }) =>
   r.url().endsWith('/api/v1/transaction/track') && r.method() === 'POST';
@@ -117,7 +123,7 @@ test('an injected wallet connects, switches chain, approves, sends, and the hash
   page,
 }, testInfo) => {
   await page.setViewportSize({ width: 1280, height: 800 });
-  await injectWallet(page, WALLETS.evm);
+  const swapHash = await injectWallet(page, WALLETS.evm);
   await page.goto('/');
   await fillUsdcEthereumToArbitrum(page);
   await executeFirstRoute(page, ['RELAY', 'LIFI']);
@@ -146,7 +152,7 @@ test('an injected wallet connects, switches chain, approves, sends, and the hash
   const tracked = page.waitForRequest(isTrack);
   await wallet.getByRole('button', { name: 'Send 2,500 USDC' }).click();
   const track = await tracked;
-  expect(track.postDataJSON()).toMatchObject({ txHash: SWAP_HASH });
+  expect(track.postDataJSON()).toMatchObject({ txHash: swapHash });
   // Said only once track took the wallet's hash; then the swap's page is where to follow it.
   await expect(wallet.getByRole('status')).toHaveText(
     /^Sent from your wallet: 0x222222…222222.* — we're tracking it\.$/,
@@ -178,7 +184,7 @@ for (const viewport of [
     request,
   }, testInfo) => {
     await page.setViewportSize(viewport);
-    await injectWallet(page, WALLETS.evm);
+    const swapHash = await injectWallet(page, WALLETS.evm);
     const id = await unsignedWalletSwap(request);
     await page.goto(`/tx/${id}`);
     await expect(page.getByText(/^Waiting for you: the swap starts once/)).toBeVisible();
@@ -188,13 +194,13 @@ for (const viewport of [
     await shot(page, testInfo, `tx-wallet-connect-${viewport.width}`);
 
     const track = await signAndSend(page, wallet);
-    expect(track.postDataJSON()).toEqual({ transactionId: id, txHash: SWAP_HASH });
+    expect(track.postDataJSON()).toEqual({ transactionId: id, txHash: swapHash });
     // The swap now has the wallet's hash: nothing is owed any more, and the page says what happened.
     await expect(action).toHaveCount(0);
     const said = page.getByRole('status').filter({ hasText: 'Sent from your wallet' });
     await expect(said).toHaveText(/^Sent from your wallet: 0x222222…222222.* — we're tracking it\.$/);
     await expect(said).toBeFocused();
-    await expect(page.locator(`[title="${SWAP_HASH}"]`).first()).toBeVisible();
+    await expect(page.locator(`[title="${swapHash}"]`).first()).toBeVisible();
     await shot(page, testInfo, `tx-wallet-sent-${viewport.width}`);
     await expectAccessible(page);
 
@@ -203,6 +209,9 @@ for (const viewport of [
     await expect(page.getByTestId('stream-state')).toHaveText('Final status — this page no longer updates.');
     await expect(said).toHaveCount(0);
     await expect(page.getByRole('status').filter({ has: page.locator('[data-status]') })).toBeFocused();
+    // The wallet's own hash was this swap's deposit all along: the timeline never says otherwise.
+    await expect(page.getByText(/Deposit (seen on chain|matched to this swap)/)).toHaveCount(1);
+    await expect(page.getByText('A reported hash did not match this swap')).toHaveCount(0);
     await shot(page, testInfo, `tx-wallet-final-${viewport.width}`);
   });
 }
@@ -212,7 +221,7 @@ test('a wallet send to a swap that finished meanwhile says so, and never "tracki
   request,
 }, testInfo) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await injectWallet(page, WALLETS.evm);
+  const swapHash = await injectWallet(page, WALLETS.evm);
   await page.goto('/');
   await fillUsdcEthereumToArbitrum(page);
   await executeFirstRoute(page, ['RELAY', 'LIFI']);
@@ -227,7 +236,7 @@ test('a wallet send to a swap that finished meanwhile says so, and never "tracki
 
   const wallet = page.getByTestId('wallet');
   const track = await signAndSend(page, wallet);
-  expect(track.postDataJSON()).toEqual({ transactionId: id, txHash: SWAP_HASH });
+  expect(track.postDataJSON()).toEqual({ transactionId: id, txHash: swapHash });
   const said = wallet.getByRole('status');
   await expect(said).toContainText('This swap had already finished.');
   await expect(said).toContainText('the swap had already completed');

@@ -204,7 +204,7 @@ export async function applyStatus(
     }
     events.push(...claim.events);
     if (claim.counts) {
-      const learnt = whatCounts(tx, result, upstream);
+      const learnt = whatCounts(tx, claim.foreignInbound ? { ...result, inboundHash: undefined } : result, upstream);
       Object.assign(patch, learnt.patch);
       events.push(...learnt.events);
     }

@@ -18,6 +18,8 @@ export interface ClaimOutcome {
   counts: boolean;
   patch: Patch;
   events: EventInsert[];
+  /** The deposit hash the answer reports is verified as another transaction's: it is not taken as this one's. */
+  foreignInbound?: true;
 }
 
 /**
@@ -80,11 +82,28 @@ function reject(tx: ClaimRow, claim: ClaimOutcome, hash: string, reason: string)
 }
 
 /**
+ * Whether the answer's deposit hash, which the row would take as its own (`whatCounts`), is verified
+ * as another transaction's: taking it would only have the next poll reject it again.
+ */
+async function inboundOfAnother(db: Executor, tx: ClaimRow, result: StatusResult): Promise<boolean> {
+  const key = hashKey(result.inboundHash);
+  if (!key || (tx.hash && tx.inboundHash)) return false;
+  if (tx.hashVerifiedAt && hashKey(claimedHash(tx)) === key) return false;
+  return verifiedElsewhere(db, tx, key);
+}
+
+/**
  * Reads the provider's verdict on the client-reported hash (see `claimWithoutLookup`); a hash the
  * provider reported for the swap it knows by our own id becomes the verified hash, unless it is
- * already verified for another transaction.
+ * already verified for another transaction, and then is not taken from the answer either.
  */
 export async function settleHashClaim(db: Executor, tx: ClaimRow, result: StatusResult): Promise<ClaimOutcome> {
+  const claim = await settleClaim(db, tx, result);
+  if (await inboundOfAnother(db, { ...tx, ...claim.patch }, result)) claim.foreignInbound = true;
+  return claim;
+}
+
+async function settleClaim(db: Executor, tx: ClaimRow, result: StatusResult): Promise<ClaimOutcome> {
   const decided = claimWithoutLookup(tx, result);
   if (decided !== 'verify') return decided;
   const check = result.hashCheck as NonNullable<StatusResult['hashCheck']>;

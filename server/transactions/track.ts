@@ -67,6 +67,21 @@ async function decide(
 }
 
 /**
+ * The decision, taken on the row as read, against the row as locked: a hash the row holds by now (a poll
+ * took it from the provider meanwhile) is this report's, not a race; another one taken meanwhile is a race.
+ */
+export function onLockedRow(
+  readHeld: string,
+  lockedHeld: string,
+  reported: string | undefined,
+  decision: Decision | undefined,
+) {
+  const alreadyHeld = reported !== undefined && hashKey(lockedHeld) === hashKey(reported);
+  const raced = decision?.take === true && !alreadyHeld && lockedHeld !== readHeld;
+  return { raced, alreadyHeld, take: decision?.take === true && !raced && !alreadyHeld };
+}
+
+/**
  * A deposit reported for a swap that expired waiting for one, which the provider does not vouch for: the
  * hash goes on the timeline for support, and the client is told plainly. The money is with the provider.
  */
@@ -132,12 +147,10 @@ export async function trackTransaction(ctx: AppContext, body: TrackBody): Promis
   tx = await ctx.db.transaction(async (db) => {
     const [locked] = await db.select().from(transactions).where(eq(transactions.id, tx.id)).for('update');
     if (!locked) throw notFound('Transaction', 'transactionId');
-    const raced = parsed && decision?.take && claimedHash(locked) !== claimedHash(tx);
-    const alreadyHeld = parsed && hashKey(claimedHash(locked)) === hashKey(parsed.hash);
-    const take = parsed && decision?.take && !raced && !alreadyHeld;
+    const { raced, alreadyHeld, take } = onLockedRow(claimedHash(tx), claimedHash(locked), parsed?.hash, decision);
     const patch: Partial<typeof transactions.$inferInsert> = {
       updatedAt: new Date(),
-      ...(take ? hashPatch(locked, parsed) : alreadyHeld ? tonForms(locked, parsed) : {}),
+      ...(parsed && take ? hashPatch(locked, parsed) : parsed && alreadyHeld ? tonForms(locked, parsed) : {}),
     };
     // A deposit reported for a swap nothing has reported progress on yet (or whose last report was rejected): it
     // waits for its confirmations.
@@ -149,7 +162,7 @@ export async function trackTransaction(ctx: AppContext, body: TrackBody): Promis
     if (trackable && !isFinal(locked.status)) patch.nextPollAt = new Date();
     const [updated] = await db.update(transactions).set(patch).where(eq(transactions.id, locked.id)).returning();
     const fromBoc = parsed?.kind === 'ton-boc' ? { normalizedHash: parsed.normalizedHash, fromBoc: true } : {};
-    const ignored = parsed && (decision?.take === false || raced);
+    const ignored = parsed && !alreadyHeld && (decision?.take === false || raced);
     await db.insert(transactionEvents).values(
       ignored
         ? {

@@ -618,6 +618,24 @@ describe('a request waits for its deposit', () => {
     expect((await status(context)).inboundHash).toBe(deposit);
   });
 
+  it("never takes another request's deposit: one chain transaction pays one request", async () => {
+    const [first, second] = [await executed(), await executed()];
+    const deposit = `0x${'72'.repeat(32)}`;
+    expect((await reportDeposit(deposit, first)).status).toBe(200);
+    expect((await reportDeposit(deposit, second)).status).toBe(404);
+    const secondId = second.requestId as string;
+    expect(
+      (await adapter.notifyDeposit(1, deposit.toUpperCase().replace('0X', '0x'), secondId, testSignal())).indexed,
+    ).toBe(false);
+
+    const result = await status(second, deposit);
+    expect(result).toMatchObject({ upstreamState: 'waiting' });
+    expect(result.inboundHash).toBeUndefined();
+    expect(result.hashCheck).toBeUndefined();
+    expect((await requestsByHash(deposit)).map((r) => r.id)).toEqual([first.requestId]);
+    expect((await reportDeposit(`0x${'73'.repeat(32)}`, second)).status).toBe(200);
+  });
+
   it('deposits by itself, under its own hash, once the auto deposit is due at a status read', async () => {
     sim.configure({ autoDepositMs: 60 * 60 * 1000 });
     const context = await executed();

@@ -365,6 +365,8 @@ export async function startRelaySimulator(
   opts: SimulatorOptions & { omitOptionalFields?: boolean } = {},
 ): Promise<RunningSimulator> {
   const requests = new Map<string, SimRelayRequest>();
+  /** Deposit hash (lowercased) → the request it paid. */
+  const depositors = new Map<string, string>();
   const remembered = opts.remember ?? SIMULATOR_MEMORY;
   let counter = 0;
 
@@ -467,7 +469,14 @@ export async function startRelaySimulator(
     };
   }
 
+  /** One chain transaction is one request's deposit: its calldata names that request alone. */
+  const depositOfAnother = (req: SimRelayRequest, hash: string) => {
+    const owner = depositors.get(hash.toLowerCase());
+    return owner !== undefined && owner !== req.requestId;
+  };
+
   function deposit(req: SimRelayRequest, hash: string) {
+    keep(depositors, hash.toLowerCase(), req.requestId, remembered);
     req.inTxHash = hash;
     req.pollsSinceDeposit = 0;
     req.updatedAt = Date.now();
@@ -582,7 +591,8 @@ export async function startRelaySimulator(
 
   /**
    * Without a request id (as the SDK sends it) only a deposit already seen can be matched: the simulator
-   * has no chain to read the transaction from. A request that has its deposit takes no other.
+   * has no chain to read the transaction from. A request that has its deposit takes no other, and no
+   * request takes another's deposit.
    */
   function indexTransaction(sim: SimRequest): SimResponse {
     const parsed = indexBodySchema.safeParse(sim.body);
@@ -591,7 +601,9 @@ export async function startRelaySimulator(
     const sameHash = (r: SimRelayRequest) => r.inTxHash?.toLowerCase() === txHash.toLowerCase();
     const req = requestId ? requests.get(requestId) : [...requests.values()].find(sameHash);
     if (!req) return { status: 404, body: { message: requestId ? 'Request not found' : 'Transaction not found' } };
-    if (req.inTxHash && !sameHash(req)) return { status: 404, body: { message: 'Transaction not found' } };
+    if ((req.inTxHash && !sameHash(req)) || (!req.inTxHash && depositOfAnother(req, txHash))) {
+      return { status: 404, body: { message: 'Transaction not found' } };
+    }
     if (!req.inTxHash) {
       deposit(req, txHash);
       req.outcome = endingFor(sim, RELAY_OUTCOMES, req.recipient);
@@ -601,7 +613,7 @@ export async function startRelaySimulator(
 
   function reportedDeposit({ hash, context }: DepositReport): boolean {
     const req = typeof context.requestId === 'string' ? requests.get(context.requestId) : undefined;
-    if (!req || req.inTxHash) return false;
+    if (!req || req.inTxHash || depositOfAnother(req, hash)) return false;
     deposit(req, hash);
     return true;
   }
@@ -629,7 +641,10 @@ export async function startRelaySimulator(
   return startSimulator('relay', routes, {
     ...opts,
     outcomes: RELAY_OUTCOMES,
-    onReset: () => requests.clear(),
+    onReset: () => {
+      requests.clear();
+      depositors.clear();
+    },
     onDeposit: reportedDeposit,
   });
 }
