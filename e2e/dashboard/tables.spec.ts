@@ -55,11 +55,14 @@ test('tables fit their panel at 1280 px and scroll inside it, by keyboard too, a
   await executeSwap(request);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/dashboard/transactions');
-  await expect(page.getByText(/\d transactions? · page 1 of 1/)).toBeVisible();
+  // However many swaps the specs before this one made (a page holds 25).
+  await expect(page.getByText(/\d transactions? · page 1 of \d+/)).toBeVisible();
   await expect(page.getByRole('group', { name: /scrolls sideways/ })).toHaveCount(0);
 
   await page.setViewportSize({ width: 390, height: 844 });
-  const scroller = page.getByRole('group', { name: /^Transactions, page 1 of 1, \d+ in total \(scrolls sideways\)$/ });
+  const scroller = page.getByRole('group', {
+    name: /^Transactions, page 1 of \d+, \d+ in total \(scrolls sideways\)$/,
+  });
   await expect(scroller).toBeVisible();
   const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
   expect(fits).toBe(true);
