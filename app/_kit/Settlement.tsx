@@ -1,23 +1,14 @@
 import type { ReactNode } from 'react';
+import type { TransactionRefund } from '@/server/schemas/responses';
 import { FeeSummary } from './FeeSummary';
 import { formatAmount, formatUsd } from './format';
 import text from './text.module.css';
-
-/** The deposit going back instead of a swap, as the status answer and support's detail carry it. */
-export interface Refund {
-  amount: string | null;
-  kept: string | null;
-  to: string;
-  chain: string;
-  hash: string;
-  feeReported: boolean;
-}
 
 /** What a swap's views read about how it settled. */
 export interface Settled {
   dstAmount: string;
   quotedDstAmount: string | null;
-  refund: Refund | null;
+  refund: TransactionRefund | null;
   srcAsset: { symbol?: string | null; chain?: string | null };
   dstAsset: { symbol?: string | null; chain?: string | null };
 }
@@ -62,7 +53,7 @@ export function receivedSide(
 }
 
 /** Where the refund went: the amount and the wallet (its transaction is listed with the hashes). */
-export function RefundText({ tx }: { tx: Settled & { refund: Refund } }) {
+export function RefundText({ tx }: { tx: Settled & { refund: TransactionRefund } }) {
   const { refund } = tx;
   return (
     <span data-testid="refund-detail">

@@ -243,6 +243,8 @@ const refundSchema = z.object({
   hash: hashField('The refund transaction, on the source chain'),
   feeReported: z.boolean().describe('Whether the provider reported the refund’s fee lines, which `fee` then holds'),
 });
+/** A transaction's `refund`, as the status answer and support's detail carry it. */
+export type TransactionRefund = z.infer<typeof refundSchema>;
 
 const transactionShape = {
   id: z.string(),

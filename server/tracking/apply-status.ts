@@ -58,6 +58,11 @@ export function whatCounts(tx: PollFields, result: StatusResult, upstream: Recor
   const transactionId = tx.id;
   const events: EventInsert[] = [];
   const patch: Partial<typeof transactions.$inferInsert> = {};
+  // The tracking context with one more key set, over whatever this answer already set in it.
+  const context = () => patch.trackingContext ?? tx.trackingContext;
+  const remember = (key: string, value: unknown) => {
+    patch.trackingContext = { ...context(), [key]: value };
+  };
   // A swap without a hash (never reported, or a wrong one withdrawn) takes the one its provider saw arrive.
   if (result.inboundHash && !tx.hash) {
     patch.hash = result.inboundHash;
@@ -84,27 +89,20 @@ export function whatCounts(tx: PollFields, result: StatusResult, upstream: Recor
     });
   }
   if (result.outboundChain && result.outboundChain !== tx.trackingContext.outboundChain) {
-    patch.trackingContext = { ...tx.trackingContext, outboundChain: result.outboundChain };
+    remember('outboundChain', result.outboundChain);
   }
   if (result.timed && firstSeenAt(tx.trackingContext, result.upstreamState) === undefined) {
-    const context = patch.trackingContext ?? tx.trackingContext;
-    const seen = (context[FIRST_SEEN_KEY] ?? {}) as Record<string, string>;
-    patch.trackingContext = {
-      ...context,
-      [FIRST_SEEN_KEY]: { ...seen, [result.upstreamState]: now.toISOString() },
-    };
+    const seen = (context()[FIRST_SEEN_KEY] ?? {}) as Record<string, string>;
+    remember(FIRST_SEEN_KEY, { ...seen, [result.upstreamState]: now.toISOString() });
   }
-  if (result.reason && result.reason !== reasonOf(patch.trackingContext ?? tx.trackingContext)) {
-    patch.trackingContext = { ...(patch.trackingContext ?? tx.trackingContext), [REASON_KEY]: result.reason };
-  }
+  if (result.reason && result.reason !== reasonOf(context())) remember(REASON_KEY, result.reason);
   if (result.dstAmountBase !== undefined && result.status !== 'PENDING') {
     const decimals = tx.dstAsset.decimals ?? 18;
     patch.dstAmountBase = result.dstAmountBase.toString();
     patch.dstAmount = formatAmount(result.dstAmountBase, decimals);
   }
   const settlement = settle(tx, result);
-  if (settlement)
-    patch.trackingContext = { ...(patch.trackingContext ?? tx.trackingContext), [SETTLEMENT_KEY]: settlement };
+  if (settlement) remember(SETTLEMENT_KEY, settlement);
   if (result.fee) {
     patch.feeAmount = result.fee.amount;
     patch.feeCurrency = result.fee.currency;
