@@ -10,6 +10,8 @@ export const LARGE_TABLES = new Set([
   'idempotency_keys',
   'queue_depth_samples',
   'swap_rollup_deltas',
+  'route_time_deltas',
+  'route_time_daily',
   'swap_counts',
   'referral_swap_counts',
   'wallet_pair_counts',
@@ -24,6 +26,7 @@ export const LARGE_TABLES = new Set([
   'webhook_messages',
   'webhook_deliveries',
   'auth_session',
+  'audit_events',
 ]);
 
 /** Tables that stay small (catalog, settings, accounts): a short full lock on one is not a deploy's concern. */
