@@ -141,6 +141,10 @@ export const transactions = pgTable(
     /** The last moment the provider takes this swap's deposit; past it plus a grace period, a swap with none ends EXPIRED. */
     depositDeadline: timestamp('deposit_deadline', { withTimezone: true, mode: 'date' }),
     finalizedAt: timestamp('finalized_at', { withTimezone: true, mode: 'date' }),
+    /** When the swap is usually done: its start plus its route's p90 (server/route-times); null without route times. */
+    expectedBy: timestamp('expected_by', { withTimezone: true, mode: 'date' }),
+    /** Past this while pending, the swap is late: its start plus p90 × LATE_FACTOR. */
+    lateAt: timestamp('late_at', { withTimezone: true, mode: 'date' }),
     ...timestamps,
   },
   (t) => [
@@ -164,6 +168,7 @@ export const transactions = pgTable(
     index('transactions_amount_created_idx').on(t.amountUsd.desc().nullsLast(), t.createdAt.desc(), t.id.desc()),
     index('transactions_stale_idx').on(t.createdAt, t.id).where(sql`${t.status} = 'PENDING' and ${t.stale}`),
     index('transactions_due_poll_idx').on(t.nextPollAt).where(sql`${t.status} = 'PENDING'`),
+    index('transactions_late_idx').on(t.lateAt, t.id).where(sql`${t.status} = 'PENDING' and ${t.lateAt} is not null`),
     // Swaps still waiting for their deposit, by when the provider stops taking it: what the expiry sweep reads.
     index('transactions_awaiting_deposit_idx')
       .on(t.depositDeadline)

@@ -21,6 +21,8 @@ export const webhookEndpoints = pgTable(
     previousSecret: text('previous_secret'),
     previousSecretExpiresAt: at('previous_secret_expires_at'),
     enabled: boolean('enabled').notNull().default(true),
+    /** Opted in to `transaction.late` events. */
+    lateEvents: boolean('late_events').notNull().default(false),
     disabledReason: text('disabled_reason'),
     /** When the current run of failed attempts began; cleared by any delivered attempt. */
     failingSince: at('failing_since'),
