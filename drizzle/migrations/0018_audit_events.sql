@@ -37,12 +37,12 @@ CREATE TRIGGER "audit_events_append_only" BEFORE UPDATE OR DELETE ON "audit_even
 CREATE TRIGGER "audit_events_no_truncate" BEFORE TRUNCATE ON "audit_events"
 	FOR EACH STATEMENT EXECUTE FUNCTION audit_events_refuse_change();
 --> statement-breakpoint
-CREATE FUNCTION audit_prune(before timestamp with time zone) RETURNS bigint LANGUAGE plpgsql AS $$
+CREATE FUNCTION audit_prune(older_than timestamp with time zone) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
 	first_kept bigint;
 	pruned bigint;
 BEGIN
-	SELECT min(id) INTO first_kept FROM audit_events WHERE at >= before;
+	SELECT min(id) INTO first_kept FROM audit_events WHERE at >= older_than;
 	PERFORM set_config('switchyard.audit_prune', 'on', true);
 	DELETE FROM audit_events WHERE first_kept IS NULL OR id < first_kept;
 	GET DIAGNOSTICS pruned = ROW_COUNT;
