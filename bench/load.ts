@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 /**
  * The parent side of the load generator: one long-lived child process (load-worker.ts) so the
  * generator never shares an event loop with the server it measures. On this 2-core machine the
@@ -22,6 +23,8 @@ export interface LoadSpec {
 
 export interface LoadResult {
   label: string;
+  /** The server's CPU (user + system) per request over the round, warm-up included, when its pid was given. */
+  cpuUsPerRequest?: number;
   requests: number;
   errors: number;
   statuses: Record<string, number>;
@@ -163,7 +166,33 @@ export function aggregate(label: string, rounds: LoadResult[]): Aggregate {
   };
 }
 
-type RunSpec = Parameters<LoadGenerator['run']>[0];
+type RunSpec = Parameters<LoadGenerator['run']>[0] & { pid?: number };
+
+/**
+ * CPU time so far (user + system), in microseconds, of process `pid` and of every process in the group it
+ * leads (Next runs under flock and sh); undefined where /proc cannot tell.
+ */
+function cpuMicros(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  let ticks = 0;
+  let found = false;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // After the command's closing parenthesis: state, ppid, pgrp, … utime (14th of the line), stime (15th).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(entry) !== pid && Number(fields[2]) !== pid) continue;
+    found = true;
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  // Clock ticks are 100 a second on Linux.
+  return found ? ticks * 10_000 : undefined;
+}
 
 /** A/B/… rounds: every round runs each spec once, in an order rotated per round, so drift hits all alike. */
 export async function interleaved(
@@ -176,10 +205,16 @@ export async function interleaved(
   for (let round = 0; round < rounds; round++) {
     for (let k = 0; k < specs.length; k++) {
       const spec = specs[(k + round) % specs.length] as RunSpec;
-      const result = await load.run(spec);
+      const { pid, ...run } = spec;
+      const cpuBefore = cpuMicros(pid);
+      const result = await load.run(run);
+      const cpuAfter = cpuMicros(pid);
+      const served = result.rps * ((run.durationMs + run.warmupMs) / 1000);
+      if (cpuBefore !== undefined && cpuAfter !== undefined && served > 0)
+        result.cpuUsPerRequest = (cpuAfter - cpuBefore) / served;
       results.get(spec.label)?.push(result);
       log(
-        `    round ${round + 1}/${rounds} ${spec.label}: ${Math.round(result.rps)} req/s, p50 ${result.latency.p50Ms} ms, p99 ${result.latency.p99Ms} ms${result.errors ? `, ${result.errors} errors` : ''}`,
+        `    round ${round + 1}/${rounds} ${spec.label}: ${Math.round(result.rps)} req/s, p50 ${result.latency.p50Ms} ms, p99 ${result.latency.p99Ms} ms${result.cpuUsPerRequest ? `, ${result.cpuUsPerRequest.toFixed(1)} µs CPU/req` : ''}${result.errors ? `, ${result.errors} errors` : ''}`,
       );
     }
   }
@@ -190,6 +225,8 @@ export async function interleaved(
 export interface GetTarget {
   label: string;
   port: number;
+  /** The server's process, whose CPU per request the rounds then report. */
+  pid?: number;
   paths: string[];
 }
 
@@ -208,6 +245,7 @@ export async function warmedGetRounds(
   const spec = (t: GetTarget, durationMs: number, warmupMs: number) => ({
     label: t.label,
     port: t.port,
+    pid: t.pid,
     requests: t.paths.map((p) => httpRequest('GET', t.port, p)),
     connections,
     durationMs,

@@ -128,6 +128,8 @@ const BUNDLED_SOURCES = 'app server drizzle next.config.mjs tsconfig.json packag
 
 export interface NextHandle {
   port: number;
+  /** The process group the server runs in (flock, sh and node). */
+  pid: number;
   output: string[];
   stop(): Promise<void>;
 }
@@ -186,7 +188,7 @@ export async function startNext(
     }
     try {
       const res = await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(2000) });
-      if (res.ok) return { port, output, stop } satisfies NextHandle;
+      if (res.ok) return { port, pid: group, output, stop } satisfies NextHandle;
     } catch {}
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -101,6 +101,9 @@ export async function tracingSection(b: Bench): Promise<void> {
   const sampled = await startChild('api-sampled', new URL('./serve.ts', import.meta.url).pathname, ['lean'], {
     env: childEnv({ ...b.env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_TRACES_SAMPLER_ARG: String(SAMPLED) }),
   });
+  const never = await startChild('api-never', new URL('./serve.ts', import.meta.url).pathname, ['lean'], {
+    env: childEnv({ ...b.env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_TRACES_SAMPLER_ARG: '0' }),
+  });
   const bare = await startChild('bare', new URL('./serve.ts', import.meta.url).pathname, ['bare'], {
     env: childEnv(b.env),
   });
@@ -109,13 +112,29 @@ export async function tracingSection(b: Bench): Promise<void> {
     const statusPath = (h: string) => `/api/v1/transaction/status?hash=${h}`;
     const onPort = on.info.port as number;
     const targets = [
-      { label: 'bare', port: bare.info.port as number, paths: hashes.settled.map((h) => `/status?hash=${h}`) },
-      { label: 'off', port: off.port, paths: hashes.settled.map(statusPath) },
-      { label: 'on', port: onPort, paths: hashes.settled.map(statusPath) },
-      { label: 'on-sampled', port: sampled.info.port as number, paths: hashes.settled.map(statusPath) },
+      {
+        label: 'bare',
+        port: bare.info.port as number,
+        pid: bare.pid,
+        paths: hashes.settled.map((h) => `/status?hash=${h}`),
+      },
+      { label: 'off', port: off.port, pid: off.child.pid, paths: hashes.settled.map(statusPath) },
+      { label: 'on', port: onPort, pid: on.pid, paths: hashes.settled.map(statusPath) },
+      {
+        label: 'on-sampled',
+        port: sampled.info.port as number,
+        pid: sampled.pid,
+        paths: hashes.settled.map(statusPath),
+      },
+      { label: 'on-never', port: never.info.port as number, pid: never.pid, paths: hashes.settled.map(statusPath) },
       { label: 'off-pending', port: off.port, paths: hashes.pending.map(statusPath) },
       { label: 'on-pending', port: onPort, paths: hashes.pending.map(statusPath) },
-      ...Object.entries(next).map(([label, { port }]) => ({ label, port, paths: hashes.settled.map(statusPath) })),
+      ...Object.entries(next).map(([label, { port, pid }]) => ({
+        label,
+        port,
+        pid,
+        paths: hashes.settled.map(statusPath),
+      })),
     ];
     const r = await warmedGetRounds(b.load, targets, b.settings.connections, b.ms, ROUND_MIN_MS);
     b.report.details.tracing = { ...r, sink: sink.received() };
@@ -142,6 +161,12 @@ export async function tracingSection(b: Bench): Promise<void> {
       rOff,
       'tracing off',
     );
+    add(
+      'status, settled: lean server, tracing on, no trace ever kept ÷ tracing off',
+      r['on-never'] as Aggregate,
+      rOff,
+      'tracing off',
+    );
     add('status, pending: lean server, tracing off ÷ bare', rOffPending, rBare, 'bare');
     add('status, pending: lean server, tracing on ÷ tracing off', rOnPending, rOffPending, 'tracing off');
     const [nextOff, nextSampled, nextOn] = ['next-off', 'next-sampled', 'next-on'].map((label) => r[label]);
@@ -158,6 +183,7 @@ export async function tracingSection(b: Bench): Promise<void> {
     await Promise.all(Object.values(next).map((s) => s.stop()));
     await on.stop();
     await sampled.stop();
+    await never.stop();
     await bare.stop();
     await sink.close();
   }

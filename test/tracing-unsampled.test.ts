@@ -83,6 +83,18 @@ describe('a request whose trace is dropped', () => {
     expect(producer.isRecording()).toBe(false);
     expect(producer.spanContext().traceFlags).toBe(TraceFlags.NONE);
   });
+  it('never turns on the context storage: health probes and dropped requests enter no context at all', async () => {
+    // Once any context is entered, AsyncLocalStorage's hooks tax every async resource of the process for good
+    // (its storage's `enabled`); the Next tests below enter one on purpose, so this runs before them.
+    const storage = (
+      context as unknown as { _getContextManager(): { _asyncLocalStorage: { enabled: boolean } } }
+    )._getContextManager()._asyncLocalStorage;
+    for (let i = 0; i < 3; i++) {
+      await (await fetch(`${t.baseUrl}/api/health`)).text();
+      await (await fetch(probeUrl)).text();
+    }
+    expect(storage.enabled).toBe(false);
+  });
 });
 
 describe('Next’s own spans', () => {

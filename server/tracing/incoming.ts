@@ -12,14 +12,12 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import { core } from '@opentelemetry/sdk-node';
 import type { IncomingTrust } from './trust';
 
 const PATCHED = Symbol.for('switchyard.tracing.incoming');
 
 /** Incoming requests nobody follows a swap through: probes, scrapes and Next's static files. */
 const UNTRACED_PATHS = /^\/(api\/health|api\/metrics|_next\/)/;
-const UNTRACED = core.suppressTracing(ROOT_CONTEXT);
 
 /**
  * A server span per incoming request, in place of the node:http instrumentation's. Sampling is decided
@@ -39,7 +37,9 @@ export function traceIncomingRequests(tracer: Tracer, peers: Peers, sampleRatio:
   prototype.emit = function emitTraced(this: Server, event: string | symbol, ...args: unknown[]) {
     if (event !== 'request') return emit.call(this, event, ...args);
     const [request, response] = args as [IncomingMessage, ServerResponse];
-    if (UNTRACED_PATHS.test(request.url ?? '')) return context.with(UNTRACED, emit, this, event, ...args);
+    // Not even a suppressing context: entering any context turns on AsyncLocalStorage's hooks, which then tax
+    // every async resource of the process for good. Outside a kept span nothing below starts a span anyway.
+    if (UNTRACED_PATHS.test(request.url ?? '')) return emit.call(this, event, ...args);
     const parent = trustedParent(request, peers);
     if (parent === ROOT_CONTEXT && !(Math.random() < sampleRatio)) return emit.call(this, event, ...args);
     const span = tracer.startSpan(request.method ?? 'GET', { kind: SpanKind.SERVER }, parent);
