@@ -70,6 +70,12 @@ async function searchWhere(
   return { where: where.length ? and(...where) : undefined, alternatives };
 }
 
+/** Every transaction the search matches, as one condition: for a reader that takes them all in one pass (exports). */
+export async function searchCondition(ctx: AppContext, input: TransactionSearchInput): Promise<SQL | undefined> {
+  const { where, alternatives } = await searchWhere(ctx, input);
+  return and(where, alternatives && or(...alternatives));
+}
+
 const SORT_COLUMNS = {
   createdAt: transactions.createdAt,
   amountUsd: transactions.amountUsd,
@@ -78,7 +84,7 @@ const SORT_COLUMNS = {
 } as const;
 
 /** Every sort reads an index in one direction or the other: (column, created_at, id). */
-function orderBy({ field, direction }: TransactionSearchInput['sort']): SQL[] {
+export function searchOrder({ field, direction }: TransactionSearchInput['sort']): SQL[] {
   const order = direction === 'asc' ? asc : desc;
   const tail = [order(transactions.createdAt), order(transactions.id)];
   if (field === 'createdAt') return tail;
@@ -196,7 +202,7 @@ export async function searchTransactions(
           .select()
           .from(transactions)
           .where(and(where, alternatives && or(...alternatives)))
-          .orderBy(...orderBy(input.sort))
+          .orderBy(...searchOrder(input.sort))
           .limit(input.perPage + 1)
           .offset(offset),
     counting,

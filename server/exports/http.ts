@@ -1,0 +1,71 @@
+import type { z } from 'zod';
+import { GATES, type Gate, passesGate, type Viewer } from '../auth/roles';
+import { getViewer } from '../auth/session';
+import { type AppContext, getAppContext } from '../context';
+import { problemsFromZod, toAppError, validationError } from '../errors';
+import { onReadTarget, sessionFences } from '../read-context';
+import { transactionSearchInput } from '../schemas/transactions';
+import { limitDashboardCall } from '../trpc/rate-limit';
+import type { CsvExport } from './stream';
+import { exportTransactions } from './transactions';
+
+const refuse = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+  Response.json({ error: { code, message } }, { status, headers: { 'cache-control': 'no-store', ...headers } });
+
+/** The procedure's input as tRPC sends a query's: JSON in `?input=`. */
+function parseInput<T>(schema: z.ZodType<T>, url: string): T {
+  const text = new URL(url).searchParams.get('input');
+  let raw: unknown = {};
+  try {
+    if (text) raw = JSON.parse(text);
+  } catch {
+    throw validationError([{ code: 'VALIDATION_ERROR', field: 'input', message: 'input must be JSON' }]);
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw validationError(problemsFromZod(parsed.error));
+  return parsed.data;
+}
+
+/**
+ * A dashboard CSV download: the session and its role checked as the page's tRPC procedure checks
+ * them (`gate`, then the user's dashboard rate limit), the input parsed with the procedure's schema,
+ * and the body streamed as `run` reads it. `X-Total-Count` is sent first, for the progress bar.
+ */
+export function csvExportRoute<T>(
+  gate: Gate,
+  schema: z.ZodType<T>,
+  run: (ctx: AppContext, viewer: Viewer, input: T, signal: AbortSignal) => Promise<CsvExport>,
+) {
+  return async (request: Request, app: AppContext = getAppContext()): Promise<Response> => {
+    try {
+      const viewer = await getViewer(app, request.headers);
+      if (!viewer) return refuse(401, 'UNAUTHORIZED', 'Sign in to continue');
+      if (!passesGate(viewer.role, gate)) {
+        return refuse(403, 'FORBIDDEN', `This needs the ${GATES[gate].join(' or ')} role`);
+      }
+      await limitDashboardCall(app, viewer.userId);
+      const input = parseInput(schema, request.url);
+      const csv = await onReadTarget(app, (on) => run(on, viewer, input, request.signal), sessionFences(viewer));
+      return new Response(csv.body, {
+        headers: {
+          'content-type': 'text/csv; charset=utf-8; header=present',
+          'content-disposition': `attachment; filename="${csv.filename}"`,
+          'x-total-count': String(csv.total),
+          'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
+        },
+      });
+    } catch (error) {
+      const problem = toAppError(error);
+      if (problem.status >= 500) app.log.error({ err: error }, 'export failed');
+      return refuse(problem.status, problem.code, problem.message, problem.headers);
+    }
+  };
+}
+
+/** GET /api/exports/transactions: the Transactions page's search, every match. */
+export const transactionsExportRoute = csvExportRoute(
+  'support',
+  transactionSearchInput,
+  (ctx, _viewer, input, signal) => exportTransactions(ctx, input, { signal }),
+);
