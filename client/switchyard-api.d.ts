@@ -594,6 +594,20 @@ export interface components {
             feeBreakdown: components["schemas"]["FeeBreakdown"];
             /** @description Seconds */
             estimatedTime: number;
+            /** @description How long this route usually takes; null when neither our swaps nor the provider say */
+            observedTime: {
+                /** @description Half of the swaps on this route finished within this, from execute */
+                p50Seconds: number;
+                /** @description Nine in ten finished within this */
+                p90Seconds: number;
+                /** @description Settled swaps on the route in the window (default 30 days) */
+                samples: number;
+                /**
+                 * @description `observed`: our own settled swaps on this route; `provider`: too few of them, the provider's estimate (both figures) instead
+                 * @enum {string}
+                 */
+                source: "observed" | "provider";
+            } | null;
             steps: components["schemas"]["RouteStep"][];
             /** @description Minimum destination amount after slippage */
             minimumReceived?: string;
@@ -622,6 +636,20 @@ export interface components {
             feeBreakdown: components["schemas"]["FeeBreakdown"];
             /** @description Seconds */
             estimatedTime: number;
+            /** @description How long this route usually takes; null when neither our swaps nor the provider say */
+            observedTime: {
+                /** @description Half of the swaps on this route finished within this, from execute */
+                p50Seconds: number;
+                /** @description Nine in ten finished within this */
+                p90Seconds: number;
+                /** @description Settled swaps on the route in the window (default 30 days) */
+                samples: number;
+                /**
+                 * @description `observed`: our own settled swaps on this route; `provider`: too few of them, the provider's estimate (both figures) instead
+                 * @enum {string}
+                 */
+                source: "observed" | "provider";
+            } | null;
             steps: components["schemas"]["RouteStep"][];
             /** @description Minimum destination amount after slippage */
             minimumReceived?: string;
@@ -830,6 +858,8 @@ export interface components {
             transaction: components["schemas"]["Transaction"];
             /** @description True for SUCCESS, FAILED and REFUND */
             final: boolean;
+            /** @description When a pending swap is usually done: its start (or its deposit being seen) plus its route's p90; past it the swap is taking longer than usual. Null once final, or when the route has no times */
+            expectedBy: string | null;
         };
         TransactionStatusResponse: {
             data: components["schemas"]["TransactionStatus"];
@@ -1050,6 +1080,20 @@ export interface components {
                 feeBreakdown: components["schemas"]["FeeBreakdown"];
                 /** @description Seconds */
                 estimatedTime: number;
+                /** @description How long this route usually takes; null when neither our swaps nor the provider say */
+                observedTime: {
+                    /** @description Half of the swaps on this route finished within this, from execute */
+                    p50Seconds: number;
+                    /** @description Nine in ten finished within this */
+                    p90Seconds: number;
+                    /** @description Settled swaps on the route in the window (default 30 days) */
+                    samples: number;
+                    /**
+                     * @description `observed`: our own settled swaps on this route; `provider`: too few of them, the provider's estimate (both figures) instead
+                     * @enum {string}
+                     */
+                    source: "observed" | "provider";
+                } | null;
                 steps: components["schemas"]["RouteStep"][];
                 /** @description Minimum destination amount after slippage */
                 minimumReceived?: string;
@@ -1079,6 +1123,20 @@ export interface components {
                 feeBreakdown: components["schemas"]["FeeBreakdown"];
                 /** @description Seconds */
                 estimatedTime: number;
+                /** @description How long this route usually takes; null when neither our swaps nor the provider say */
+                observedTime: {
+                    /** @description Half of the swaps on this route finished within this, from execute */
+                    p50Seconds: number;
+                    /** @description Nine in ten finished within this */
+                    p90Seconds: number;
+                    /** @description Settled swaps on the route in the window (default 30 days) */
+                    samples: number;
+                    /**
+                     * @description `observed`: our own settled swaps on this route; `provider`: too few of them, the provider's estimate (both figures) instead
+                     * @enum {string}
+                     */
+                    source: "observed" | "provider";
+                } | null;
                 steps: components["schemas"]["RouteStep"][];
                 /** @description Minimum destination amount after slippage */
                 minimumReceived?: string;

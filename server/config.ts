@@ -155,6 +155,16 @@ const SETTINGS = {
     windowMs: from('DEPOSIT_WINDOW_MS', positiveInt.default(3600_000)),
     expiryGraceMs: from('DEPOSIT_EXPIRY_GRACE_MS', z.coerce.number().int().min(0).default(3600_000)),
   },
+  /** Observed route times (p50/p90 of settled swaps) and lateness: see README, "How route times are computed". */
+  routeTimes: {
+    windowDays: from('ROUTE_TIME_WINDOW_DAYS', positiveInt.max(365).default(30)),
+    /** Fewer settled swaps than this on a route (and on its asset pair): the provider's estimate is shown instead. */
+    minSamples: from('ROUTE_TIME_MIN_SAMPLES', positiveInt.default(20)),
+    /** How long a process keeps the route times it read before reading them again. */
+    cacheMs: from('ROUTE_TIME_CACHE_MS', z.coerce.number().int().min(0).default(60_000)),
+    /** A pending swap is late past its start plus the route's p90 times this. */
+    lateFactor: from('LATE_FACTOR', z.coerce.number().min(1).max(100).default(1.5)),
+  },
   /** History answers only when scoped to wallets or one transaction, never the whole ledger. */
   historyRequireScope: from('HISTORY_REQUIRE_SCOPE', bool.default(false)),
   /** Status streams: open at once per client address, how long one lives, and its comment heartbeat. */

@@ -56,6 +56,19 @@ export const QUOTE_LATENCY_MS: HistogramScale = {
   ],
 };
 
+/** Swap durations, from a Relay fill in seconds to a streaming swap over a day: 5 s wide at first, 30 min past two hours. */
+export const ROUTE_SECONDS: HistogramScale = {
+  bounds: [
+    ...steps(0, 120, 5),
+    ...steps(120, 600, 15),
+    ...steps(600, 1800, 60),
+    ...steps(1800, 7200, 300),
+    ...steps(7200, 86_400, 1800),
+    86_400,
+    172_800,
+  ],
+};
+
 /** Adds `more` into `into`. */
 export function addCounts(into: Map<number, number>, more: HistogramCounts | null | undefined): Map<number, number> {
   for (const [bucket, n] of Object.entries(more ?? {})) {

@@ -11,6 +11,7 @@ import type { AppContext } from '../context';
 import { AppError } from '../errors';
 import type { FeePrices } from '../fees/summary';
 import type { ExecutionResult, ProviderAdapter, RouteAsset } from '../providers/types';
+import { expectationAtExecute } from '../route-times/expect';
 import { hashKey } from '../transactions/keys';
 import { type ClaimedLock, type LockRow, releaseLock } from './execute-claim';
 import type { PublicFee, PublicRoute } from './present';
@@ -127,6 +128,7 @@ export async function record(
   // The provider sent the source transaction itself: what is left is waiting for it to confirm.
   const submitted = !!result.providerResult.txHash;
   const srcUsd = usdValue(BigInt(lock.amountBase), src.decimals, src.priceUsd) ?? (route.src.usd || null);
+  const expected = expectationAtExecute(ctx, route.observedTime, new Date());
 
   const transaction: TransactionInsert = {
     id: transactionId,
@@ -161,6 +163,8 @@ export async function record(
     trackingContext: result.trackingContext,
     nextPollAt: trackable ? new Date() : null,
     depositDeadline: submitted ? null : (result.depositDeadline ?? new Date(Date.now() + ctx.config.deposits.windowMs)),
+    expectedBy: expected?.expectedBy ?? null,
+    lateAt: expected?.lateAt ?? null,
   };
   const event: EventInsert = {
     transactionId,

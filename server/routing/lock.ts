@@ -8,8 +8,9 @@ import { newLockId } from '../ids';
 import { providerAppError } from '../providers/errors';
 import type { ResilientAdapter } from '../providers/resilience';
 import type { ProviderRoute } from '../providers/types';
+import { observedTime, routeTimes } from '../route-times/times';
 import { type PublicRoute, presentRoute } from './present';
-import { quoteProvider } from './quote';
+import { quoteProvider, routeKeyOf } from './quote';
 import type { SwapPair } from './validate';
 
 export interface LockRequest {
@@ -87,7 +88,8 @@ export async function lockRoute(ctx: AppContext, request: LockRequest): Promise<
   if (ttlMs < MIN_LOCK_TTL_MS) throw unavailable(`${adapter.key}'s quote expires too soon to lock`);
   const expiresAt = new Date(now + ttlMs);
   const prices = feePrices(await getCatalog(ctx), [pair.src, pair.dst]);
-  const publicRoute = presentRoute(adapter.key, route, pair.src, pair.dst, pair.amountBase, prices);
+  const times = observedTime(await routeTimes(ctx), routeKeyOf(adapter.key, pair), route.estimatedTimeSeconds);
+  const publicRoute = presentRoute(adapter.key, route, pair.src, pair.dst, pair.amountBase, prices, times);
   const lockId = newLockId();
   const referral = await referralAsGiven(ctx, request.referralCode);
   await ctx.db.insert(locks).values({

@@ -1,6 +1,7 @@
 import { formatAmount, formatDisplay, usdValue } from '../catalog/amounts';
 import { type FeePrices, summarizeFee } from '../fees/summary';
 import type { DisplayFee, FeeItem, ProviderRoute, RouteAsset } from '../providers/types';
+import type { ObservedTime } from '../route-times/times';
 
 export interface AmountDisplay {
   formatted: string;
@@ -25,6 +26,7 @@ export interface PublicRoute {
   fee: PublicFee;
   feeBreakdown: { total: { usd: number | null; formatted: string | null; currency: string | null }; items: FeeItem[] };
   estimatedTime: number;
+  observedTime: ObservedTime | null;
   steps: ProviderRoute['steps'];
   minimumReceived?: string;
   expiresAt?: string;
@@ -55,6 +57,7 @@ export function presentRoute(
   dst: RouteAsset,
   amountBase: bigint,
   prices: FeePrices,
+  observedTime: ObservedTime | null,
 ): PublicRoute {
   const fee = presentFee(route.fee, prices);
   return {
@@ -68,6 +71,7 @@ export function presentRoute(
       items: fee.details,
     },
     estimatedTime: route.estimatedTimeSeconds,
+    observedTime,
     steps: route.steps,
     ...(route.dstMinAmountBase !== undefined
       ? { minimumReceived: formatAmount(route.dstMinAmountBase, dst.decimals) }

@@ -5,6 +5,7 @@ import { feePrices } from '../fees/summary';
 import { isProviderError, ProviderError } from '../providers/errors';
 import type { ResilientAdapter } from '../providers/resilience';
 import type { ProviderKey, ProviderRoute } from '../providers/types';
+import { observedTime, routeTimes } from '../route-times/times';
 import { withDeadline } from './deadline';
 import { compareRoutes, type PublicRoute, presentRoute } from './present';
 import { cachedRoutes, cacheRoutes, takeClientShares } from './quote-guard';
@@ -61,6 +62,15 @@ export async function quoteProvider(
   }
 }
 
+/** The route-times key of a provider's route for a pair. */
+export const routeKeyOf = (provider: string, pair: SwapPair) => ({
+  provider,
+  srcChain: pair.src.chain,
+  dstChain: pair.dst.chain,
+  srcAssetId: pair.src.id,
+  dstAssetId: pair.dst.id,
+});
+
 /**
  * Providers that may quote this pair: enabled, active in the catalog, not excluded, serving the
  * pair. One with an open breaker stays a candidate: it answers at once as unavailable, so the
@@ -92,6 +102,7 @@ export async function quoteRoutes(
   if (cached) return cached;
   const { allowed, heldBack, retryAfterSeconds } = await takeClientShares(ctx, candidates, client);
   const prices = feePrices(await getCatalog(ctx), [pair.src, pair.dst]);
+  const times = await routeTimes(ctx);
   if (allowed.length === 0) {
     throw new AppError(
       'RATE_LIMITED',
@@ -104,7 +115,15 @@ export async function quoteRoutes(
     allowed.map(async (adapter) => {
       const outcome = await quoteProvider(ctx, adapter, pair, 'preview', receivedAt);
       const presented = outcome.routes.map((route) =>
-        presentRoute(outcome.provider, route, pair.src, pair.dst, pair.amountBase, prices),
+        presentRoute(
+          outcome.provider,
+          route,
+          pair.src,
+          pair.dst,
+          pair.amountBase,
+          prices,
+          observedTime(times, routeKeyOf(outcome.provider, pair), route.estimatedTimeSeconds),
+        ),
       );
       return { outcome, presented };
     }),

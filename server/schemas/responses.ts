@@ -78,6 +78,20 @@ export const routeStepSchema = z.object({
   image: z.string(),
 });
 
+export const observedTimeSchema = z
+  .object({
+    p50Seconds: z.number().int().min(0).describe('Half of the swaps on this route finished within this, from execute'),
+    p90Seconds: z.number().int().min(0).describe('Nine in ten finished within this'),
+    samples: z.number().int().min(0).describe('Settled swaps on the route in the window (default 30 days)'),
+    source: z
+      .enum(['observed', 'provider'])
+      .describe(
+        "`observed`: our own settled swaps on this route; `provider`: too few of them, the provider's estimate (both figures) instead",
+      ),
+  })
+  .nullable()
+  .describe('How long this route usually takes; null when neither our swaps nor the provider say');
+
 const routeShape = {
   provider: z.string().describe('Provider key; pass it as `provider` on lock'),
   routeId: z.string().describe('Pass it as `routeId` on lock'),
@@ -86,6 +100,7 @@ const routeShape = {
   fee: feeSchema,
   feeBreakdown: feeBreakdownSchema,
   estimatedTime: z.number().describe('Seconds'),
+  observedTime: observedTimeSchema,
   steps: z.array(routeStepSchema),
   minimumReceived: z.string().optional().describe('Minimum destination amount after slippage'),
   expiresAt: timestamp.optional(),
@@ -288,6 +303,11 @@ export const historyItemSchema = z.object({ ...historyShape, amountUsd: z.number
 export const transactionStatusSchema = z.object({
   transaction: transactionSchema,
   final: z.boolean().describe('True for SUCCESS, FAILED and REFUND'),
+  expectedBy: timestamp
+    .nullable()
+    .describe(
+      "When a pending swap is usually done: its start (or its deposit being seen) plus its route's p90; past it the swap is taking longer than usual. Null once final, or when the route has no times",
+    ),
 });
 export const statusV1Response = z.object({ data: transactionStatusSchema });
 

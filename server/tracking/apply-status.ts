@@ -12,6 +12,8 @@ import {
   type StatusResult,
   type Substatus,
 } from '../providers/types';
+import { DEPOSIT_SEEN_KEY, expectationAfterDeposit } from '../route-times/expect';
+import { routeTimes } from '../route-times/times';
 import { afterTransactionChange } from '../transactions/changes';
 import { hashKey } from '../transactions/keys';
 import { SETTLEMENT_KEY, settle } from '../transactions/settlement';
@@ -71,6 +73,7 @@ export function whatCounts(tx: PollFields, result: StatusResult, upstream: Recor
   if (result.inboundHash && !tx.inboundHash) {
     patch.inboundHash = result.inboundHash;
     patch.inboundHashKey = hashKey(result.inboundHash);
+    remember(DEPOSIT_SEEN_KEY, now.toISOString());
     events.push({
       transactionId,
       type: 'hash_updated',
@@ -175,6 +178,8 @@ export async function applyStatus(
   nextPoll: NextPoll,
 ): Promise<Pick<TransactionRow, 'status' | 'nextPollAt'> | undefined> {
   let changed = false;
+  // Read before the row is locked, so the deposit's expectation below never waits on a read of route times.
+  if (result.inboundHash) await routeTimes(ctx);
   const applied = await ctx.db.transaction(async (db) => {
     const [row] = await db
       .select(pollColumns)
@@ -205,6 +210,11 @@ export async function applyStatus(
       const learnt = whatCounts(tx, claim.foreignInbound ? { ...result, inboundHash: undefined } : result, upstream);
       Object.assign(patch, learnt.patch);
       events.push(...learnt.events);
+      const seenAt = learnt.patch.trackingContext?.[DEPOSIT_SEEN_KEY];
+      const newlySeen = typeof seenAt === 'string' && tx.trackingContext[DEPOSIT_SEEN_KEY] === undefined;
+      if (newlySeen && !isFinal(patch.status ?? tx.status)) {
+        Object.assign(patch, await expectationAfterDeposit(ctx, tx, new Date(seenAt)));
+      }
     }
     patch.nextPollAt = nextPoll({ ...tx, ...patch } as ScheduleFields);
     const [updated] = await db

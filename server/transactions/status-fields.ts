@@ -33,6 +33,7 @@ export const STATUS_FIELDS = [
   'createdAt',
   'updatedAt',
   'finalizedAt',
+  'expectedBy',
 ] as const satisfies readonly (keyof TransactionRow)[];
 
 export type StatusFields = Pick<TransactionRow, (typeof STATUS_FIELDS)[number]>;

@@ -15,11 +15,14 @@ import { isFinal } from './transitions';
 export interface TransactionStatus {
   transaction: PublicTransaction;
   final: boolean;
+  /** When a pending swap is usually done (its start plus its route's p90); null once final or without route times. */
+  expectedBy: string | null;
 }
 
 const presentWith = (catalog: CatalogSnapshot, tx: StatusFields): TransactionStatus => ({
   transaction: presentTransaction(tx, catalog),
   final: isFinal(tx.status),
+  expectedBy: !isFinal(tx.status) && tx.expectedBy ? tx.expectedBy.toISOString() : null,
 });
 
 /** The status endpoint's `data` for one row; the stream and webhooks send the same object. */

@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { foldRouteTimeDeltas } from '../server/rollups/route-times';
+import { expectationAfterDeposit, expectationAtExecute } from '../server/route-times/expect';
+import { observedFromDeposit, observedTime, readRouteTimes, routeTimes } from '../server/route-times/times';
+import { startTestApp, type TestApp } from './support/app';
+import { ETH_TO_BTC, WALLETS } from './support/fixtures';
+import { insertTransactions } from './support/seed-transactions';
+
+/**
+ * Observed route times: a swap that succeeds leaves a delta (a trigger), the maintenance job folds deltas
+ * into daily histograms, and a lookup sums the window's days. Every clock is injected.
+ */
+
+let t: TestApp;
+const DAY = 86_400_000;
+const NOW = new Date('2026-11-20T12:00:00Z');
+const RELAY_ETH_BTC = { provider: 'RELAY', srcChain: 'ethereum', dstChain: 'bitcoin', srcAssetId: 1, dstAssetId: 2 };
+
+beforeAll(async () => {
+  t = await startTestApp({ ROUTE_TIME_MIN_SAMPLES: '5', ROUTE_TIME_WINDOW_DAYS: '30', LATE_FACTOR: '2' });
+});
+afterAll(() => t?.stop());
+
+interface Settled {
+  finishedAt: Date;
+  seconds: number;
+  depositSeconds?: number;
+  provider?: string;
+  shown?: { p50Seconds: number; p90Seconds: number };
+  srcAsset?: { id: number; symbol: string; chain: string };
+}
+
+/** Swaps executed `seconds` before `finishedAt`, then settled there the way a poll settles them (an UPDATE). */
+async function settle(swaps: Settled[]) {
+  const rows = await insertTransactions(
+    t.app,
+    swaps.map((s) => ({
+      wallet: WALLETS.evm,
+      recipient: WALLETS.bitcoin,
+      provider: s.provider ?? 'RELAY',
+      createdAt: new Date(s.finishedAt.getTime() - s.seconds * 1000),
+      ...(s.srcAsset ? { srcAsset: s.srcAsset } : {}),
+    })),
+  );
+  for (const [i, row] of rows.entries()) {
+    const s = swaps[i] as Settled;
+    const seen =
+      s.depositSeconds === undefined
+        ? {}
+        : { depositSeenAt: new Date(s.finishedAt.getTime() - s.depositSeconds * 1000).toISOString() };
+    await t.app.sql`
+      update transactions set status = 'SUCCESS', finalized_at = ${s.finishedAt.toISOString()}::timestamptz,
+        tracking_context = ${JSON.stringify(seen)}::jsonb,
+        quote = ${JSON.stringify(s.shown ? { observedTime: s.shown } : {})}::jsonb
+      where id = ${row.id}`;
+  }
+  await foldRouteTimeDeltas(t.app);
+}
+
+const minutes = (...values: number[]) => values.map((m) => m * 60);
+
+describe('route times', () => {
+  it('are the p50 and p90 of the window’s settled swaps, read from daily rollups', async () => {
+    const yesterday = new Date(NOW.getTime() - DAY);
+    // 10 swaps: 2..11 minutes; p50 6.5 min, p90 10.1 min (bucket bounds: whole minutes over 10 min).
+    await settle(
+      minutes(2, 3, 4, 5, 6, 7, 8, 9, 10, 11).map((seconds) => ({
+        finishedAt: yesterday,
+        seconds,
+        depositSeconds: seconds / 2,
+      })),
+    );
+    // Outside the window: 40 days ago, an hour each; they must not count.
+    await settle([1, 2, 3].map(() => ({ finishedAt: new Date(NOW.getTime() - 40 * DAY), seconds: 3600 })));
+    const times = await readRouteTimes(t.app, NOW);
+    expect(observedTime(times, RELAY_ETH_BTC, 900)).toEqual({
+      p50Seconds: 390,
+      p90Seconds: 606,
+      samples: 10,
+      source: 'observed',
+    });
+    expect(observedFromDeposit(times, RELAY_ETH_BTC)).toEqual({ p50Seconds: 195, p90Seconds: 303, samples: 10 });
+    // 45 days later the same swaps have left the window.
+    const later = await readRouteTimes(t.app, new Date(NOW.getTime() + 45 * DAY));
+    expect(observedTime(later, RELAY_ETH_BTC, 900)).toEqual({
+      p50Seconds: 900,
+      p90Seconds: 900,
+      samples: 0,
+      source: 'provider',
+    });
+  });
+
+  it('fall back to the provider’s estimate below the minimum sample, and to null without one', async () => {
+    await settle(minutes(1, 1, 1).map((seconds) => ({ finishedAt: NOW, seconds, provider: 'LIFI' })));
+    const times = await readRouteTimes(t.app, NOW);
+    const lifi = { ...RELAY_ETH_BTC, provider: 'LIFI' };
+    expect(observedTime(times, lifi, 240)).toEqual({
+      p50Seconds: 240,
+      p90Seconds: 240,
+      samples: 3,
+      source: 'provider',
+    });
+    expect(observedTime(times, lifi, 0)).toBeNull();
+    expect(observedFromDeposit(times, lifi)).toBeNull();
+  });
+
+  it('use the asset pair’s own swaps once it has enough, the route’s before', async () => {
+    const usdc = { id: 3, symbol: 'USDC', chain: 'ethereum' };
+    const pair = { ...RELAY_ETH_BTC, provider: 'CHAINFLIP', srcAssetId: 3 };
+    await settle(
+      minutes(20, 20, 20).map((seconds) => ({ finishedAt: NOW, seconds, provider: 'CHAINFLIP', srcAsset: usdc })),
+    );
+    await settle(minutes(2, 2, 2, 2).map((seconds) => ({ finishedAt: NOW, seconds, provider: 'CHAINFLIP' })));
+    // The pair has 3 (under 5): the route's 7 answer, mostly 2-minute swaps.
+    expect(observedTime(await readRouteTimes(t.app, NOW), pair, 60)).toMatchObject({
+      samples: 7,
+      source: 'observed',
+      p50Seconds: 120,
+    });
+    await settle(
+      minutes(20, 20).map((seconds) => ({ finishedAt: NOW, seconds, provider: 'CHAINFLIP', srcAsset: usdc })),
+    );
+    expect(observedTime(await readRouteTimes(t.app, NOW), pair, 60)).toEqual({
+      p50Seconds: 1200,
+      p90Seconds: 1200,
+      samples: 5,
+      source: 'observed',
+    });
+  });
+
+  it('are held in process for ROUTE_TIME_CACHE_MS, then read again', async () => {
+    const first = await routeTimes(t.app, NOW);
+    expect(await routeTimes(t.app, new Date(NOW.getTime() + 30_000))).toBe(first);
+    const stale = await routeTimes(t.app, new Date(NOW.getTime() + 61_000));
+    expect(stale).toBe(first); // answered at once with what is held, while the new read runs
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await routeTimes(t.app, new Date(NOW.getTime() + 62_000))).not.toBe(first);
+  });
+
+  it('count the promise kept: swaps that finished within the p90 they were shown', async () => {
+    await settle([
+      { finishedAt: NOW, seconds: 100, provider: 'THORCHAIN', shown: { p50Seconds: 90, p90Seconds: 120 } },
+      { finishedAt: NOW, seconds: 300, provider: 'THORCHAIN', shown: { p50Seconds: 90, p90Seconds: 120 } },
+      { finishedAt: NOW, seconds: 50, provider: 'THORCHAIN' },
+    ]);
+    const [row] = await t.app.sql<
+      { swaps: string; promised: string; kept: string; p50_error: Record<string, number> }[]
+    >`
+      select swaps::text, promised::text, kept::text, p50_error from route_time_daily where provider = 'THORCHAIN'`;
+    expect(row).toMatchObject({ swaps: '3', promised: '2', kept: '1' });
+    expect(Object.values(row?.p50_error ?? {}).reduce((a, b) => a + b, 0)).toBe(2);
+  });
+});
+
+describe('expected by and late', () => {
+  it('at execute: start plus the p90 shown, late at p90 × LATE_FACTOR; nothing without a time', () => {
+    expect(expectationAtExecute(t.app, { p90Seconds: 600 }, NOW)).toEqual({
+      expectedBy: new Date(NOW.getTime() + 600_000),
+      lateAt: new Date(NOW.getTime() + 1_200_000),
+    });
+    expect(expectationAtExecute(t.app, null, NOW)).toBeNull();
+    expect(expectationAtExecute(t.app, { p90Seconds: 0 }, NOW)).toBeNull();
+  });
+
+  it('once the deposit is seen: from the route’s deposit → final p90, when observed', async () => {
+    const swap = {
+      provider: 'RELAY',
+      srcAsset: { id: 1, chain: 'ethereum', symbol: 'ETH', contract: null, image: null },
+      dstAsset: { id: 2, chain: 'bitcoin', symbol: 'BTC', contract: null, image: null },
+    };
+    const seen = new Date(NOW.getTime() + 5 * 60_000);
+    const after = await expectationAfterDeposit(t.app, swap, seen);
+    expect(after?.expectedBy.toISOString()).toBe(new Date(seen.getTime() + 303_000).toISOString());
+    expect(await expectationAfterDeposit(t.app, { ...swap, provider: 'LIFI' }, seen)).toBeNull();
+  });
+
+  it('quotes and locks carry observedTime, and the status answer the swap’s expectedBy', async () => {
+    const quoted = await t.post('/api/v1/quote', ETH_TO_BTC);
+    expect(quoted.status).toBe(200);
+    for (const route of quoted.body.data) expect(route).toHaveProperty('observedTime');
+    const relay = quoted.body.data.find((r: { provider: string }) => r.provider === 'RELAY');
+    expect(relay?.observedTime).toMatchObject({ source: 'observed', samples: 10 });
+    const locked = await t.post('/api/v1/quote/lock', { ...ETH_TO_BTC, provider: 'RELAY' });
+    expect(locked.body.data.observedTime).toMatchObject({ source: 'observed', p90Seconds: 606 });
+    const executed = await t.post('/api/v1/quote/execute', { lockId: locked.body.data.lockId });
+    expect(executed.status).toBe(200);
+    const status = await t.json(`/api/v1/transaction/status?transactionId=${executed.body.data.transaction.id}`);
+    expect(status.status, JSON.stringify(status.body)).toBe(200);
+    const { expectedBy, transaction } = status.body.data;
+    if (status.body.data.final) expect(expectedBy).toBeNull();
+    else expect(Date.parse(expectedBy) - Date.parse(transaction.createdAt)).toBeCloseTo(606_000, -3);
+  });
+});
