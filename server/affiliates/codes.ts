@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { referralCodes } from '../../drizzle/schema';
+import { NO_ORIGIN, type RequestOrigin, recordAudit } from '../audit/record';
 import type { Viewer } from '../auth/roles';
 import type { AppContext } from '../context';
 import { AppError, notFound } from '../errors';
@@ -26,7 +27,13 @@ const tooMany = (max: number) =>
  * Codes are unique ignoring case, so `ACME` and `acme` can never belong to two people; one owner has at
  * most MAX_REFERRAL_CODES_PER_AFFILIATE, counted under a per-owner lock so concurrent creates cannot pass it.
  */
-export async function createReferralCode(ctx: AppContext, ownerId: string, input: CreateReferralCodeInput) {
+export async function createReferralCode(
+  ctx: AppContext,
+  owner: Viewer,
+  input: CreateReferralCodeInput,
+  origin: RequestOrigin = NO_ORIGIN,
+) {
+  const ownerId = owner.userId;
   const taken = () =>
     new AppError('VALIDATION_ERROR', `The referral code "${input.code}" is already taken`, {
       field: 'code',
@@ -56,6 +63,13 @@ export async function createReferralCode(ctx: AppContext, ownerId: string, input
         .values({ code: input.code, ownerId, label: input.label || null })
         .returning();
       if (!row) throw new AppError('INTERNAL_ERROR', 'Referral code not stored');
+      await recordAudit(tx, {
+        action: 'referral_code.create',
+        actor: owner,
+        origin,
+        targetId: row.code,
+        after: { code: row.code, label: row.label, ownerId },
+      });
       return { code: row.code, label: row.label, active: row.active, createdAt: row.createdAt };
     });
   } catch (error) {

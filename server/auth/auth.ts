@@ -8,6 +8,7 @@ import { authAccounts, authSessions, authUsers, authVerifications } from '../../
 import type { AppContext } from '../context';
 import { perKey } from '../per-key';
 import { AUTH_CLIENT_IP_HEADER } from '../ratelimit/client';
+import { auditAfterAuth, auditBeforeAuth } from './audit-hooks';
 import { authLogger } from './logging';
 import { type Role, SELF_SIGN_UP_ROLE } from './roles';
 
@@ -68,7 +69,9 @@ export function createAuth(app: AppContext) {
               : 'Affiliate sign-up is closed',
           });
         }
+        await auditBeforeAuth(app, ctx);
       }),
+      after: createAuthMiddleware((ctx) => auditAfterAuth(app, ctx)),
     },
     databaseHooks: {
       user: {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import { authSessions, authUsers } from '../../drizzle/schema';
+import { NO_ORIGIN, type RequestOrigin, recordAudit } from '../audit/record';
 import type { AppContext } from '../context';
 import { AppError, notFound } from '../errors';
 import type { CreateUserInput, SetUserRoleInput, UserIdInput } from '../schemas/users';
@@ -14,8 +15,18 @@ const emailTaken = (email: string) =>
     retryable: false,
   });
 
-/** An admin creates a user with a role; Better Auth hashes the password and stores the credential account. */
-export async function createUserWithRole(app: AppContext, input: CreateUserInput) {
+/** Who acts and from where; a command-line action has no actor and no request. */
+export interface ActedBy {
+  actor: Viewer | null;
+  origin: RequestOrigin;
+}
+const FROM_COMMAND_LINE: ActedBy = { actor: null, origin: NO_ORIGIN };
+
+/**
+ * An admin creates a user with a role; Better Auth hashes the password and stores the credential account.
+ * Better Auth writes through its own connection, so the audit row follows the created user.
+ */
+export async function createUserWithRole(app: AppContext, input: CreateUserInput, by: ActedBy = FROM_COMMAND_LINE) {
   const [existing] = await app.db
     .select({ id: authUsers.id })
     .from(authUsers)
@@ -24,6 +35,12 @@ export async function createUserWithRole(app: AppContext, input: CreateUserInput
   if (existing) throw emailTaken(input.email);
   const { user } = await getAuth(app).api.createUser({
     body: { email: input.email, name: input.name, password: input.password, role: input.role },
+  });
+  await recordAudit(app.db, {
+    action: 'user.create',
+    ...by,
+    targetId: user.id,
+    after: { email: user.email, name: user.name, role: input.role },
   });
   return { id: user.id, email: user.email, name: user.name, role: input.role };
 }
@@ -77,7 +94,7 @@ export async function listUsers(ctx: AppContext) {
  * Changes a user's role and signs them out everywhere, so a demotion takes effect at once.
  * An admin cannot demote themselves: that is how the last admin locks everyone out.
  */
-export async function setUserRole(ctx: AppContext, actor: Viewer, input: SetUserRoleInput) {
+export async function setUserRole(ctx: AppContext, actor: Viewer, input: SetUserRoleInput, origin = NO_ORIGIN) {
   if (input.userId === actor.userId && input.role !== 'admin') {
     throw new AppError('VALIDATION_ERROR', 'You cannot remove your own admin role; ask another admin', {
       field: 'role',
@@ -85,6 +102,11 @@ export async function setUserRole(ctx: AppContext, actor: Viewer, input: SetUser
     });
   }
   return ctx.db.transaction(async (tx) => {
+    const [previous] = await tx
+      .select({ role: authUsers.role })
+      .from(authUsers)
+      .where(eq(authUsers.id, input.userId))
+      .for('update');
     const [updated] = await tx
       .update(authUsers)
       .set({ role: input.role, updatedAt: new Date() })
@@ -92,6 +114,14 @@ export async function setUserRole(ctx: AppContext, actor: Viewer, input: SetUser
       .returning({ id: authUsers.id, email: authUsers.email, role: authUsers.role });
     if (!updated) throw notFound('User', 'userId');
     await tx.delete(authSessions).where(eq(authSessions.userId, input.userId));
+    await recordAudit(tx, {
+      action: 'user.role_change',
+      actor,
+      origin,
+      targetId: updated.id,
+      before: { email: updated.email, role: previous?.role ?? null },
+      after: { email: updated.email, role: updated.role },
+    });
     return updated;
   });
 }
@@ -100,7 +130,25 @@ export async function setUserRole(ctx: AppContext, actor: Viewer, input: SetUser
 export interface AdminAction {
   actor: Viewer;
   headers: Headers;
+  origin?: RequestOrigin;
 }
+
+/** Better Auth's admin endpoints write through their own connection: the audit row follows what they did. */
+const recordAdminAction = (
+  ctx: AppContext,
+  { actor, origin }: AdminAction,
+  action: 'user.deactivate' | 'user.reactivate' | 'user.password_reset',
+  user: { id: string; email: string },
+  change?: { before: Record<string, unknown>; after: Record<string, unknown> },
+) =>
+  recordAudit(ctx.db, {
+    action,
+    actor,
+    origin,
+    targetId: user.id,
+    ...change,
+    after: { email: user.email, ...change?.after },
+  });
 
 async function otherUser(ctx: AppContext, { actor }: AdminAction, userId: string, verb: string) {
   if (userId === actor.userId) {
@@ -125,12 +173,14 @@ export async function deactivateUser(ctx: AppContext, action: AdminAction, { use
     body: { userId, banReason: `Deactivated by ${action.actor.email}` },
     headers: action.headers,
   });
+  await recordAdminAction(ctx, action, 'user.deactivate', user, { before: { active: true }, after: { active: false } });
   return { ...user, active: false };
 }
 
 export async function reactivateUser(ctx: AppContext, action: AdminAction, { userId }: UserIdInput) {
   const user = await otherUser(ctx, action, userId, 'reactivate');
   await getAuth(ctx).api.unbanUser({ body: { userId }, headers: action.headers });
+  await recordAdminAction(ctx, action, 'user.reactivate', user, { before: { active: false }, after: { active: true } });
   return { ...user, active: true };
 }
 
@@ -144,5 +194,6 @@ export async function resetUserPassword(ctx: AppContext, action: AdminAction, { 
   const auth = getAuth(ctx);
   await auth.api.setUserPassword({ body: { userId, newPassword: temporaryPassword }, headers: action.headers });
   await auth.api.revokeUserSessions({ body: { userId }, headers: action.headers });
+  await recordAdminAction(ctx, action, 'user.password_reset', user);
   return { ...user, temporaryPassword };
 }

@@ -117,3 +117,10 @@ export const webhookFailingSeconds = new Gauge({
   help: 'How long the longest-failing enabled webhook endpoint has failed every attempt (0 when none is failing)',
   registers: [registry],
 });
+
+/** Dashboard sign-ins refused (wrong password, unknown or deactivated account): a burst is someone guessing. */
+export const signInFailures = new Counter({
+  name: 'switchyard_sign_in_failures_total',
+  help: 'Dashboard sign-in attempts refused',
+  registers: [registry],
+});

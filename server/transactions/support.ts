@@ -1,5 +1,7 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import { chains, transactionEvents, transactions } from '../../drizzle/schema';
+import { NO_ORIGIN, type RequestOrigin, recordAudit } from '../audit/record';
+import type { Viewer } from '../auth/roles';
 import { providerName } from '../catalog/names';
 import type { AppContext } from '../context';
 import { notFound } from '../errors';
@@ -115,7 +117,7 @@ function whyNotPollable(ctx: AppContext, tx: TransactionRow): string | null {
  */
 export async function pollTransactionNow(
   ctx: AppContext,
-  input: { transactionId: string; requestedBy: string },
+  input: { transactionId: string; requestedBy: Viewer; origin?: RequestOrigin },
 ): Promise<PollNowResult> {
   const read = async () => {
     const [row] = await ctx.db.select().from(transactions).where(eq(transactions.id, input.transactionId)).limit(1);
@@ -125,11 +127,21 @@ export async function pollTransactionNow(
   const tx = await read();
   const reason = whyNotPollable(ctx, tx);
   if (reason) return { polled: false, status: tx.status, reason };
-  await ctx.db.insert(transactionEvents).values({
-    transactionId: tx.id,
-    type: 'manual_poll',
-    message: `Poll requested from the dashboard by ${input.requestedBy}`,
-    data: { requestedBy: input.requestedBy },
+  const { email } = input.requestedBy;
+  await ctx.db.transaction(async (db) => {
+    await db.insert(transactionEvents).values({
+      transactionId: tx.id,
+      type: 'manual_poll',
+      message: `Poll requested from the dashboard by ${email}`,
+      data: { requestedBy: email },
+    });
+    await recordAudit(db, {
+      action: 'transaction.poll_now',
+      actor: input.requestedBy,
+      origin: input.origin ?? NO_ORIGIN,
+      targetId: tx.id,
+      before: { status: tx.status, substatus: tx.substatus },
+    });
   });
   const outcome = await pollTransaction(ctx, tx.id);
   const after = await read();

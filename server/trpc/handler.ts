@@ -50,8 +50,12 @@ export async function handleTrpcRequest(request: Request, app: AppContext = getA
     router: appRouter,
     allowMethodOverride: false,
     createContext: () => createDashboardContext({ app, headers: capped.headers }),
-    responseMeta: ({ errors }) => ({
-      headers: new Headers({ 'cache-control': 'no-store', ...rateLimitHeadersOf(errors) }),
+    responseMeta: ({ ctx, errors }) => ({
+      headers: new Headers({
+        'cache-control': 'no-store',
+        ...(ctx?.origin.requestId && { 'x-request-id': ctx.origin.requestId }),
+        ...rateLimitHeadersOf(errors),
+      }),
     }),
     onError: ({ error, path }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') {

@@ -1,10 +1,14 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import { ZodError } from 'zod';
+import { requestOrigin } from '../audit/origin';
+import type { RequestOrigin } from '../audit/record';
 import { GATES, type Gate, passesGate, type Viewer } from '../auth/roles';
 import { getViewer } from '../auth/session';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
+import { newRequestId } from '../ids';
+import { clientAddress } from '../ratelimit/client';
 import { sessionFences } from '../read-context';
 import { issueField, plainFieldErrors } from '../schemas/plain-words';
 import { toTRPCError } from './error-codes';
@@ -15,6 +19,8 @@ export interface DashboardContext {
   viewer: Viewer | null;
   /** The request's headers, for Better Auth admin calls that act as the signed-in admin. */
   headers: Headers;
+  /** The request's id, client address and user agent, for the audit log. */
+  origin: RequestOrigin;
 }
 
 export async function createDashboardContext({
@@ -27,7 +33,12 @@ export async function createDashboardContext({
   const viewer = await getViewer(app, headers).catch((error) => {
     throw toTRPCError(error);
   });
-  return { app, viewer, headers };
+  return {
+    app,
+    viewer,
+    headers,
+    origin: requestOrigin(headers, clientAddress({ headers }, app.config), newRequestId()),
+  };
 }
 
 const t = initTRPC.context<DashboardContext>().create({

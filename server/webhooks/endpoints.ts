@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { authUsers, webhookEndpoints } from '../../drizzle/schema';
+import { NO_ORIGIN, recordAudit } from '../audit/record';
 import type { Viewer } from '../auth/roles';
 import type { AppContext } from '../context';
 import { AppError, notFound } from '../errors';
@@ -55,6 +56,14 @@ const presentEndpoint = (row: EndpointRow, owner: EndpointOwner) => {
 };
 export type WebhookEndpointSummary = ReturnType<typeof presentEndpoint>;
 
+/** What the audit log keeps of an endpoint: never its secrets. */
+const auditedFields = (row: EndpointRow) => ({
+  url: row.url,
+  scope: row.scope,
+  description: row.description,
+  ownerId: row.ownerId,
+});
+
 export async function listWebhookEndpoints(ctx: AppContext, viewer: Viewer) {
   const current = await currentViewer(ctx.db, viewer, 'affiliate');
   const rows = await ctx.db
@@ -81,7 +90,12 @@ const tooMany = (max: number) =>
  * Registers an endpoint after checking where its URL resolves; the secret is returned this once.
  * The owner's row is locked while their endpoints are counted, so parallel creates cannot pass the cap together.
  */
-export async function createWebhookEndpoint(ctx: AppContext, viewer: Viewer, input: CreateWebhookEndpointInput) {
+export async function createWebhookEndpoint(
+  ctx: AppContext,
+  viewer: Viewer,
+  input: CreateWebhookEndpointInput,
+  origin = NO_ORIGIN,
+) {
   const target = await checkWebhookTarget(input.url, ctx.config.webhooks);
   const max = ctx.config.webhooks.maxEndpointsPerOwner;
   const { row, owner } = await ctx.db.transaction(async (tx) => {
@@ -109,43 +123,91 @@ export async function createWebhookEndpoint(ctx: AppContext, viewer: Viewer, inp
         secret: newSecret(),
       })
       .returning();
+    if (created) {
+      await recordAudit(tx, {
+        action: 'webhook.create',
+        actor: viewer,
+        origin,
+        targetId: created.id,
+        after: auditedFields(created),
+      });
+    }
     return { row: created, owner };
   });
   if (!row) throw new AppError('INTERNAL_ERROR', 'Webhook endpoint not stored');
   return { endpoint: presentEndpoint(row, { ...owner, banned: false }), secret: row.secret };
 }
 
-export async function deleteWebhookEndpoint(ctx: AppContext, viewer: Viewer, input: WebhookEndpointInput) {
+export async function deleteWebhookEndpoint(
+  ctx: AppContext,
+  viewer: Viewer,
+  input: WebhookEndpointInput,
+  origin = NO_ORIGIN,
+) {
   const endpoint = await endpointFor(ctx, viewer, input.endpointId);
-  await ctx.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
+  await ctx.db.transaction(async (tx) => {
+    await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
+    await recordAudit(tx, {
+      action: 'webhook.delete',
+      actor: viewer,
+      origin,
+      targetId: endpoint.id,
+      before: auditedFields(endpoint),
+    });
+  });
   return { deleted: endpoint.id };
 }
 
 /** A new secret, returned this once; the old one keeps signing beside it for a day so receivers can switch. */
-export async function rotateWebhookSecret(ctx: AppContext, viewer: Viewer, input: WebhookEndpointInput) {
+export async function rotateWebhookSecret(
+  ctx: AppContext,
+  viewer: Viewer,
+  input: WebhookEndpointInput,
+  origin = NO_ORIGIN,
+) {
   const endpoint = await endpointFor(ctx, viewer, input.endpointId);
   const secret = newSecret();
-  await ctx.db
-    .update(webhookEndpoints)
-    .set({
-      secret,
-      previousSecret: endpoint.secret,
-      previousSecretExpiresAt: new Date(Date.now() + PREVIOUS_SECRET_GRACE_MS),
-      updatedAt: sql`now()`,
-    })
-    .where(eq(webhookEndpoints.id, endpoint.id));
+  const previousSecretExpiresAt = new Date(Date.now() + PREVIOUS_SECRET_GRACE_MS);
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .update(webhookEndpoints)
+      .set({ secret, previousSecret: endpoint.secret, previousSecretExpiresAt, updatedAt: sql`now()` })
+      .where(eq(webhookEndpoints.id, endpoint.id));
+    await recordAudit(tx, {
+      action: 'webhook.rotate_secret',
+      actor: viewer,
+      origin,
+      targetId: endpoint.id,
+      after: { url: endpoint.url, previousSecretExpiresAt },
+    });
+  });
   return { endpointId: endpoint.id, secret };
 }
 
 /** Turns an endpoint disabled after days of failures back on; its failure clock starts afresh. */
-export async function enableWebhookEndpoint(ctx: AppContext, viewer: Viewer, input: WebhookEndpointInput) {
+export async function enableWebhookEndpoint(
+  ctx: AppContext,
+  viewer: Viewer,
+  input: WebhookEndpointInput,
+  origin = NO_ORIGIN,
+) {
   const endpoint = await endpointFor(ctx, viewer, input.endpointId);
   if (endpoint.ownerBlock) {
     throw new AppError('VALIDATION_ERROR', endpoint.ownerBlock, { field: 'endpointId', status: 409, retryable: false });
   }
-  await ctx.db
-    .update(webhookEndpoints)
-    .set({ enabled: true, disabledReason: null, failingSince: null, updatedAt: sql`now()` })
-    .where(eq(webhookEndpoints.id, endpoint.id));
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .update(webhookEndpoints)
+      .set({ enabled: true, disabledReason: null, failingSince: null, updatedAt: sql`now()` })
+      .where(eq(webhookEndpoints.id, endpoint.id));
+    await recordAudit(tx, {
+      action: 'webhook.update',
+      actor: viewer,
+      origin,
+      targetId: endpoint.id,
+      before: { enabled: endpoint.enabled, disabledReason: endpoint.disabledReason },
+      after: { enabled: true, disabledReason: null },
+    });
+  });
   return { endpointId: endpoint.id, enabled: true };
 }

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { webhookMessages } from '../../drizzle/schema';
+import { NO_ORIGIN, recordAudit } from '../audit/record';
 import type { Viewer } from '../auth/roles';
 import type { AppContext } from '../context';
 import { AppError, notFound } from '../errors';
@@ -42,7 +43,12 @@ async function countRedelivery(ctx: AppContext, userId: string) {
  * brought forward, one waiting to be sent or being sent is refused. At most the user's redeliveries
  * per minute.
  */
-export async function redeliverWebhook(ctx: AppContext, viewer: Viewer, input: RedeliverWebhookInput) {
+export async function redeliverWebhook(
+  ctx: AppContext,
+  viewer: Viewer,
+  input: RedeliverWebhookInput,
+  origin = NO_ORIGIN,
+) {
   await countRedelivery(ctx, viewer.userId);
   const [message] = await ctx.db
     .select({ id: webhookMessages.id, endpointId: webhookMessages.endpointId })
@@ -58,7 +64,16 @@ export async function redeliverWebhook(ctx: AppContext, viewer: Viewer, input: R
   if (refusedBecause) {
     throw new AppError('VALIDATION_ERROR', refusedBecause, { field: 'messageId', status: 409, retryable: false });
   }
-  await ctx.db.update(webhookMessages).set({ state: 'pending' }).where(eq(webhookMessages.id, message.id));
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(webhookMessages).set({ state: 'pending' }).where(eq(webhookMessages.id, message.id));
+    await recordAudit(tx, {
+      action: 'webhook.redeliver',
+      actor: viewer,
+      origin,
+      targetId: message.id,
+      after: { endpointId: endpoint.id },
+    });
+  });
   if (await enqueueDelivery(ctx, message.id, { redelivery: true })) return { messageId: message.id, queued: true };
   if (await bringForward(ctx, message.id)) return { messageId: message.id, queued: true, broughtForward: true };
   throw new AppError(

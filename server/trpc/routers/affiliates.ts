@@ -12,6 +12,6 @@ export const affiliatesRouter = router({
     ),
   createCode: affiliateProcedure
     .input(createReferralCodeInput)
-    .mutation(({ ctx, input }) => createReferralCode(ctx.app, ctx.viewer.userId, input)),
+    .mutation(({ ctx, input }) => createReferralCode(ctx.app, ctx.viewer, input, ctx.origin)),
   list: adminProcedure.query(({ ctx }) => listAffiliates(ctx.app)),
 });

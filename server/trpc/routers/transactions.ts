@@ -12,6 +12,6 @@ export const transactionsRouter = router({
   pollNow: supportProcedure
     .input(transactionIdInput)
     .mutation(({ ctx, input }) =>
-      pollTransactionNow(ctx.app, { transactionId: input.id, requestedBy: ctx.viewer.email }),
+      pollTransactionNow(ctx.app, { transactionId: input.id, requestedBy: ctx.viewer, origin: ctx.origin }),
     ),
 });

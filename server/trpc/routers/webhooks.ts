@@ -20,16 +20,16 @@ export const webhooksRouter = router({
   list: affiliateProcedure.query(({ ctx }) => listWebhookEndpoints(ctx.app, ctx.viewer)),
   create: affiliateProcedure
     .input(createWebhookEndpointInput)
-    .mutation(({ ctx, input }) => createWebhookEndpoint(ctx.app, ctx.viewer, input)),
+    .mutation(({ ctx, input }) => createWebhookEndpoint(ctx.app, ctx.viewer, input, ctx.origin)),
   delete: affiliateProcedure
     .input(webhookEndpointInput)
-    .mutation(({ ctx, input }) => deleteWebhookEndpoint(ctx.app, ctx.viewer, input)),
+    .mutation(({ ctx, input }) => deleteWebhookEndpoint(ctx.app, ctx.viewer, input, ctx.origin)),
   rotateSecret: affiliateProcedure
     .input(webhookEndpointInput)
-    .mutation(({ ctx, input }) => rotateWebhookSecret(ctx.app, ctx.viewer, input)),
+    .mutation(({ ctx, input }) => rotateWebhookSecret(ctx.app, ctx.viewer, input, ctx.origin)),
   enable: affiliateProcedure
     .input(webhookEndpointInput)
-    .mutation(({ ctx, input }) => enableWebhookEndpoint(ctx.app, ctx.viewer, input)),
+    .mutation(({ ctx, input }) => enableWebhookEndpoint(ctx.app, ctx.viewer, input, ctx.origin)),
   deliveries: affiliateProcedure
     .input(webhookEndpointDeliveriesInput)
     .query(({ ctx, input }) => endpointDeliveries(ctx.app, ctx.viewer, input)),
@@ -38,5 +38,5 @@ export const webhooksRouter = router({
     .query(({ ctx, input }) => transactionDeliveries(ctx.app, ctx.viewer, input)),
   redeliver: affiliateProcedure
     .input(redeliverWebhookInput)
-    .mutation(({ ctx, input }) => redeliverWebhook(ctx.app, ctx.viewer, input)),
+    .mutation(({ ctx, input }) => redeliverWebhook(ctx.app, ctx.viewer, input, ctx.origin)),
 });
