@@ -1,5 +1,6 @@
 import { router } from '../init';
 import { affiliatesRouter } from './affiliates';
+import { auditRouter } from './audit';
 import { locksRouter } from './locks';
 import { operationsRouter } from './operations';
 import { rateLimitsRouter } from './rate-limits';
@@ -17,6 +18,7 @@ export const appRouter = router({
   affiliates: affiliatesRouter,
   users: usersRouter,
   webhooks: webhooksRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;
