@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { APIRequestContext } from '@playwright/test';
 import { ETH_TO_BTC } from '../../test/support/fixtures';
 import {
   clippedSelects,
+  executeSwap,
   expectAccessible,
   expectSideScrollCue,
   postFromAnotherClient,
@@ -16,18 +16,6 @@ import { expect, test } from '../support/test';
 
 // scripts/e2e-server.sh creates this admin with scripts/create-admin.ts.
 const ADMIN = { email: 'admin@e2e.switchyard.test', password: 'e2e-admin-password-not-secret' };
-
-/** A swap through the public API, so the transactions, locks and provider tables have a row. */
-async function executeSwap(
-  request: APIRequestContext,
-  swap: Partial<typeof ETH_TO_BTC> & { referralCode?: string } = {},
-) {
-  const locked = await request.post('/api/v1/quote/lock', { data: { ...ETH_TO_BTC, provider: 'RELAY', ...swap } });
-  expect(locked.status(), await locked.text()).toBe(200);
-  const executed = await request.post('/api/v1/quote/execute', { data: { lockId: (await locked.json()).data.lockId } });
-  expect(executed.status(), await executed.text()).toBe(200);
-  return (await executed.json()).data.transaction.id as string;
-}
 
 test.beforeEach(async ({ page }) => {
   await signInAs(page, ADMIN);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Locator, type Page, type TestInfo } from '@playwright/test';
-import { ADDR, WALLETS } from '../../test/support/fixtures';
+import { ADDR, ETH_TO_BTC, WALLETS } from '../../test/support/fixtures';
 
 /** axe on the current page: no serious or critical violations. */
 export async function expectAccessible(page: Page) {
@@ -66,6 +66,18 @@ export async function executeFirstRoute(page: Page, providers: string[]) {
   const selector = providers.map((p) => `li[data-provider="${p}"]`).join(', ');
   await page.locator(selector).first().getByRole('button', { name: 'Lock this route' }).click();
   await page.getByRole('button', { name: 'Execute' }).click();
+}
+
+/** A swap through the public API (Relay unless `swap` says otherwise), so the dashboard's tables have a row. */
+export async function executeSwap(
+  request: APIRequestContext,
+  swap: Partial<typeof ETH_TO_BTC> & { referralCode?: string } = {},
+) {
+  const locked = await request.post('/api/v1/quote/lock', { data: { ...ETH_TO_BTC, provider: 'RELAY', ...swap } });
+  expect(locked.status(), await locked.text()).toBe(200);
+  const executed = await request.post('/api/v1/quote/execute', { data: { lockId: (await locked.json()).data.lockId } });
+  expect(executed.status(), await executed.text()).toBe(200);
+  return (await executed.json()).data.transaction.id as string;
 }
 
 /**

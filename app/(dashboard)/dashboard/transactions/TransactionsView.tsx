@@ -12,11 +12,12 @@ import { Panel } from '@/app/_kit/Panel';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { EmptyState } from '@/app/_kit/states';
 import text from '@/app/_kit/text.module.css';
+import { CsvExportStatus, ExportCsvButton, useCsvExport } from '../../_components/CsvExport';
 import { providerCell, SwapRoute } from '../../_components/cells';
 import { QueryState } from '../../_components/states';
 import { type RouterOutputs, useTRPC } from '../../_trpc/client';
 import { type ChainOption, Filters } from './Filters';
-import { type IgnoredParam, PER_PAGE, searchFromParams } from './search-params';
+import { type IgnoredParam, PER_PAGE, searchFromParams, transactionsExportHref } from './search-params';
 import styles from './transactions.module.css';
 
 type Row = RouterOutputs['transactions']['search']['items'][number];
@@ -76,6 +77,7 @@ export function TransactionsView({ chains }: { chains: ChainOption[] }) {
   const params = useSearchParams();
   const { input, ignored } = searchFromParams((key) => params.get(key));
   const result = useQuery(trpc.transactions.search.queryOptions(input, { placeholderData: keepPreviousData }));
+  const csv = useCsvExport();
 
   const navigate = (patch: Record<string, string | null>) => {
     const next = new URLSearchParams(params.toString());
@@ -102,7 +104,8 @@ export function TransactionsView({ chains }: { chains: ChainOption[] }) {
         onApply={(values) => navigate({ ...values, page: null })}
         onReset={() => router.replace(pathname, { scroll: false })}
       />
-      <Panel title="Results">
+      <Panel title="Results" actions={<ExportCsvButton control={csv} href={transactionsExportHref(input)} />}>
+        <CsvExportStatus control={csv} />
         <QueryState query={result} loading="Loading transactions…" boxed={false}>
           {({ items, total, totalCapped }) => (
             <DataTable

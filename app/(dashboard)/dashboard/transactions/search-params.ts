@@ -126,3 +126,8 @@ const isStatus = (value: string): value is (typeof TX_STATUSES)[number] =>
   (TX_STATUSES as readonly string[]).includes(value);
 const isSortField = (value: string | undefined): value is (typeof TRANSACTION_SORT_FIELDS)[number] =>
   (TRANSACTION_SORT_FIELDS as readonly string[]).includes(value ?? '');
+
+/** The CSV export of a search: every match in the search's order, whatever page is shown. */
+export function transactionsExportHref({ page: _page, perPage: _perPage, ...search }: SearchInput): string {
+  return `/api/exports/transactions?input=${encodeURIComponent(JSON.stringify(search))}`;
+}

@@ -17,8 +17,10 @@ import { EmptyState, ErrorState, LoadingState } from '@/app/_kit/states';
 import { swapperSees } from '@/app/_kit/substatus';
 import text from '@/app/_kit/text.module.css';
 import { providerName } from '@/server/catalog/names';
+import { CsvExportStatus, ExportCsvButton, useCsvExport } from '../../../_components/CsvExport';
 import { describeError } from '../../../_components/query-error';
 import { type RouterOutputs, useTRPC } from '../../../_trpc/client';
+import { transactionsExportHref } from '../search-params';
 import styles from './detail.module.css';
 import { Timeline } from './Timeline';
 import { WebhookDeliveries } from './WebhookDeliveries';
@@ -31,6 +33,7 @@ export function TransactionDetailView({ id, canRedeliver }: { id: string; canRed
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const detail = useQuery(trpc.transactions.detail.queryOptions({ id }));
+  const csv = useCsvExport();
   const poll = useMutation(
     trpc.transactions.pollNow.mutationOptions({
       onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.transactions.detail.queryKey({ id }) }),
@@ -71,11 +74,15 @@ export function TransactionDetailView({ id, canRedeliver }: { id: string; canRed
         lead={`${providerName(tx.provider)} · created ${formatDateTime(tx.createdAt)}`}
         back={back}
         actions={
-          <Button variant="primary" onClick={() => poll.mutate({ id })} busy={poll.isPending}>
-            {poll.isPending ? 'Polling…' : 'Poll now'}
-          </Button>
+          <span className={layout.inline}>
+            <ExportCsvButton control={csv} size="medium" href={transactionsExportHref({ query: tx.id })} />
+            <Button variant="primary" onClick={() => poll.mutate({ id })} busy={poll.isPending}>
+              {poll.isPending ? 'Polling…' : 'Poll now'}
+            </Button>
+          </span>
         }
       />
+      <CsvExportStatus control={csv} />
       <div aria-live="polite" className={styles.pollStatus}>
         {poll.isSuccess ? <PollOutcome provider={providerName(tx.provider)} result={poll.data} /> : null}
         {poll.isError ? (
