@@ -1,16 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordAudit } from '../server/audit/record';
+import { auditExportRoute } from '../server/exports/http';
 import { startTestApp, type TestApp } from './support/app';
 import { type Caller, callerFor, outcomeOf, signedInUser } from './support/dashboard';
 
 let t: TestApp;
 let admin: Caller;
+let adminHeaders: Headers;
 const alice = { userId: 'usr_alice', email: 'Alice@switchyard.test', role: 'support' };
 const origin = (address: string) => ({ requestId: 'req_x', clientAddress: address, userAgent: 'vitest' });
 
 beforeAll(async () => {
   t = await startTestApp();
-  admin = await callerFor(t.app, (await signedInUser(t.app, 'admin')).headers);
+  adminHeaders = (await signedInUser(t.app, 'admin')).headers;
+  admin = await callerFor(t.app, adminHeaders);
   for (let i = 0; i < 7; i++) {
     await recordAudit(t.app.db, { action: 'transaction.poll_now', actor: alice, targetId: `tx_${i}` });
   }
@@ -75,5 +78,44 @@ describe('audit.failedSignIns', () => {
       ['alice@switchyard.test', 3],
       ['bob@switchyard.test', 1],
     ]);
+  });
+});
+
+describe('GET /api/exports/audit', () => {
+  const download = (filter: Record<string, unknown>, headers: Headers) =>
+    auditExportRoute(
+      new Request(`http://127.0.0.1:3000/api/exports/audit?input=${encodeURIComponent(JSON.stringify(filter))}`, {
+        headers,
+      }),
+      t.app,
+    );
+
+  it('streams the filtered events as RFC 4180 CSV, formula cells neutralised, and records the export', async () => {
+    await recordAudit(t.app.db, {
+      action: 'auth.sign_in_failed',
+      actor: null,
+      actorEmail: '=HYPERLINK("http://x.test","a,b")',
+      origin: origin('192.0.2.200'),
+    });
+    const response = await download({ action: 'auth.sign_in_failed' }, adminHeaders);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-total-count')).toBe('5');
+    const lines = (await response.text()).split('\r\n');
+    expect(lines[0]).toBe(
+      'id,at,actor_user_id,actor_email,actor_role,action,target_type,target_id,before,after,request_id,client_address,user_agent,prev_hash,hash',
+    );
+    expect(lines).toHaveLength(7);
+    expect(lines[1]).toContain(`"'=HYPERLINK(""http://x.test"",""a,b"")"`);
+    expect(lines[1]).toMatch(/^\d+,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z,/);
+    const [recorded] = await t.app.sql<{ after: { filter: unknown }; request_id: string }[]>`
+      select after, request_id from audit_events where action = 'export' and target_id = 'audit' order by id desc limit 1`;
+    expect(recorded?.after.filter).toEqual({ action: 'auth.sign_in_failed' });
+    expect(recorded?.request_id).toBe(response.headers.get('x-request-id'));
+  });
+
+  it('is for admins only', async () => {
+    const support = await signedInUser(t.app, 'support');
+    expect((await download({}, support.headers)).status).toBe(403);
+    expect((await download({}, new Headers())).status).toBe(401);
   });
 });

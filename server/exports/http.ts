@@ -1,8 +1,14 @@
 import type { z } from 'zod';
+import { exportAuditEvents } from '../audit/export';
+import { requestOrigin } from '../audit/origin';
+import { recordAudit } from '../audit/record';
+import { auditFilterInput } from '../audit/schemas';
 import { GATES, type Gate, passesGate, type Viewer } from '../auth/roles';
 import { getViewer } from '../auth/session';
 import { type AppContext, getAppContext } from '../context';
 import { problemsFromZod, toAppError, validationError } from '../errors';
+import { newRequestId } from '../ids';
+import { clientAddress } from '../ratelimit/client';
 import { onReadTarget, sessionFences } from '../read-context';
 import { transactionSearchInput } from '../schemas/transactions';
 import { limitDashboardCall } from '../trpc/rate-limit';
@@ -32,6 +38,7 @@ function parseInput<T>(schema: z.ZodType<T>, url: string): T {
  * and the body streamed as `run` reads it. `X-Total-Count` is sent first, for the progress bar.
  */
 export function csvExportRoute<T>(
+  kind: string,
   gate: Gate,
   schema: z.ZodType<T>,
   run: (ctx: AppContext, viewer: Viewer, input: T, signal: AbortSignal) => Promise<CsvExport>,
@@ -45,6 +52,15 @@ export function csvExportRoute<T>(
       }
       await limitDashboardCall(app, viewer.userId);
       const input = parseInput(schema, request.url);
+      const requestId = newRequestId();
+      // Before the export reserves its connection: a burst of exports cannot then hold every one the audit needs.
+      await recordAudit(app.db, {
+        action: 'export',
+        actor: viewer,
+        origin: requestOrigin(request.headers, clientAddress(request, app.config), requestId),
+        targetId: kind,
+        after: { filter: input as Record<string, unknown> },
+      });
       const csv = await onReadTarget(app, (on) => run(on, viewer, input, request.signal), sessionFences(viewer));
       return new Response(csv.body, {
         headers: {
@@ -53,6 +69,7 @@ export function csvExportRoute<T>(
           'x-total-count': String(csv.total),
           'cache-control': 'no-store',
           'x-content-type-options': 'nosniff',
+          'x-request-id': requestId,
         },
       });
     } catch (error) {
@@ -65,7 +82,13 @@ export function csvExportRoute<T>(
 
 /** GET /api/exports/transactions: the Transactions page's search, every match. */
 export const transactionsExportRoute = csvExportRoute(
+  'transactions',
   'support',
   transactionSearchInput,
   (ctx, _viewer, input, signal) => exportTransactions(ctx, input, { signal }),
+);
+
+/** GET /api/exports/audit: the audit page's filters, every matching event. */
+export const auditExportRoute = csvExportRoute('audit', 'admin', auditFilterInput, (ctx, _viewer, input, signal) =>
+  exportAuditEvents(ctx, input, { signal }),
 );
