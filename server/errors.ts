@@ -95,6 +95,8 @@ const UNAVAILABLE_CODES = new Set([
   '57P02',
   '57P03',
   '53300',
+  // read_only_sql_transaction: a write reached a server that is (now) a standby, as during a failover.
+  '25006',
   // Connection exceptions; PgBouncer answers 08P01 when it cannot reach or log in to the server.
   '08000',
   '08001',
@@ -103,6 +105,9 @@ const UNAVAILABLE_CODES = new Set([
   '08006',
   '08P01',
 ]);
+
+/** How soon a client may retry when a backing service is down: about a Postgres failover's loop. */
+export const DEPENDENCY_RETRY_AFTER_SECONDS = '2';
 
 /** True for errors that mean Postgres or Redis cannot be reached right now. */
 export function isDependencyUnavailable(error: unknown): boolean {
@@ -122,6 +127,7 @@ export function toAppError(error: unknown): AppError {
   if (isDependencyUnavailable(error)) {
     return new AppError('SERVICE_UNAVAILABLE', 'A backing service is temporarily unavailable; retry shortly', {
       cause: error,
+      headers: { 'retry-after': DEPENDENCY_RETRY_AFTER_SECONDS },
     });
   }
   return new AppError('INTERNAL_ERROR', 'Internal error', { cause: error, retryable: false });
