@@ -12,6 +12,8 @@ export SIMULATOR_BASE_PORT="${SIMULATOR_BASE_PORT:-4810}" WORKER_HEALTH_PORT="${
 export TRACKING_TIME_SCALE=0.05 TRACKING_MIN_INTERVAL_MS=100
 # The Rate limits page reads 429s once rolled up: a few seconds after they happen, not a minute.
 export RATE_LIMIT_ROLLUP_INTERVAL_MS=2000
+# The route-times spec writes route_time_daily rows: read again within a second, not a minute.
+export ROUTE_TIME_CACHE_MS=1000
 # The webhook test's receiver listens on loopback.
 export WEBHOOK_ALLOW_PRIVATE_TARGETS=true
 node scripts/build-server.mjs

@@ -21,6 +21,7 @@ const localDateTime = new Intl.DateTimeFormat('en-GB', {
   second: '2-digit',
 });
 const localTime = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const localMinute = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
 // With the day: a 24 h range has 25 hourly buckets, and "14:00" alone would read the same at both ends.
 const bucketHour = new Intl.DateTimeFormat('en-GB', {
   day: '2-digit',
@@ -108,7 +109,8 @@ export function formatLocalDateTime(iso: string | null | undefined): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : localDateTime.format(date);
 }
-export const formatLocalTime = (value: number | Date) => localTime.format(value);
+export const formatLocalTime = (value: number | Date, seconds = true) =>
+  (seconds ? localTime : localMinute).format(value);
 
 export const formatBucket = (value: Date | string, bucket: 'hour' | 'day') =>
   (bucket === 'hour' ? bucketHour : bucketDay).format(new Date(value));

@@ -157,7 +157,7 @@ export const api = {
   execute: (body: { lockId: string; referralCode?: string }, idempotencyKey: string) =>
     post<{ data: ExecuteResult }>('/api/v1/quote/execute', body, { 'idempotency-key': idempotencyKey }),
   status: (transactionId: string, signal?: AbortSignal) =>
-    get<{ data: { transaction: Transaction; final: boolean } }>(
+    get<{ data: TransactionStatus }>(
       `/api/v1/transaction/status?transactionId=${encodeURIComponent(transactionId)}`,
       signal,
     ),

@@ -1,10 +1,10 @@
 import { VisuallyHidden } from '@/app/_kit/a11y';
 import { Button } from '@/app/_kit/Button';
 import { FeeSummary } from '@/app/_kit/FeeSummary';
-import { formatAmount, formatEstimate, formatPercent, formatUsd } from '@/app/_kit/format';
+import { formatAmount, formatPercent, formatUsd } from '@/app/_kit/format';
 import { Notice } from '@/app/_kit/Notice';
 import type { Route } from '../_lib/api';
-import { feeShare, LARGE_FEE_SHARE, modeLabel } from './route-labels';
+import { feeShare, LARGE_FEE_SHARE, modeLabel, usualTime } from './route-labels';
 import styles from './routes.module.css';
 
 interface RouteListProps {
@@ -14,13 +14,29 @@ interface RouteListProps {
   /** Route being locked right now, if any. */
   lockingRouteId: string | null;
   disabled: boolean;
+  /** How the list is ordered, for its label. */
+  order?: string;
+  /** The best rate (the API ranks it first), wherever the order puts it. */
+  best?: Route;
 }
 
-/** Routes as the API ranks them (best first); each can be locked. */
-export function RouteList({ routes, providerName, onChoose, lockingRouteId, disabled }: RouteListProps) {
+const keyOf = (route: Route) => `${route.provider}:${route.routeId}`;
+
+/** Routes in the order given; the API's first (the most received) is the best rate. Each can be locked. */
+export function RouteList({
+  routes,
+  providerName,
+  onChoose,
+  lockingRouteId,
+  disabled,
+  order = 'best first',
+  best = routes[0],
+}: RouteListProps) {
   return (
-    <ol className={styles.list} aria-label="Available routes, best first">
+    <ol className={styles.list} aria-label={`Available routes, ${order}`}>
       {routes.map((route, index) => {
+        const isBest = best !== undefined && keyOf(best) === keyOf(route);
+        const time = usualTime(route);
         const name = providerName(route.provider);
         const headingId = `route-${index}-name`;
         const usd = formatUsd(route.dst.usd, '');
@@ -29,8 +45,8 @@ export function RouteList({ routes, providerName, onChoose, lockingRouteId, disa
         const share = feeShare(route);
         return (
           <li
-            key={`${route.provider}:${route.routeId}`}
-            className={index === 0 ? `${styles.card} ${styles.best}` : styles.card}
+            key={keyOf(route)}
+            className={isBest ? `${styles.card} ${styles.best}` : styles.card}
             aria-labelledby={headingId}
             data-provider={route.provider}
           >
@@ -38,7 +54,7 @@ export function RouteList({ routes, providerName, onChoose, lockingRouteId, disa
               <h3 id={headingId} className={styles.name}>
                 {name}
               </h3>
-              {index === 0 && <span className={styles.tag}>Best rate</span>}
+              {isBest && <span className={styles.tag}>Best rate</span>}
               {mode && (
                 <span className={styles.mode} title={mode.hint}>
                   {mode.label}
@@ -59,7 +75,7 @@ export function RouteList({ routes, providerName, onChoose, lockingRouteId, disa
               </div>
               <div className={styles.stat}>
                 <dt>Time</dt>
-                <dd>{formatEstimate(route.estimatedTime)}</dd>
+                <dd title={time?.hint}>{time?.text ?? '—'}</dd>
               </div>
               {route.minimumReceived && (
                 <div className={styles.stat}>

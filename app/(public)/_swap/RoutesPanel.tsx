@@ -1,5 +1,6 @@
 'use client';
 
+import { useState } from 'react';
 import { formatAmount } from '@/app/_kit/format';
 import layout from '@/app/_kit/layout.module.css';
 import { Notice } from '@/app/_kit/Notice';
@@ -7,6 +8,8 @@ import { Panel } from '@/app/_kit/Panel';
 import { EmptyState, ErrorState, LoadingState } from '@/app/_kit/states';
 import { ErrorText } from './ErrorText';
 import { RouteList } from './RouteList';
+import { type RouteSort, sortRoutes } from './route-labels';
+import styles from './routes.module.css';
 import { pairKey, quoteOf } from './swap-state';
 import type { Swap } from './useSwap';
 
@@ -22,7 +25,7 @@ export function RoutesPanel({ swap, providerName }: { swap: Swap; providerName: 
       busy={stage.step === 'quoting'}
       lead={
         routes.length > 0
-          ? `${routes.length} route${routes.length > 1 ? 's' : ''} for ${formatAmount(routes[0]?.src.amount, routes[0]?.src.currency)}, best rate first.`
+          ? `${routes.length} route${routes.length > 1 ? 's' : ''} for ${formatAmount(routes[0]?.src.amount, routes[0]?.src.currency)}.`
           : undefined
       }
     >
@@ -60,6 +63,7 @@ function RouteChoice({
   stale: boolean;
 }) {
   const { stage } = swap.state;
+  const [sort, setSort] = useState<RouteSort>('amount');
   if (stage.step !== 'routes' && stage.step !== 'locking') return null;
   return (
     <div className={layout.stackTight}>
@@ -73,13 +77,41 @@ function RouteChoice({
           <ErrorText error={stage.lockError} />
         </Notice>
       )}
+      {stage.quote.routes.length > 1 && <SortChoice sort={sort} onChange={setSort} />}
       <RouteList
-        routes={stage.quote.routes}
+        routes={sortRoutes(stage.quote.routes, sort)}
+        best={stage.quote.routes[0]}
+        order={sort === 'amount' ? 'best rate first' : 'fastest first'}
         providerName={providerName}
         onChoose={swap.chooseRoute}
         lockingRouteId={stage.step === 'locking' ? stage.routeId : null}
         disabled={stale || stage.step === 'locking'}
       />
     </div>
+  );
+}
+
+const SORTS: { value: RouteSort; label: string }[] = [
+  { value: 'amount', label: 'Amount received' },
+  { value: 'speed', label: 'Speed' },
+];
+
+function SortChoice({ sort, onChange }: { sort: RouteSort; onChange: (sort: RouteSort) => void }) {
+  return (
+    <fieldset className={styles.sort}>
+      <legend className={styles.sortLegend}>Sort by</legend>
+      {SORTS.map(({ value, label }) => (
+        <label key={value} className={styles.sortOption}>
+          <input
+            type="radio"
+            name="route-sort"
+            value={value}
+            checked={sort === value}
+            onChange={() => onChange(value)}
+          />
+          {label}
+        </label>
+      ))}
+    </fieldset>
   );
 }

@@ -29,3 +29,57 @@ export function feeShare(route: Pick<Route, 'src' | 'fee'>): number | null {
   }
   return fee / sent;
 }
+
+const unitOf = (seconds: number) => (seconds < 60 ? 's' : seconds < 3600 ? 'min' : 'h');
+const inUnit = (seconds: number, unit: 's' | 'min' | 'h') =>
+  unit === 's'
+    ? Math.round(seconds)
+    : unit === 'min'
+      ? Math.round(seconds / 60)
+      : Math.round((seconds / 3600) * 10) / 10;
+
+const duration = (seconds: number) => `${inUnit(seconds, unitOf(seconds))} ${unitOf(seconds)}`;
+
+/** `3–8 min`, `45 s–2 min`, `about 5 min`: a span of two durations, in the larger one's unit where they share it. */
+export function formatTimeSpan(fromSeconds: number, toSeconds: number): string {
+  const high = unitOf(toSeconds);
+  const low = unitOf(fromSeconds);
+  const to = inUnit(toSeconds, high);
+  const from = inUnit(fromSeconds, low);
+  if (low === high) return from === to ? `about ${to} ${high}` : `${from}–${to} ${high}`;
+  return `${from} ${low}–${to} ${high}`;
+}
+
+/** What a route card says of its time: our swaps' p50–p90, the provider's estimate, or nothing known. */
+export function usualTime(route: Pick<Route, 'observedTime' | 'estimatedTime'>): { text: string; hint: string } | null {
+  const observed = route.observedTime;
+  if (observed?.source === 'observed') {
+    return {
+      text: `usually ${formatTimeSpan(observed.p50Seconds, observed.p90Seconds)}`,
+      hint: `Half of our last ${observed.samples} swaps on this route took ${duration(observed.p50Seconds)} or less; nine in ten, ${duration(observed.p90Seconds)} or less.`,
+    };
+  }
+  const seconds = observed?.p50Seconds ?? route.estimatedTime;
+  if (!(seconds > 0)) return null;
+  return {
+    text: `about ${duration(seconds)}`,
+    hint: "The provider's estimate: too few of our own swaps on this route to say.",
+  };
+}
+
+export type RouteSort = 'amount' | 'speed';
+
+/** The seconds a route is ranked by for speed: our p50, else the provider's estimate; unknown last. */
+const speedOf = (route: Pick<Route, 'observedTime' | 'estimatedTime'>) => {
+  const seconds = route.observedTime?.p50Seconds ?? route.estimatedTime;
+  return seconds > 0 ? seconds : Number.POSITIVE_INFINITY;
+};
+
+/** Routes by amount received (the API's order, best first) or by speed, the better amount first among equals. */
+export function sortRoutes<R extends Pick<Route, 'observedTime' | 'estimatedTime'>>(routes: R[], by: RouteSort): R[] {
+  if (by === 'amount') return routes;
+  return routes
+    .map((route, rank) => ({ route, rank }))
+    .sort((a, b) => speedOf(a.route) - speedOf(b.route) || a.rank - b.rank)
+    .map(({ route }) => route);
+}

@@ -90,6 +90,25 @@ function timing(
   );
 }
 
+/** From the route's own history (`expectedBy`): when it is usually done, and past that, plainly what happens now. */
+function expectedTiming(expected: number, late: boolean, provider: string): ReactNode {
+  if (!late) {
+    return (
+      <span data-testid="expected-by">
+        Usually done by <LocalTime value={expected} seconds={false} />
+      </span>
+    );
+  }
+  return (
+    <span data-testid="expected-by" className={styles.longer}>
+      <strong>Taking longer than usual.</strong> Most swaps on this route are done by now (
+      <LocalTime value={expected} seconds={false} />
+      ). Nothing is lost: {provider} is still working on it and we keep checking; when it finishes, the funds arrive or
+      go back to your wallet, and this page shows which. Our support team sees late swaps too.
+    </span>
+  );
+}
+
 const CONNECTION_TEXT = {
   /** What the server's HTML says: without the page's script it never connects. */
   static: 'This page shows the swap as it was when it loaded: reload it to see changes.',
@@ -100,6 +119,7 @@ const CONNECTION_TEXT = {
 function Ready({
   tx,
   final,
+  expectedBy,
   receivedAt,
   connection,
   initial,
@@ -133,8 +153,12 @@ function Ready({
   }, [showSent]);
   const hydrated = useHydrated();
   const estimatedSeconds = execution?.result?.quote?.estimatedTime;
-  const late = usePassed(final || awaitingSwapper ? null : dueAt(tx, estimatedSeconds));
-  const estimate = timing(tx, final, estimatedSeconds, { awaitingSwapper, late });
+  const expected = expectedBy ? Date.parse(expectedBy) : null;
+  const late = usePassed(final || awaitingSwapper ? null : (expected ?? dueAt(tx, estimatedSeconds)));
+  const estimate =
+    expected !== null && !final && !awaitingSwapper
+      ? expectedTiming(expected, late, providerName(tx.provider))
+      : timing(tx, final, estimatedSeconds, { awaitingSwapper, late });
   const links = tx.explorerUrls;
   const seen = swapperSees(tx, providerName(tx.provider));
   return (
@@ -271,6 +295,7 @@ const stateOf = (initial: TrackerInitial | null | undefined): TrackerState | und
         kind: 'ready',
         tx: initial.status.transaction,
         final: initial.status.final,
+        expectedBy: initial.status.expectedBy ?? null,
         receivedAt: initial.readAt,
         connection: 'opening',
       };

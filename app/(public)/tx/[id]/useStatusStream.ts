@@ -10,7 +10,15 @@ export type TrackerState =
   | { kind: 'loading' }
   | { kind: 'not-found' }
   | { kind: 'error'; error: ApiError }
-  | { kind: 'ready'; tx: Transaction; final: boolean; receivedAt: number; connection: Connection };
+  | {
+      kind: 'ready';
+      tx: Transaction;
+      final: boolean;
+      /** When a pending swap is usually done (the status answer's `expectedBy`); null when not known. */
+      expectedBy: string | null;
+      receivedAt: number;
+      connection: Connection;
+    };
 
 /** The live updates: being opened (the state shown came with the page), open, or lost and being reopened. */
 export type Connection = 'opening' | 'live' | 'lost';
@@ -46,6 +54,7 @@ export function useStatusStream(transactionId: string, initial: TrackerState = {
           kind: 'ready',
           tx: data.transaction,
           final: data.final,
+          expectedBy: data.expectedBy ?? null,
           receivedAt: Date.now(),
           connection: 'lost',
         });
@@ -70,6 +79,7 @@ export function useStatusStream(transactionId: string, initial: TrackerState = {
           kind: 'ready',
           tx: data.transaction,
           final: data.final,
+          expectedBy: data.expectedBy ?? null,
           receivedAt: Date.now(),
           connection: 'live',
         });
