@@ -56,6 +56,7 @@ describe(`the alert rules (${RULES})`, () => {
         'SwitchyardMetricsAbsent',
         'SwitchyardWorkersAbsent',
         'SwitchyardMaintenanceJobOverdue',
+        'SwitchyardSignInFailureBurst',
       ].sort(),
     );
   });
