@@ -36,7 +36,10 @@ export function createDb({ url, poolMax, connectTimeoutMs, transactionPooled = f
     prepare: !transactionPooled,
     ...(transactionPooled && { max_pipeline: 0 }),
     onnotice: () => {},
-    connection: { application_name: 'switchyard' },
+    // JIT compiles any statement whose estimate passes jit_above_cost, and a generic plan's estimates grow
+    // with the table: tens of ms of compiling for a read of a few buffers (migration 0021 says more). A
+    // pooler refuses startup parameters it does not know, so behind one only the database's default holds.
+    connection: { application_name: 'switchyard', ...(!transactionPooled && { jit: 'off' }) },
   });
   const db = drizzle(sql, { schema });
   return { db, sql, close: () => sql.end({ timeout: 2 }) };
