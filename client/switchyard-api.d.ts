@@ -911,10 +911,10 @@ export interface components {
         };
         WebhookEvent: {
             /**
-             * @description `transaction.final` for SUCCESS, FAILED and REFUND; `transaction.status_changed` for other changes
+             * @description `transaction.final` for SUCCESS, FAILED and REFUND; `transaction.status_changed` for other changes; `transaction.late` (to endpoints that opted in) once a pending swap is past its route's p90 × LATE_FACTOR
              * @enum {string}
              */
-            type: "transaction.created" | "transaction.status_changed" | "transaction.final";
+            type: "transaction.created" | "transaction.status_changed" | "transaction.final" | "transaction.late";
             /**
              * Format: date-time
              * @description When the change happened

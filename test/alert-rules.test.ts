@@ -57,6 +57,7 @@ describe(`the alert rules (${RULES})`, () => {
         'SwitchyardWorkersAbsent',
         'SwitchyardMaintenanceJobOverdue',
         'SwitchyardSignInFailureBurst',
+        'SwitchyardLateSwapsGrowing',
       ].sort(),
     );
   });

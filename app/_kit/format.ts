@@ -171,3 +171,24 @@ export function formatRelative(value: Date | string | null | undefined, now = Da
 export function truncateMiddle(value: string, head = 10, tail = 8): string {
   return value.length <= head + tail + 1 ? value : `${value.slice(0, head)}…${value.slice(-tail)}`;
 }
+
+const unitOf = (seconds: number) => (seconds < 60 ? 's' : seconds < 3600 ? 'min' : 'h');
+const inUnit = (seconds: number, unit: 's' | 'min' | 'h') =>
+  unit === 's'
+    ? Math.round(seconds)
+    : unit === 'min'
+      ? Math.round(seconds / 60)
+      : Math.round((seconds / 3600) * 10) / 10;
+
+/** A duration as the swapper reads it: `45 s`, `8 min`, `2.5 h`. */
+export const formatUsualDuration = (seconds: number) => `${inUnit(seconds, unitOf(seconds))} ${unitOf(seconds)}`;
+
+/** `3–8 min`, `45 s–2 min`, `about 5 min`: a span of two durations, in the larger one's unit where they share it. */
+export function formatTimeSpan(fromSeconds: number, toSeconds: number): string {
+  const high = unitOf(toSeconds);
+  const low = unitOf(fromSeconds);
+  const to = inUnit(toSeconds, high);
+  const from = inUnit(fromSeconds, low);
+  if (low === high) return from === to ? `about ${to} ${high}` : `${from}–${to} ${high}`;
+  return `${from} ${low}–${to} ${high}`;
+}

@@ -7,6 +7,7 @@ import { openTransactionStreamCount } from '../transactions/open-streams';
 import { providerHealth } from './provider-health';
 import {
   dependencyUp,
+  lateSwaps,
   maintenanceInterval,
   maintenanceLastSuccess,
   providerCircuitOpen,
@@ -42,6 +43,13 @@ async function collectTransactions(ctx: AppContext) {
   transactionsGauge.set({ state: 'pending' }, row?.pending ?? 0);
   transactionsGauge.set({ state: 'stale' }, row?.stale ?? 0);
   trackingLag.set(row?.lag ?? 0);
+  // Through the late index: only pending swaps that have a late time are read.
+  const late = await ctx.sql<{ provider: string; late: number }[]>`
+    select provider, count(*)::int as late from transactions
+    where status = 'PENDING' and late_at is not null and late_at <= now() group by provider`;
+  lateSwaps.reset();
+  for (const provider of ctx.providers.list().map((a) => a.key)) lateSwaps.set({ provider }, 0);
+  for (const { provider, late: n } of late) lateSwaps.set({ provider }, n);
 }
 
 async function collectQueues(ctx: AppContext) {

@@ -53,6 +53,12 @@ export const transactionsGauge = new Gauge({
   labelNames: ['state'] as const,
   registers: [registry],
 });
+export const lateSwaps = new Gauge({
+  name: 'switchyard_late_swaps',
+  help: "Pending swaps past their route's p90 times LATE_FACTOR, by provider",
+  labelNames: ['provider'] as const,
+  registers: [registry],
+});
 export const transactionStreamsOpen = new Gauge({
   name: 'switchyard_transaction_streams_open',
   help: "Status streams open in this process, each holding one of its client's stream slots",

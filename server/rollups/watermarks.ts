@@ -1,7 +1,7 @@
 import type postgres from 'postgres';
 import type { AppContext } from '../context';
 
-export type RollupName = 'locks' | 'provider_calls';
+export type RollupName = 'locks' | 'provider_calls' | 'late_swaps';
 
 /** Every row created before this is in the named rollup; null before its first run. */
 export async function rolledUntil(ctx: Pick<AppContext, 'sql'>, name: RollupName): Promise<Date | null> {

@@ -314,7 +314,9 @@ export const statusV1Response = z.object({ data: transactionStatusSchema });
 export const webhookEventSchema = z.object({
   type: z
     .enum(WEBHOOK_EVENT_TYPES)
-    .describe('`transaction.final` for SUCCESS, FAILED and REFUND; `transaction.status_changed` for other changes'),
+    .describe(
+      "`transaction.final` for SUCCESS, FAILED and REFUND; `transaction.status_changed` for other changes; `transaction.late` (to endpoints that opted in) once a pending swap is past its route's p90 × LATE_FACTOR",
+    ),
   timestamp: timestamp.describe('When the change happened'),
   data: transactionSchema.describe('The object the status endpoint returns as `data.transaction`'),
 });

@@ -76,7 +76,7 @@ export interface HistoryFilter {
 export const SEARCH_MATCHES_CAP = 10_000;
 
 /** The support search over every transaction. */
-export const TRANSACTION_SORT_FIELDS = ['createdAt', 'amountUsd', 'status', 'provider'] as const;
+export const TRANSACTION_SORT_FIELDS = ['createdAt', 'amountUsd', 'status', 'provider', 'lateness'] as const;
 export type TransactionSortField = (typeof TRANSACTION_SORT_FIELDS)[number];
 
 /** A search bound: a real date in years 1970–9999 (Postgres refuses the six-digit years a JS Date can hold). */
@@ -96,6 +96,8 @@ export const transactionSearchInput = z
     to: searchBound.optional(),
     referralCode: storable(z.string().trim().max(64)).optional(),
     stale: z.boolean().optional(),
+    /** Pending swaps past their route's p90 × LATE_FACTOR. */
+    late: z.boolean().optional(),
     sort: z
       .object({ field: z.enum(TRANSACTION_SORT_FIELDS), direction: z.enum(['asc', 'desc']) })
       .default({ field: 'createdAt', direction: 'desc' }),

@@ -9,6 +9,8 @@ const emptyJob = z.object({}).strict();
 const webhookFanOutJob = z.object({
   transactionId: transactionJob.shape.transactionId,
   created: z.boolean(),
+  /** A pending swap turned late (`transaction.late`, to endpoints that opted in). */
+  late: z.boolean().optional(),
 });
 const webhookDeliveryJob = z.object({ messageId: z.string().regex(/^msg_[0-9A-Za-z]{22}$/) });
 

@@ -67,6 +67,14 @@ async function searchWhere(
   // Only pending swaps are ever stale (a final status clears the flag): the stale ones have an index of their own.
   if (input.stale === true) where.push(sql`(${transactions.status} = 'PENDING' and ${transactions.stale})`);
   if (input.stale === false) where.push(sql`not ${transactions.stale}`);
+  // Late and lateness read the pending swaps that have a time (a partial index), never the whole table.
+  if (input.late === true || input.sort.field === 'lateness') {
+    where.push(sql`(${transactions.status} = 'PENDING' and ${transactions.lateAt} is not null)`);
+  }
+  if (input.late === true) where.push(sql`${transactions.lateAt} <= now()`);
+  if (input.late === false) {
+    where.push(sql`not (${transactions.status} = 'PENDING' and coalesce(${transactions.lateAt} <= now(), false))`);
+  }
   return { where: where.length ? and(...where) : undefined, alternatives };
 }
 
@@ -81,11 +89,14 @@ const SORT_COLUMNS = {
   amountUsd: transactions.amountUsd,
   status: transactions.status,
   provider: transactions.provider,
+  lateness: transactions.lateAt,
 } as const;
 
 /** Every sort reads an index in one direction or the other: (column, created_at, id). */
 export function searchOrder({ field, direction }: TransactionSearchInput['sort']): SQL[] {
   const order = direction === 'asc' ? asc : desc;
+  // Most late first (desc) is the earliest lateAt first: the late index read forwards.
+  if (field === 'lateness') return [(direction === 'desc' ? asc : desc)(transactions.lateAt), order(transactions.id)];
   const tail = [order(transactions.createdAt), order(transactions.id)];
   if (field === 'createdAt') return tail;
   // amount_usd is nullable; its index keeps nulls last going down, so first going up.
@@ -94,6 +105,15 @@ export function searchOrder({ field, direction }: TransactionSearchInput['sort']
       ? sql`${transactions.amountUsd} ${sql.raw(direction === 'asc' ? 'asc nulls first' : 'desc nulls last')}`
       : order(SORT_COLUMNS[field]);
   return [primary, ...tail];
+}
+
+/** A pending swap past its late time, and by how much it is past its usual one (`expectedBy`). */
+export function lateness(tx: Pick<TransactionRow, 'status' | 'expectedBy' | 'lateAt'>, now = Date.now()) {
+  const late = tx.status === 'PENDING' && tx.lateAt !== null && tx.lateAt.getTime() <= now;
+  return {
+    late,
+    overdueSeconds: late && tx.expectedBy ? Math.round((now - tx.expectedBy.getTime()) / 1000) : null,
+  };
 }
 
 export function presentTransactionSummary(tx: TransactionRow) {
@@ -115,6 +135,7 @@ export function presentTransactionSummary(tx: TransactionRow) {
     recipientWalletAddress: tx.recipientWalletAddress,
     referralCode: tx.referralCode,
     stale: tx.stale,
+    ...lateness(tx),
     createdAt: tx.createdAt,
   };
 }

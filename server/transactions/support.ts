@@ -7,6 +7,7 @@ import type { AppContext } from '../context';
 import { notFound } from '../errors';
 import { recordedFeeSummary } from '../fees/summary';
 import { reasonOf, type Substatus } from '../providers/types';
+import type { ObservedTime } from '../route-times/times';
 import { claimedHash } from '../tracking/hash-claims';
 import { isPollable, pollTransaction } from '../tracking/poll';
 import { redactSecrets } from './redact';
@@ -71,6 +72,14 @@ export async function getTransactionDetail(ctx: AppContext, transactionId: strin
       lastUpstreamState: tx.lastUpstreamState,
       stale: tx.stale,
       pollable: isPollable(ctx, tx),
+    },
+    routeTime: {
+      /** The route's time as the swapper was shown it at lock; null when there was none. */
+      shown: ((tx.quote as { observedTime?: ObservedTime | null }).observedTime ?? null) as ObservedTime | null,
+      expectedBy: tx.expectedBy,
+      lateAt: tx.lateAt,
+      /** Pending: how long it has been in flight; final: how long it took. */
+      seconds: Math.round(((tx.finalizedAt ?? new Date()).getTime() - tx.createdAt.getTime()) / 1000),
     },
     providerContext: {
       trackingContext: redactSecrets(tx.trackingContext),

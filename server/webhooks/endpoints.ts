@@ -45,6 +45,7 @@ const presentEndpoint = (row: EndpointRow, owner: EndpointOwner) => {
     url: row.url,
     scope: row.scope,
     description: row.description,
+    lateEvents: row.lateEvents,
     enabled: row.enabled && !blocked,
     disabledReason: blocked ?? (row.enabled ? null : row.disabledReason),
     canEnable: !row.enabled && !blocked,
@@ -120,6 +121,7 @@ export async function createWebhookEndpoint(
         scope: input.scope,
         url: target.url.toString(),
         description: input.description || null,
+        lateEvents: input.lateEvents,
         secret: newSecret(),
       })
       .returning();

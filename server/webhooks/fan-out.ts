@@ -80,7 +80,7 @@ export const webhookEventType = (created: boolean, status: Parameters<typeof isF
  */
 const endpointsFor = perKey((ctx: AppContext) =>
   ctx.db
-    .select({ id: webhookEndpoints.id })
+    .select({ id: webhookEndpoints.id, lateEvents: webhookEndpoints.lateEvents })
     .from(webhookEndpoints)
     .innerJoin(authUsers, eq(authUsers.id, webhookEndpoints.ownerId))
     .where(
@@ -111,10 +111,13 @@ export async function fanOutChange(ctx: AppContext, job: JobData<'webhooks.fan-o
   if (isDemoTransactionId(job.transactionId)) return { messages: 0, queued: [] };
   const tx = await transactionById(ctx, job.transactionId);
   if (!tx) return { messages: 0, queued: [] };
-  const endpoints = await endpointsFor(ctx).execute({ referralOwnerId: tx.referralOwnerId });
+  // `transaction.late` is opt-in per endpoint, and only told of a swap still pending.
+  if (job.late && tx.status !== 'PENDING') return { messages: 0, queued: [] };
+  const matched = await endpointsFor(ctx).execute({ referralOwnerId: tx.referralOwnerId });
+  const endpoints = job.late ? matched.filter((endpoint) => endpoint.lateEvents) : matched;
   if (!endpoints.length) return { messages: 0, queued: [] };
 
-  const type = webhookEventType(job.created, tx.status);
+  const type = job.late ? 'transaction.late' : webhookEventType(job.created, tx.status);
   const data = presentTransaction(tx, await getCatalog(ctx));
   const { updatedAt: _updatedAt, ...state } = data;
   const digest = createHash('sha256').update(JSON.stringify(state)).digest('base64url');

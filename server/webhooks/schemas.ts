@@ -5,7 +5,12 @@ import { recordId } from '../schemas/common';
 
 export const WEBHOOK_SCOPES = ['affiliate', 'all'] as const;
 export type WebhookScope = (typeof WEBHOOK_SCOPES)[number];
-export const WEBHOOK_EVENT_TYPES = ['transaction.created', 'transaction.status_changed', 'transaction.final'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'transaction.created',
+  'transaction.status_changed',
+  'transaction.final',
+  'transaction.late',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const WEBHOOK_MESSAGE_STATES = ['pending', 'delivered', 'failed'] as const;
 
@@ -19,6 +24,8 @@ export const createWebhookEndpointInput = z.object({
   /** `all` (every swap) is for admins; affiliates always get their own referred swaps. */
   scope: z.enum(WEBHOOK_SCOPES).default('affiliate'),
   description: z.string().trim().max(120).optional(),
+  /** Also send `transaction.late` when a pending swap passes its route's p90 × LATE_FACTOR. */
+  lateEvents: z.boolean().default(false),
 });
 export type CreateWebhookEndpointInput = z.output<typeof createWebhookEndpointInput>;
 

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  feeShare,
-  formatTimeSpan,
-  LARGE_FEE_SHARE,
-  modeLabel,
-  sortRoutes,
-  usualTime,
-} from '../../app/(public)/_swap/route-labels';
+import { formatTimeSpan } from '../../app/_kit/format';
+import { feeShare, LARGE_FEE_SHARE, modeLabel, sortRoutes, usualTime } from '../../app/(public)/_swap/route-labels';
 
 const steps = [{ type: 'swap', name: 'Chainflip swap', image: '' }];
 

@@ -7,6 +7,7 @@ import { recordedRun } from '../../server/maintenance/runs';
 import { sampleQueueDepths } from '../../server/observability/trends';
 import { rollupRateLimitHits } from '../../server/ratelimit/hits';
 import { rollupActivity } from '../../server/rollups/run';
+import { notifyLateSwaps } from '../../server/route-times/late';
 import { JOBS, type JobName, type MaintenanceJobName } from '../../server/tracking/jobs';
 import type { TrackingScheduler } from '../../server/tracking/queues';
 import { sweep } from '../../server/tracking/sweep';
@@ -17,7 +18,7 @@ export type MaintenanceTasks = Record<MaintenanceJobName, () => Promise<unknown>
 /** What each maintenance job does; `redis` is a worker connection that waits out a Redis restart. */
 export function maintenanceTasks(ctx: AppContext, scheduler: TrackingScheduler, redis: Redis): MaintenanceTasks {
   return {
-    'maintenance.sweep': () => sweep(ctx, scheduler),
+    'maintenance.sweep': async () => ({ ...(await sweep(ctx, scheduler)), ...(await notifyLateSwaps(ctx)) }),
     'maintenance.rollup-rate-limits': () => rollupRateLimitHits(ctx, redis),
     'maintenance.refresh-prices': () => refreshPrices(ctx),
     'maintenance.prune': () => pruneSamples(ctx),

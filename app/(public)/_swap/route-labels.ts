@@ -1,3 +1,4 @@
+import { formatTimeSpan, formatUsualDuration } from '@/app/_kit/format';
 import type { Route } from '../_lib/api';
 
 /** Providers that offer the same pair two ways; say which is which, so two cards never read alike. */
@@ -30,39 +31,19 @@ export function feeShare(route: Pick<Route, 'src' | 'fee'>): number | null {
   return fee / sent;
 }
 
-const unitOf = (seconds: number) => (seconds < 60 ? 's' : seconds < 3600 ? 'min' : 'h');
-const inUnit = (seconds: number, unit: 's' | 'min' | 'h') =>
-  unit === 's'
-    ? Math.round(seconds)
-    : unit === 'min'
-      ? Math.round(seconds / 60)
-      : Math.round((seconds / 3600) * 10) / 10;
-
-const duration = (seconds: number) => `${inUnit(seconds, unitOf(seconds))} ${unitOf(seconds)}`;
-
-/** `3–8 min`, `45 s–2 min`, `about 5 min`: a span of two durations, in the larger one's unit where they share it. */
-export function formatTimeSpan(fromSeconds: number, toSeconds: number): string {
-  const high = unitOf(toSeconds);
-  const low = unitOf(fromSeconds);
-  const to = inUnit(toSeconds, high);
-  const from = inUnit(fromSeconds, low);
-  if (low === high) return from === to ? `about ${to} ${high}` : `${from}–${to} ${high}`;
-  return `${from} ${low}–${to} ${high}`;
-}
-
 /** What a route card says of its time: our swaps' p50–p90, the provider's estimate, or nothing known. */
 export function usualTime(route: Pick<Route, 'observedTime' | 'estimatedTime'>): { text: string; hint: string } | null {
   const observed = route.observedTime;
   if (observed?.source === 'observed') {
     return {
       text: `usually ${formatTimeSpan(observed.p50Seconds, observed.p90Seconds)}`,
-      hint: `Half of our last ${observed.samples} swaps on this route took ${duration(observed.p50Seconds)} or less; nine in ten, ${duration(observed.p90Seconds)} or less.`,
+      hint: `Half of our last ${observed.samples} swaps on this route took ${formatUsualDuration(observed.p50Seconds)} or less; nine in ten, ${formatUsualDuration(observed.p90Seconds)} or less.`,
     };
   }
   const seconds = observed?.p50Seconds ?? route.estimatedTime;
   if (!(seconds > 0)) return null;
   return {
-    text: `about ${duration(seconds)}`,
+    text: `about ${formatUsualDuration(seconds)}`,
     hint: "The provider's estimate: too few of our own swaps on this route to say.",
   };
 }

@@ -9,7 +9,11 @@ import { TX_STATUSES } from '@/server/transactions/statuses';
 import forms from '../forms.module.css';
 import { checkDayRange } from './search-params';
 
-const FILTERS = ['q', 'status', 'provider', 'chain', 'from', 'to', 'ref', 'stale'] as const;
+const FILTERS = ['q', 'status', 'provider', 'chain', 'from', 'to', 'ref', 'stale', 'late'] as const;
+const YES_NO_FILTERS = [
+  ['stale', 'Stale', 'Stale only', 'Not stale'],
+  ['late', 'Late', 'Late only', 'Not late'],
+] as const;
 
 /** A filter that is off ("Any") unless one of `options` (values, or value–label pairs) is chosen. */
 function Choice({
@@ -129,15 +133,18 @@ export function Filters({
             <Field label="Referral code">
               <input name="ref" className={controlClass({ narrow: true })} defaultValue={initial('ref')} />
             </Field>
-            <Choice
-              name="stale"
-              label="Stale"
-              initial={initial('stale')}
-              options={[
-                ['yes', 'Stale only'],
-                ['no', 'Not stale'],
-              ]}
-            />
+            {YES_NO_FILTERS.map(([name, label, yes, no]) => (
+              <Choice
+                key={name}
+                name={name}
+                label={label}
+                initial={initial(name)}
+                options={[
+                  ['yes', yes],
+                  ['no', no],
+                ]}
+              />
+            ))}
           </div>
         </form>
       </Panel>

@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { columnsOf, DataTable, numeric, type SortingState } from '@/app/_kit/DataTable';
-import { formatDateTime, formatUsd } from '@/app/_kit/format';
+import { formatDateTime, formatDuration, formatUsd } from '@/app/_kit/format';
 import { Hash } from '@/app/_kit/Hash';
 import layout from '@/app/_kit/layout.module.css';
 import { Notice } from '@/app/_kit/Notice';
@@ -40,6 +40,7 @@ const columns = col.columns([
       <span className={layout.inline}>
         <StatusBadge status={getValue()} />
         {row.original.stale ? <StatusBadge status="stale" label="Stale" /> : null}
+        {row.original.late ? <StatusBadge status="stale" label="Late" /> : null}
       </span>
     ),
   }),
@@ -51,6 +52,12 @@ const columns = col.columns([
     cell: ({ row: { original: tx } }) => <SwapRoute {...tx} />,
   }),
   col.accessor('amountUsd', { header: 'USD', ...numeric(formatUsd) }),
+  col.accessor('overdueSeconds', {
+    id: 'lateness',
+    header: 'Late by',
+    sortDescFirst: true,
+    ...numeric(formatDuration),
+  }),
   col.display({
     id: 'hash',
     header: 'Latest hash',

@@ -84,6 +84,7 @@ function CreateEndpoint({ isAdmin, onCreated }: { isAdmin: boolean; onCreated: (
         url: String(form.get('url') ?? '').trim(),
         scope: (isAdmin ? String(form.get('scope')) : 'affiliate') as WebhookScope,
         ...(description ? { description } : {}),
+        lateEvents: form.get('lateEvents') === 'on',
       },
       { onSuccess: () => formElement.reset() },
     );
@@ -117,6 +118,9 @@ function CreateEndpoint({ isAdmin, onCreated }: { isAdmin: boolean; onCreated: (
           <Field label="Description (optional)">
             <input name="description" className={controlClass()} maxLength={120} placeholder="e.g. Production" />
           </Field>
+          <label className={forms.check}>
+            <input type="checkbox" name="lateEvents" /> Late swaps too
+          </label>
           <Button type="submit" variant="primary" disabled={create.isPending} busy={create.isPending}>
             Add endpoint
           </Button>
@@ -124,7 +128,9 @@ function CreateEndpoint({ isAdmin, onCreated }: { isAdmin: boolean; onCreated: (
         <p id={ids.help} className={forms.help}>
           HTTPS only, on a public address. Events: <span className={text.mono}>transaction.created</span>,{' '}
           <span className={text.mono}>transaction.status_changed</span>,{' '}
-          <span className={text.mono}>transaction.final</span>, signed per Standard Webhooks.
+          <span className={text.mono}>transaction.final</span>, and with “Late swaps too”{' '}
+          <span className={text.mono}>transaction.late</span> (a pending swap past its route&apos;s usual time ×
+          LATE_FACTOR), signed per Standard Webhooks.
         </p>
         <div aria-live="polite">
           {error ? (

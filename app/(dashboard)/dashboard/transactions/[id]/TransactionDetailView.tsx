@@ -4,7 +4,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '@/app/_kit/Button';
 import { CodeBlock } from '@/app/_kit/CodeBlock';
 import { Detail, DetailList } from '@/app/_kit/DetailList';
-import { formatAmount, formatCountOf, formatDateTime, formatUsd } from '@/app/_kit/format';
+import {
+  formatAmount,
+  formatCountOf,
+  formatDateTime,
+  formatTimeSpan,
+  formatUsd,
+  formatUsualDuration,
+} from '@/app/_kit/format';
 import { Hash } from '@/app/_kit/Hash';
 import layout from '@/app/_kit/layout.module.css';
 import { FormStatus, Notice } from '@/app/_kit/Notice';
@@ -69,6 +76,7 @@ export function TransactionDetailView({ id, canRedeliver }: { id: string; canRed
             <span className={styles.titleId}>{tx.id}</span>
             <StatusBadge status={tx.status} />
             {tracking.stale ? <StatusBadge status="stale" label="Stale" /> : null}
+            {tx.late ? <StatusBadge status="stale" label="Late" /> : null}
           </span>
         }
         lead={`${providerName(tx.provider)} · created ${formatDateTime(tx.createdAt)}`}
@@ -123,7 +131,7 @@ function PollOutcome({ provider, result }: { provider: string; result: RouterOut
 }
 
 function DetailPanels({
-  detail: { transaction: tx, hashes, tracking, providerContext, events },
+  detail: { transaction: tx, hashes, tracking, providerContext, events, routeTime },
 }: {
   detail: TransactionDetail;
 }) {
@@ -221,6 +229,9 @@ function DetailPanels({
               <Detail label="Stale">
                 {tracking.stale ? <StatusBadge status="stale" label="Stale: needs a look" /> : 'no'}
               </Detail>
+              <Detail label="Time">
+                <RouteTime tx={tx} time={routeTime} />
+              </Detail>
             </DetailList>
           </Panel>
         </div>
@@ -247,6 +258,32 @@ function SwapperSees({ tx }: { tx: TransactionDetail['transaction'] }) {
     <span data-testid="swapper-sees">
       {headline ? <strong>{headline}. </strong> : null}
       {sentence}
+    </span>
+  );
+}
+
+/** How long the swap has taken against its route's normal (the p50–p90 shown at lock), and whether it is late. */
+function RouteTime({ tx, time }: { tx: TransactionDetail['transaction']; time: TransactionDetail['routeTime'] }) {
+  const { shown } = time;
+  const normal = shown
+    ? shown.source === 'observed'
+      ? `usually ${formatTimeSpan(shown.p50Seconds, shown.p90Seconds)} on this route (p50–p90 of ${shown.samples} swaps)`
+      : `the provider's estimate was ${formatUsualDuration(shown.p50Seconds)} (too few of our swaps on this route)`
+    : 'no route time was shown when it was quoted';
+  const took = `${tx.status === 'PENDING' ? 'In flight' : 'Took'} ${formatUsualDuration(time.seconds)}`;
+  return (
+    <span data-testid="route-time">
+      {took}; {normal}.
+      {tx.late && tx.overdueSeconds !== null && shown ? (
+        <>
+          {' '}
+          <StatusBadge status="stale" label="Late" /> {formatUsualDuration(tx.overdueSeconds)} past its usual time (
+          {(time.seconds / Math.max(1, shown.p50Seconds)).toFixed(1)}× the route&apos;s p50); late since{' '}
+          {formatDateTime(time.lateAt)}.
+        </>
+      ) : time.expectedBy && tx.status === 'PENDING' ? (
+        <> Usually done by {formatDateTime(time.expectedBy)}.</>
+      ) : null}
     </span>
   );
 }
