@@ -52,6 +52,7 @@ const PARAM_OF: Record<string, string> = {
   provider: 'provider',
   chain: 'chain',
   stale: 'stale',
+  late: 'late',
 };
 
 /**
@@ -97,6 +98,9 @@ export function searchFromParams(get: (key: string) => string | null | undefined
   const stale = text('stale');
   if (stale === 'yes' || stale === 'no') input.stale = stale === 'yes';
   else if (stale) ignore('stale', 'Use stale=yes or stale=no');
+  const late = text('late');
+  if (late === 'yes' || late === 'no') input.late = late === 'yes';
+  else if (late) ignore('late', 'Use late=yes or late=no');
   const sort = text('sort');
   const [field, direction] = (sort ?? '').split('.');
   if (isSortField(field) && (direction === 'asc' || direction === 'desc')) input.sort = { field, direction };
