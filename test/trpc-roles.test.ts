@@ -73,6 +73,8 @@ const MATRIX: { path: string; allowed: Role[]; call: (c: Caller) => Promise<unkn
   { path: 'locks.activity', allowed: ['admin'], call: (c) => c.locks.activity({ range: '7d' }) },
   { path: 'rateLimits.activity', allowed: ['admin'], call: (c) => c.rateLimits.activity({ range: '24h' }) },
   { path: 'operations.overview', allowed: ['admin'], call: (c) => c.operations.overview() },
+  { path: 'audit.list', allowed: ['admin'], call: (c) => c.audit.list({}) },
+  { path: 'audit.failedSignIns', allowed: ['admin'], call: (c) => c.audit.failedSignIns({}) },
   { path: 'operations.trends', allowed: ['admin'], call: (c) => c.operations.trends({ range: '24h' }) },
   { path: 'affiliates.overview', allowed: ['affiliate', 'admin'], call: (c) => c.affiliates.overview({}) },
   {
