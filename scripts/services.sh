@@ -61,6 +61,15 @@ ensure_pgbouncer() {
   echo "services: installing Debian's pgbouncer"; apt_install pgbouncer
 }
 
+# Patroni and etcd for the scaled soak's Postgres failover (bench/soak/patroni.ts); only the binaries are used.
+ensure_patroni() {
+  local missing=()
+  command -v patroni >/dev/null || missing+=(patroni)
+  command -v etcd >/dev/null || missing+=(etcd-server)
+  if [ "${#missing[@]}" -eq 0 ]; then return; fi
+  echo "services: installing Debian's ${missing[*]}"; apt_install "${missing[@]}"
+}
+
 if is_local "$DATABASE_URL"; then ensure_postgres; fi
 if is_local "$REDIS_URL"; then ensure_redis; fi
 for option in "$@"; do
@@ -68,5 +77,6 @@ for option in "$@"; do
     --with-chromium) ensure_chromium ;;
     --with-promtool) ensure_promtool ;;
     --with-pgbouncer) ensure_pgbouncer ;;
+    --with-patroni) ensure_patroni ;;
   esac
 done

@@ -41,9 +41,38 @@ export interface Books {
   timelineSamples: string[];
   rateLimit: { observed429: number; recorded: number; addsUp: boolean };
   replays: { checked: number; differing: number; samples: string[] };
+  /** Every execute a client was answered 2xx (swap flows and race winners), looked up after the failovers. */
+  acknowledgedExecutes: { checked: number; missing: number; missingSamples: string[] };
   settleMs: number;
   statusLagMs: number[];
   trackingMs: number[];
+}
+
+/**
+ * Whether every acknowledged execute is recorded: the transaction the answer named, on the lock it
+ * executed. One missing is a write the database acknowledged and then lost (as an asynchronous
+ * replica promoted over the commit would).
+ */
+async function acknowledgedExecutes(sql: postgres.Sql, traffic: Traffic, races: RaceStats) {
+  const acknowledged = [
+    ...traffic.swaps.flatMap((s) =>
+      s.executedAt !== undefined ? [{ lockId: s.lockId, transactionId: s.transactionId, at: s.executedAt }] : [],
+    ),
+    ...races.acknowledged,
+  ];
+  const rows = await sql<{ id: string; lock_id: string }[]>`select id, lock_id from transactions
+    where lock_id = any(${sql.array(acknowledged.map((a) => a.lockId))}::text[])`;
+  const recorded = new Map(rows.map((r) => [r.lock_id, r.id]));
+  const missing = acknowledged.filter((a) => !a.transactionId || recorded.get(a.lockId) !== a.transactionId);
+  return {
+    checked: acknowledged.length,
+    missing: missing.length,
+    missingSamples: missing
+      .slice(0, 20)
+      .map(
+        (a) => `lock ${a.lockId} → ${a.transactionId ?? '(no id in the answer)'} at ${new Date(a.at).toISOString()}`,
+      ),
+  };
 }
 
 /** Swaps whose execute got no answer: the database says whether they were executed. */
@@ -163,6 +192,7 @@ export async function checkBooks(
     timelineSamples: [],
     rateLimit: { observed429: burst429, recorded: 0, addsUp: false },
     replays: { checked: traffic.replays.length, differing: 0, samples: [] },
+    acknowledgedExecutes: await acknowledgedExecutes(sql, traffic, races),
     settleMs,
     statusLagMs: [],
     trackingMs: [],

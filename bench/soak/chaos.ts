@@ -1,23 +1,43 @@
 /**
  * Chaos on a schedule, each kind at least twice: SIGKILL a worker (and start another), SIGKILL a web
  * process and restart it, restart Redis, flush the BullMQ keys, restart Postgres. The scaled topology
- * adds: SIGKILL a Redis master (its replica is promoted; the old master rejoins as a replica), stop and
- * restart the Postgres replica, hold the replica behind by pausing its replay, restart PgBouncer. Each
- * fault opens an outage window that closes once both web processes answer ready again (plus a grace
- * period).
+ * adds: SIGKILL a Redis master (its replica is promoted; the old master rejoins as a replica), SIGKILL
+ * the Postgres primary's postmaster (Patroni promotes the standby; the old primary rejoins as the
+ * standby), restart the Postgres standby, hold the standby behind by pausing its replay, restart
+ * PgBouncer. Scaled, Postgres restarts go through Patroni (which would fail over a primary stopped
+ * behind its back). Each fault opens an outage window that closes once both web processes answer ready
+ * again (plus a grace period).
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createWorkerRedis } from '../../server/redis';
 import { SCHEDULE_IDS } from '../../server/tracking/jobs';
 import { bullPrefix, createQueue } from '../../server/tracking/queues';
 import { SOAK } from './config';
+import { isLeader, isSyncStandby, type PatroniNode } from './patroni';
 import type { Product } from './processes';
-import { pgbouncer, redisCluster, redisTarget, replica, servers } from './processes';
+import {
+  patroni,
+  pgbouncer,
+  pgbouncerDatabases,
+  redisCluster,
+  redisTarget,
+  replica,
+  replicaAt,
+  servers,
+} from './processes';
 import type { Recorder } from './recorder';
 
 const SINGLE_KINDS = ['kill-worker', 'kill-web', 'restart-redis', 'flush-bullmq', 'restart-postgres'] as const;
-const SCALED_KINDS = ['kill-redis-master', 'restart-replica', 'hold-replica', 'restart-pgbouncer'] as const;
+const SCALED_KINDS = [
+  'kill-redis-master',
+  'kill-postgres-primary',
+  'restart-replica',
+  'hold-replica',
+  'restart-pgbouncer',
+] as const;
 export type ChaosKind = (typeof SINGLE_KINDS)[number] | (typeof SCALED_KINDS)[number];
 export const CHAOS_KINDS: readonly ChaosKind[] =
   SOAK.topology === 'scaled' ? [...SINGLE_KINDS, ...SCALED_KINDS] : SINGLE_KINDS;
@@ -38,6 +58,12 @@ export interface ChaosEvent {
   jobsHeld?: number;
   /** After a worker SIGKILL: how long its replacement took to start (not part of the recovery). */
   replacementStartMs?: number;
+  /** After a Postgres primary SIGKILL: until Patroni had promoted the standby. */
+  promotedMs?: number;
+  /** After a Postgres primary SIGKILL: until a write through PgBouncer (the product's path) succeeded again. */
+  writeOutageMs?: number;
+  /** After a Postgres primary SIGKILL: until the old primary was the synchronous standby again. */
+  rejoinedMs?: number;
   note?: string;
 }
 
@@ -161,24 +187,30 @@ export class Chaos {
           }
           break;
         case 'restart-postgres':
-          servers.stopPostgres('immediate');
-          await sleep(2000);
-          servers.startPostgres();
+          if (SOAK.topology === 'scaled') await this.restartThroughPatroni('leader', event);
+          else {
+            servers.stopPostgres('immediate');
+            await sleep(2000);
+            servers.startPostgres();
+          }
+          break;
+        case 'kill-postgres-primary':
+          await this.killPostgresPrimary(event);
           break;
         case 'kill-redis-master':
           await this.killRedisMaster(event);
           break;
         case 'restart-replica':
-          replica.stop('immediate');
-          await sleep(2000);
-          replica.start();
+          await this.restartThroughPatroni('standby', event);
           break;
-        case 'hold-replica':
-          replica.pauseReplay();
+        case 'hold-replica': {
+          const standby = await this.standby();
+          standby.pauseReplay();
           await sleep(SOAK.replicaHoldMs);
-          replica.resumeReplay();
+          standby.resumeReplay();
           event.note = `replay paused ${SOAK.replicaHoldMs} ms (past DATABASE_READ_MAX_LAG_MS = ${SOAK.replicaMaxLagMs})`;
           break;
+        }
         case 'restart-pgbouncer':
           pgbouncer.kill();
           await sleep(1000);
@@ -260,6 +292,51 @@ export class Chaos {
     return true;
   }
 
+  /** The node standing by now (it moves with every failover), as a replica to pause. */
+  private async standby() {
+    const members = await patroni.members();
+    const leader = patroni.nodeOf(members.find(isLeader));
+    const standby = patroni.nodeOf(members.find((m) => m.role !== 'leader'));
+    if (!leader || !standby) return replica;
+    return replicaAt(standby.pgPort, leader.pgPort);
+  }
+
+  /** A Postgres restart Patroni performs (it keeps the node's role); then waits for both nodes to be back. */
+  private async restartThroughPatroni(which: 'leader' | 'standby', event: ChaosEvent) {
+    const members = await patroni.members();
+    const node = patroni.nodeOf(which === 'leader' ? members.find(isLeader) : members.find((m) => m.role !== 'leader'));
+    if (!node) throw new Error(`no Postgres ${which} to restart`);
+    await patroni.restart(node);
+    const back = await patroni.until((m) => m.some(isLeader) && m.some(isSyncStandby), 120_000);
+    event.note = `node ${node.name} (${which}) restarted by Patroni; both nodes back ${back === undefined ? 'not within 120 s' : `after ${back} ms`}`;
+  }
+
+  /**
+   * SIGKILLs the primary's postmaster (its Patroni lives on, as after a Postgres crash). Patroni fails
+   * over at once (primary_start_timeout 0): the synchronous standby is promoted and its callback
+   * re-points PgBouncer. Waits for writes to pass through PgBouncer again, then for the old primary to
+   * rejoin (pg_rewind) as the synchronous standby, so the next fault finds two nodes.
+   */
+  private async killPostgresPrimary(event: ChaosEvent) {
+    const before = await patroni.members();
+    const victim = patroni.nodeOf(before.find(isLeader));
+    if (!victim || !before.some(isSyncStandby)) throw new Error('no primary with a synchronous standby to fail over');
+    const killedAt = Date.now();
+    patroni.killPostmaster(victim);
+    const promoted = await patroni.until((m) => m.some((x) => isLeader(x) && x.name !== victim.name), 60_000);
+    event.promotedMs = promoted === undefined ? undefined : Date.now() - killedAt;
+    const writable = await untilWritable(60_000);
+    event.writeOutageMs = writable ? Date.now() - killedAt : undefined;
+    const leader = await patroni.leader();
+    if (leader) repoint(leader, victim);
+    const rejoined = await patroni.until((m) => m.some((x) => isSyncStandby(x) && x.name === victim.name), 180_000);
+    event.rejoinedMs = rejoined === undefined ? undefined : Date.now() - killedAt;
+    event.note =
+      `node ${victim.name} killed; ${leader?.name ?? '?'} promoted after ${event.promotedMs ?? '—'} ms, ` +
+      `writes through PgBouncer back after ${event.writeOutageMs ?? '—'} ms; ` +
+      `${victim.name} the synchronous standby again after ${event.rejoinedMs ?? '— (not within 180 s)'} ms`;
+  }
+
   /**
    * SIGKILLs the master serving the BullMQ queues' slot (the first time) or another one (after), waits
    * for its replica to be promoted, and starts the killed node again: it rejoins as a replica.
@@ -279,4 +356,34 @@ export class Chaos {
     await redisCluster.restart(victim);
     event.note = `master ${victim}${victim === queuesMaster ? " (the BullMQ queues' slot)" : ''}: replica promoted ${promoted === undefined ? 'not within 60 s' : `after ${promoted} ms`}; old master rejoined as a replica`;
   }
+}
+
+const run = promisify(execFile);
+
+/** Whether a write (one that takes a transaction id, refused on a standby) passes through PgBouncer now. */
+async function writable(): Promise<boolean> {
+  try {
+    await run('psql', [pgbouncer.url('switchyard'), '-tAc', 'select txid_current()'], {
+      env: { ...process.env, PGCONNECT_TIMEOUT: '2' },
+      timeout: 3000,
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function untilWritable(timeoutMs: number): Promise<boolean> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (await writable()) return true;
+    await sleep(200);
+  }
+  return false;
+}
+
+/** What PgBouncer is started with from now on (a restart-pgbouncer writes its file afresh). */
+function repoint(primary: PatroniNode, standby: PatroniNode) {
+  pgbouncerDatabases.switchyard.port = primary.pgPort;
+  pgbouncerDatabases.switchyard_read.port = standby.pgPort;
 }

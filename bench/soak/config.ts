@@ -38,6 +38,10 @@ export const SOAK = {
     replica: portBase + 433,
     pgbouncer: portBase + 434,
     clusterBase: portBase + 500,
+    /** The scaled topology's Patroni REST APIs (one per Postgres node) and its one-member etcd. */
+    patroniRest: [portBase + 610, portBase + 611],
+    etcdClient: portBase + 620,
+    etcdPeer: portBase + 621,
   },
   cluster: { masters: 3, replicasPerMaster: 1 },
   /** Past this the replica takes no reads; a held replica goes past it. */

@@ -14,7 +14,9 @@ import { databaseUrl, type Product, startDataServers, startProduct, stopDataServ
 import { newRaceStats, runRaces, templateLock } from './races';
 import { Recorder, round } from './recorder';
 import { buildReport, writeReport } from './report';
+import { synchronousCommitCost } from './sync-cost';
 import { Traffic } from './traffic';
+import type { Sample } from './verdict';
 
 const cpuSecondsOf = ({ user, system }: NodeJS.CpuUsage) => round((user + system) / 1e6);
 
@@ -31,6 +33,16 @@ async function main() {
     const webBases = product.webBases;
     const burstSize = SOAK.rateLimit.catalog + 200;
     let burst429 = await rateLimitBurst(rec, webBases[0] as string, burstSize);
+    // Before the load (and off the books' recorder): what waiting for the synchronous standby costs an execute.
+    const synchronousCommit =
+      SOAK.topology === 'scaled'
+        ? await synchronousCommitCost(
+            handle.sql,
+            webBases[0] as string,
+            await templateLock(new Recorder(), webBases[0] as string),
+          )
+        : undefined;
+    if (synchronousCommit) console.log(`soak: synchronous commit cost ${JSON.stringify(synchronousCommit)}`);
 
     const startedAt = new Date();
     const start = Date.now();
@@ -49,6 +61,12 @@ async function main() {
           `fuzz ${fuzzStats.cases}; chaos ${chaos.events.map((e) => e.kind).join(',')}`,
       );
     }, 15_000);
+    const samples = { raceLocks: [] as Sample[], fuzzCases: [] as Sample[] };
+    const sampler = setInterval(() => {
+      const at = Date.now() - start;
+      samples.raceLocks.push({ at, count: raceStats.locksRaced });
+      samples.fuzzCases.push({ at, count: fuzzStats.cases });
+    }, 1000);
     const racePace = new Pace(SOAK.quota.raceLocks, start, paceBy);
     const fuzzPace = new Pace(SOAK.quota.fuzzRequests, start, paceBy);
     Pace.share(racePace, fuzzPace);
@@ -70,6 +88,7 @@ async function main() {
     ]);
     await chaos.settled();
     clearInterval(progress);
+    clearInterval(sampler);
     const durationMs = Date.now() - start;
     console.log('soak: load stopped; settling and checking the books');
     // Wait out the last rate-limit window, then the noisy client's closing burst.
@@ -87,6 +106,8 @@ async function main() {
       books,
       memory: memoryReport(start, deadline),
       driverCpuSeconds: cpuSecondsOf(process.cpuUsage()),
+      samples,
+      synchronousCommit,
     });
     writeReport(report);
     process.exitCode = report.passed ? 0 : 1;

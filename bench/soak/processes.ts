@@ -1,11 +1,12 @@
 /**
  * The product under soak, all on loopback: private Postgres and Redis (the fault suite's servers,
  * on the soak's own ports and data directory), the simulators, two web processes (the API server)
- * and two workers. With SOAK_TOPOLOGY=scaled, Postgres gets a streaming replica and PgBouncer (in
- * transaction mode) in front of both, and Redis is a Cluster of 3 masters and 3 replicas. Each child
+ * and two workers. With SOAK_TOPOLOGY=scaled, Postgres is two nodes under Patroni (a primary and a
+ * synchronous standby; see ./patroni.ts) with PgBouncer (in transaction mode) in front of both,
+ * re-pointed by Patroni on a failover, and Redis is a Cluster of 3 masters and 3 replicas. Each child
  * logs to its own file under the soak's directory.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { ensureDatabase, migrateDatabase } from '../../drizzle/migrate';
@@ -18,22 +19,43 @@ import { waitUntil } from '../../test/support/processes';
 import { privateRedisCluster } from '../../test/support/redis-cluster';
 import { ensurePgBouncer, privatePgBouncer, privateReplica } from '../../test/support/scaled-servers';
 import { SOAK } from './config';
+import { missingFailoverPackages, privatePatroni } from './patroni';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const scaled = SOAK.topology === 'scaled';
 export const servers = privateServers({ root: SOAK.root, pgPort: SOAK.ports.postgres, redisPort: SOAK.ports.redis });
-/** The primary, directly: what the books and the race cloner read and write. */
-export const databaseUrl = servers.postgresUrl('switchyard');
+/**
+ * The primary, directly: what the books and the race cloner read and write. Scaled, either node with
+ * target_session_attrs=read-write (postgres.js tries them in order), so it follows a failover.
+ */
+export const databaseUrl = scaled
+  ? `postgres://postgres@127.0.0.1:${SOAK.ports.postgres},127.0.0.1:${SOAK.ports.replica}/switchyard?target_session_attrs=read-write`
+  : servers.postgresUrl('switchyard');
 
-export const replica = privateReplica({ root: SOAK.root, primaryPort: SOAK.ports.postgres, port: SOAK.ports.replica });
+/** The replica made with pg_basebackup; scaled, its node's port, whichever node that is now (see `patroni`). */
+export const replicaAt = (port: number, primaryPort: number) => privateReplica({ root: SOAK.root, primaryPort, port });
+export const replica = replicaAt(SOAK.ports.replica, SOAK.ports.postgres);
+/** Where PgBouncer sends writes and reads; a promotion changes both (Patroni's callback edits the running file). */
+export const pgbouncerDatabases = {
+  switchyard: { port: SOAK.ports.postgres, dbname: 'switchyard' },
+  switchyard_read: { port: SOAK.ports.replica, dbname: 'switchyard' },
+};
 export const pgbouncer = privatePgBouncer({
   root: SOAK.root,
   port: SOAK.ports.pgbouncer,
   poolSize: 40,
-  databases: {
-    switchyard: { port: SOAK.ports.postgres, dbname: 'switchyard' },
-    switchyard_read: { port: SOAK.ports.replica, dbname: 'switchyard' },
-  },
+  databases: pgbouncerDatabases,
+});
+export const patroni = privatePatroni({
+  root: SOAK.root,
+  scope: 'switchyard-soak',
+  etcd: { client: SOAK.ports.etcdClient, peer: SOAK.ports.etcdPeer },
+  nodes: [
+    { name: 'a', pgPort: SOAK.ports.postgres, restPort: SOAK.ports.patroniRest[0] },
+    { name: 'b', pgPort: SOAK.ports.replica, restPort: SOAK.ports.patroniRest[1] },
+  ],
+  pgbouncerDir: `${SOAK.root}/pgbouncer`,
+  database: { write: 'switchyard', read: 'switchyard_read' },
 });
 export const redisCluster = privateRedisCluster({
   root: SOAK.root,
@@ -57,6 +79,7 @@ const topologyEnv: Record<string, string> = scaled
       DATABASE_CONNECT_TIMEOUT_MS: '5000',
       DATABASE_READ_URL: pgbouncer.url('switchyard_read'),
       DATABASE_READ_MAX_LAG_MS: String(SOAK.replicaMaxLagMs),
+      // LISTEN cannot go through a transaction pooler: straight to whichever node is the primary.
       DATABASE_LISTEN_URL: databaseUrl,
       REDIS_CLUSTER_NODES: redisCluster.nodes,
     }
@@ -71,7 +94,13 @@ export const topology = scaled
         masters: SOAK.cluster.masters,
         replicas: SOAK.cluster.masters * SOAK.cluster.replicasPerMaster,
       },
-      postgres: { primary: 1, streamingReplicas: 1, pooler: 'pgbouncer (pool_mode = transaction)' },
+      postgres: {
+        primary: 1,
+        streamingReplicas: 1,
+        replication: 'synchronous (Patroni synchronous_mode, not strict)',
+        failover: 'Patroni 3.0 with a one-member etcd; PgBouncer re-pointed by on_role_change',
+        pooler: 'pgbouncer (pool_mode = transaction)',
+      },
       web: SOAK.ports.webs.length,
       worker: SOAK.ports.workerHealth.length,
     }
@@ -235,20 +264,31 @@ export async function startDataServers() {
   rmSync(memoryDir, { recursive: true, force: true });
   mkdirSync(SOAK.root, { recursive: true });
   chmodSync(SOAK.root, 0o755);
-  servers.initPostgres();
-  servers.startPostgres();
-  await ensureDatabase(databaseUrl);
-  await migrateDatabase(databaseUrl);
-  const seed = createDb({ url: databaseUrl, poolMax: 1, connectTimeoutMs: 5000 });
+  if (scaled) {
+    const missing = missingFailoverPackages();
+    if (missing.length)
+      throw new Error(
+        `the scaled soak needs ${missing.join(' and ')}: bash scripts/services.sh --with-patroni (apt-get install -y ${missing.join(' ')})`,
+      );
+    if (!ensurePgBouncer()) throw new Error('the scaled soak needs pgbouncer: apt-get install pgbouncer');
+    chownToPostgres(SOAK.root);
+    await patroni.startPrimary();
+  } else {
+    servers.initPostgres();
+    servers.startPostgres();
+  }
+  // Node a bootstraps the scaled cluster: the setup writes to it directly (migrations parse the URL).
+  const setupUrl = servers.postgresUrl('switchyard');
+  await ensureDatabase(setupUrl);
+  await migrateDatabase(setupUrl);
+  const seed = createDb({ url: setupUrl, poolMax: 1, connectTimeoutMs: 5000 });
   await seedCatalog(seed.db);
   await seed.close();
   if (!scaled) {
     await servers.startRedis();
     return;
   }
-  if (!ensurePgBouncer()) throw new Error('the scaled soak needs pgbouncer: apt-get install pgbouncer');
-  replica.create();
-  replica.start();
+  await patroni.startStandby();
   await pgbouncer.start();
   await redisCluster.start();
 }
@@ -306,8 +346,15 @@ export function stopDataServers(mode: 'fast' | 'immediate' = 'fast') {
   if (scaled) {
     pgbouncer.kill();
     redisCluster.stop();
-    replica.stop(mode);
+    patroni.stop();
+    // Put back where a fresh cluster's nodes start (a failover moved them).
+    Object.assign(pgbouncerDatabases.switchyard, { port: SOAK.ports.postgres });
+    Object.assign(pgbouncerDatabases.switchyard_read, { port: SOAK.ports.replica });
   }
-  servers.stopRedis();
   servers.stopPostgres(mode);
+  servers.stopRedis();
+}
+
+function chownToPostgres(path: string) {
+  if (process.getuid?.() === 0) execFileSync('chown', ['postgres:postgres', path]);
 }

@@ -21,6 +21,8 @@ export interface RaceStats {
   statuses: Record<string, number>;
   winners: Map<string, number>;
   lockIds: string[];
+  /** Every execute answered 2xx, with the transaction it named: each must be in the database at the end. */
+  acknowledged: { lockId: string; transactionId: string | undefined; at: number }[];
   violations: string[];
 }
 
@@ -51,6 +53,7 @@ export const newRaceStats = (): RaceStats => ({
   statuses: {},
   winners: new Map(),
   lockIds: [],
+  acknowledged: [],
   violations: [],
 });
 
@@ -111,6 +114,9 @@ export async function runRaces(
     stats.lockIds.push(lockId);
     for (const a of answers) stats.statuses[a.status] = (stats.statuses[a.status] ?? 0) + 1;
     const wins = answers.filter((a) => a.status === 200).length;
+    for (const a of answers.filter((a) => a.status >= 200 && a.status < 300)) {
+      stats.acknowledged.push({ lockId, transactionId: json(a.text)?.data?.transaction?.id, at: Date.now() });
+    }
     stats.winners.set(lockId, wins);
     if (wins > 1) {
       stats.doubleWins += 1;

@@ -12,7 +12,11 @@ export interface Outage {
   endsAt?: number;
   requestsDuring: number;
   unavailableDuring: number;
+  /** 503s without Retry-After: a client is not told when to come back. */
+  unavailableWithoutRetryAfter: number;
   serverErrorsDuring: number;
+  /** What clients saw during the window, by status (0: no answer). */
+  byStatus: Record<string, number>;
 }
 
 const KNOWN = new Set([...Object.keys(API_ROUTES), '/api/health', '/api/health/ready']);
@@ -41,7 +45,9 @@ export class Recorder {
       startedAt: Date.now(),
       requestsDuring: 0,
       unavailableDuring: 0,
+      unavailableWithoutRetryAfter: 0,
       serverErrorsDuring: 0,
+      byStatus: {},
     };
     this.outages.push(outage);
     return outage;
@@ -69,7 +75,10 @@ export class Recorder {
     const pathname = req.path.split('?')[0]?.replace(/\/+$/, '') ?? '';
     const endpoint = KNOWN.has(pathname) ? `${req.method} ${pathname}` : 'other';
     const outage = this.outageAt(startedAt, Date.now());
-    if (outage) outage.requestsDuring += 1;
+    if (outage) {
+      outage.requestsDuring += 1;
+      outage.byStatus[res.status] = (outage.byStatus[res.status] ?? 0) + 1;
+    }
     if (res.status === 0) {
       this.byClass.noAnswer = (this.byClass.noAnswer ?? 0) + 1;
       if (outage) this.noAnswerDuringOutage += 1;
@@ -104,6 +113,7 @@ export class Recorder {
       if (res.status === 503) {
         this.unavailableDuringOutage += 1;
         outage.unavailableDuring += 1;
+        if (!res.headers.get('retry-after')) outage.unavailableWithoutRetryAfter += 1;
       }
     } else {
       this.serverErrorsOutsideOutage += 1;
