@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StoredAuditRow } from '../server/audit/verify';
 import { handleAuthRequestFor } from '../server/auth/handler';
 import { newWebhookMessageId } from '../server/ids';
 import { signInFailures } from '../server/observability/registry';
@@ -21,20 +22,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t?.stop());
 
-interface AuditRow {
-  id: string;
-  actor_user_id: string | null;
-  actor_email: string | null;
-  actor_role: string | null;
-  action: string;
-  target_type: string | null;
-  target_id: string | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-  request_id: string | null;
-  client_address: string | null;
-  user_agent: string | null;
-}
+type AuditRow = StoredAuditRow;
 
 const rowsFor = (action: string, targetId?: string) =>
   t.app.sql<AuditRow[]>`

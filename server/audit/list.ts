@@ -2,27 +2,20 @@ import type postgres from 'postgres';
 import type { z } from 'zod';
 import type { AppContext } from '../context';
 import { decodeCursor, encodeCursor } from '../keyset-cursor';
+import type { ChainedFields } from './chain';
 import type { AuditFilter, AuditListInput, failedSignInsInput } from './schemas';
 import { AUDIT_PAGE_SIZE } from './schemas';
 
-interface StoredRow {
+/** As selected below: the chained fields but the chain itself, the time as text for the cursor. */
+interface StoredRow extends Omit<ChainedFields, 'id' | 'at' | 'before' | 'after' | 'prevHash'> {
   id: string;
   at: string;
   atText: string;
-  actorUserId: string | null;
-  actorEmail: string | null;
-  actorRole: string | null;
-  action: string;
-  targetType: string | null;
-  targetId: string | null;
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
-  requestId: string | null;
-  clientAddress: string | null;
-  userAgent: string | null;
 }
 
-export const AUDIT_COLUMNS = (sql: postgres.Sql) => sql`
+const AUDIT_COLUMNS = (sql: postgres.Sql) => sql`
   id::text as id, at, at::text as "atText", actor_user_id as "actorUserId", actor_email as "actorEmail",
   actor_role as "actorRole", action, target_type as "targetType", target_id as "targetId", before, after,
   request_id as "requestId", client_address as "clientAddress", user_agent as "userAgent"`;

@@ -12,9 +12,10 @@ export interface ChainReport {
   broken: ChainBreak | null;
 }
 
-interface StoredRow {
+/** A row as postgres.js returns `select *`. */
+export interface StoredAuditRow {
   id: string;
-  at: Date;
+  at: Date | string;
   actor_user_id: string | null;
   actor_email: string | null;
   actor_role: string | null;
@@ -43,7 +44,7 @@ export async function verifyAuditChain(sql: postgres.Sql): Promise<ChainReport> 
   let lastId: number | null = null;
   let previousHash: string | null | undefined;
   for (let after = '0'; ; ) {
-    const page = await sql<StoredRow[]>`
+    const page = await sql<StoredAuditRow[]>`
       select * from audit_events where id > ${after} order by id limit ${BATCH}`;
     for (const row of page) {
       const id = Number(row.id);
