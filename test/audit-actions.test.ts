@@ -95,6 +95,27 @@ describe('sign-in and sign-out', () => {
   });
 });
 
+describe('self sign-up', () => {
+  it('records the account created, its own actor', async () => {
+    const email = 'self-made@switchyard.test';
+    const response = await authPost(
+      '/sign-up/email',
+      { email, password: PASSWORD, name: 'Self' },
+      fromAddress('192.0.2.8'),
+    );
+    expect(response.status).toBe(200);
+    const [row] = await t.app.sql<
+      AuditRow[]
+    >`select * from audit_events where action = 'user.create' and actor_email = ${email}`;
+    expect(row).toMatchObject({
+      actor_role: 'affiliate',
+      after: { email, role: 'affiliate' },
+      client_address: '192.0.2.8',
+    });
+    expect(row?.target_id).toBe(row?.actor_user_id);
+  });
+});
+
 describe('user management', () => {
   it('records create, role change (before and after), deactivation, reactivation and password reset', async () => {
     const created = await adminCaller.users.create({

@@ -25,14 +25,16 @@ const triedEmail = (body: unknown) => {
 const recordOwnAction = (
   app: AppContext,
   ctx: HookContext,
-  action: 'auth.sign_in' | 'auth.sign_out',
+  action: 'auth.sign_in' | 'auth.sign_out' | 'user.create',
   user: { id: string; email: string; role?: unknown },
+  after?: Record<string, unknown>,
 ) =>
   recordAudit(app.db, {
     action,
     actor: { userId: user.id, email: user.email, role: String(user.role) },
     origin: originOf(ctx),
     targetId: user.id,
+    after,
   });
 
 /** Before Better Auth ends the session, while it still names who is signing out. */
@@ -43,10 +45,14 @@ export async function auditBeforeAuth(app: AppContext, ctx: HookContext) {
   await recordOwnAction(app, ctx, 'auth.sign_out', current.user);
 }
 
-/** A sign-in's outcome: the session it opened, or the refusal (and the email tried) for brute-force detection. */
+/** A self sign-up (the account it created), or a sign-in's outcome: the session it opened, or the refusal (and the email tried) for brute-force detection. */
 export async function auditAfterAuth(app: AppContext, ctx: HookContext) {
-  if (!ctx.path.startsWith('/sign-in')) return;
   const opened = ctx.context.newSession;
+  if (ctx.path.startsWith('/sign-up') && opened) {
+    await recordOwnAction(app, ctx, 'user.create', opened.user, { email: opened.user.email, role: opened.user.role });
+    return;
+  }
+  if (!ctx.path.startsWith('/sign-in')) return;
   if (opened) {
     await recordOwnAction(app, ctx, 'auth.sign_in', opened.user);
     return;
