@@ -26,10 +26,12 @@ const scaled = SOAK.topology === 'scaled';
 export const servers = privateServers({ root: SOAK.root, pgPort: SOAK.ports.postgres, redisPort: SOAK.ports.redis });
 /**
  * The primary, directly: what the books and the race cloner read and write. Scaled, either node with
- * target_session_attrs=read-write (postgres.js tries them in order), so it follows a failover.
+ * target_session_attrs=primary (postgres.js tries them in order), so it follows a failover. Not
+ * read-write: postgres.js 3.4 judges that by default_transaction_read_only alone, which a hot standby
+ * reports off, so it would settle on the standby.
  */
 export const databaseUrl = scaled
-  ? `postgres://postgres@127.0.0.1:${SOAK.ports.postgres},127.0.0.1:${SOAK.ports.replica}/switchyard?target_session_attrs=read-write`
+  ? `postgres://postgres@127.0.0.1:${SOAK.ports.postgres},127.0.0.1:${SOAK.ports.replica}/switchyard?target_session_attrs=primary`
   : servers.postgresUrl('switchyard');
 
 /** The replica made with pg_basebackup; scaled, its node's port, whichever node that is now (see `patroni`). */

@@ -5,6 +5,7 @@
  * not (`local`, set cluster-wide for the slice with ALTER SYSTEM and a reload, then reset). The bench's
  * `execute` section runs against the shared test server, which has no replica, so it cannot measure this.
  */
+import { performance } from 'node:perf_hooks';
 import type postgres from 'postgres';
 import { cloneLocks } from '../fixtures';
 import { send } from './http';
@@ -47,8 +48,21 @@ async function raceFor(sql: postgres.Sql, base: string, template: string, ms: nu
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length ? (sorted[Math.floor(sorted.length / 2)] as number) : null;
+  return sorted.length ? Math.round((sorted[Math.floor(sorted.length / 2)] as number) * 10) / 10 : null;
 };
+
+/** One small committed write at a time (no HTTP, no contention): what the standby's flush adds to a commit. */
+async function bareCommitMs(sql: postgres.Sql, mode: 'on' | 'local', commits = 300) {
+  await sql`create table if not exists soak_commit_probe (id int primary key, n bigint not null)`;
+  const started = performance.now();
+  for (let i = 0; i < commits; i++) {
+    await sql.begin(async (tx) => {
+      await tx.unsafe(`set local synchronous_commit = ${mode}`);
+      await tx`insert into soak_commit_probe values (1, 1) on conflict (id) do update set n = soak_commit_probe.n + 1`;
+    });
+  }
+  return Math.round(((performance.now() - started) / commits) * 1000) / 1000;
+}
 
 export async function synchronousCommitCost(sql: postgres.Sql, base: string, template: string, sliceMs = 8_000) {
   const totals = {
@@ -66,6 +80,7 @@ export async function synchronousCommitCost(sql: postgres.Sql, base: string, tem
   } finally {
     await setSynchronousCommit(sql, null);
   }
+  const bare = { local: await bareCommitMs(sql, 'local'), synchronous: await bareCommitMs(sql, 'on') };
   const rate = (t: { locks: number; seconds: number }) => (t.seconds ? t.locks / t.seconds : 0);
   const synchronous = rate(totals.on);
   const local = rate(totals.local);
@@ -76,5 +91,7 @@ export async function synchronousCommitCost(sql: postgres.Sql, base: string, tem
     /** Locks executed per second with the commit waiting for the standby, over without. */
     ratio: local ? Math.round((synchronous / local) * 100) / 100 : null,
     winnerP50Ms: { synchronous: median(totals.on.latencies), local: median(totals.local.latencies) },
+    /** Mean time of one small write transaction, alone, each way. */
+    bareCommitMs: bare,
   };
 }
