@@ -2,7 +2,7 @@ import { desc } from 'drizzle-orm';
 import type { Viewer } from '../auth/roles';
 import type { AppContext } from '../context';
 import { decodeCursor, encodeCursor } from '../keyset-cursor';
-import { bucketStarts, type Span, windowParts } from '../rollups/window';
+import { bucketStarts, HOUR_MS, type Span, windowParts } from '../rollups/window';
 import { type AffiliateStatsInput, OVERVIEW_CODES_PER_PAGE } from '../schemas/affiliates';
 import { RANGE_WINDOWS, toDate } from '../schemas/ranges';
 import { presentTransactionSummary } from '../transactions/search';
@@ -10,8 +10,8 @@ import { affiliateScope } from './codes';
 
 const finishedRate = (succeeded: number, finished: number) => (finished > 0 ? succeeded / finished : null);
 
-/** Per code (`bucket` null) or per bucket (`code` null). */
-interface CodeSums {
+/** Per code (`bucket` null), per bucket (`code` null), or the window's total (both null). */
+export interface CodeSums {
   code: string | null;
   bucket: string | null;
   swaps: string;
@@ -33,11 +33,14 @@ function within(ctx: AppContext, column: string, spans: Span[]) {
 }
 
 /**
- * Credited swaps per (bucket, code as given, owner) over the window: the rollups for whole hours
- * and days (plus the deltas not folded yet), raw rows before the first whole hour.
+ * Credited swaps per code, per bucket and in all (`code` and `bucket` null) over the window `[since, now]`:
+ * the rollups for whole hours and days (plus the deltas not folded yet), raw rows before the first whole
+ * hour. The dashboard's overview and the affiliate statements both read these, so their figures agree.
  */
-function creditedSums(ctx: AppContext, ownerId: string | null, bucket: 'hour' | 'day', since: Date, now: Date) {
+export function creditedSums(ctx: AppContext, ownerId: string | null, bucket: 'hour' | 'day', since: Date, now: Date) {
   const parts = windowParts(since, now, 'all', bucket === 'day');
+  // The window's last hour ends it: a window in the past reads no later deltas.
+  const rolledTo = new Date(Math.ceil((now.getTime() + 1) / HOUR_MS) * HOUR_MS);
   const owned = ownerId === null ? ctx.sql`referral_owner_id is not null` : ctx.sql`referral_owner_id = ${ownerId}`;
   const sources = [
     ctx.sql`
@@ -61,7 +64,7 @@ function creditedSums(ctx: AppContext, ownerId: string | null, bucket: 'hour' | 
              volume_usd, fees_usd
       from swap_rollup_deltas
       where hour >= ${parts.rolledFrom ? iso(parts.rolledFrom) : 'infinity'}::timestamptz
-        and referral_code is not null and ${owned}`,
+        and hour < ${iso(rolledTo)}::timestamptz and referral_code is not null and ${owned}`,
   ].reduce((a, b) => ctx.sql`${a} union all ${b}`);
   // A swap counts for a code only when it was credited at lock or execute, to the code's owner then: a
   // code registered after strangers used it inherits none of their swaps. Swaps keep the code as given.
@@ -70,7 +73,7 @@ function creditedSums(ctx: AppContext, ownerId: string | null, bucket: 'hour' | 
            sum(s.finished)::text as finished, sum(s.volume_usd)::text as "volumeUsd", sum(s.fees_usd)::text as "feesUsd"
     from (${sources}) as s (bucket, referral_code, referral_owner_id, swaps, succeeded, finished, volume_usd, fees_usd)
     join referral_codes rc on s.referral_owner_id = rc.owner_id and lower(s.referral_code) = lower(rc.code)
-    group by grouping sets ((rc.code), (s.bucket))`;
+    group by grouping sets ((rc.code), (s.bucket), ())`;
 }
 
 /** Attribution for the codes in scope over a range: totals, a series, each code, and the latest swaps. */

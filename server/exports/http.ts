@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { affiliateStatementCsv, exportStatementSwaps } from '../affiliates/statement';
 import { exportAuditEvents } from '../audit/export';
 import { requestOrigin } from '../audit/origin';
 import { recordAudit } from '../audit/record';
@@ -10,6 +11,7 @@ import { problemsFromZod, toAppError, validationError } from '../errors';
 import { newRequestId } from '../ids';
 import { clientAddress } from '../ratelimit/client';
 import { onReadTarget, sessionFences } from '../read-context';
+import { affiliateStatementInput } from '../schemas/affiliates';
 import { transactionSearchInput } from '../schemas/transactions';
 import { limitDashboardCall } from '../trpc/rate-limit';
 import type { CsvExport } from './stream';
@@ -91,4 +93,20 @@ export const transactionsExportRoute = csvExportRoute(
 /** GET /api/exports/audit: the audit page's filters, every matching event. */
 export const auditExportRoute = csvExportRoute('audit', 'admin', auditFilterInput, (ctx, _viewer, input, signal) =>
   exportAuditEvents(ctx, input, { signal }),
+);
+
+/** GET /api/exports/affiliate-statement: per code and in all, for whole UTC days; affiliates their own, admins anyone's. */
+export const affiliateStatementExportRoute = csvExportRoute(
+  'affiliate-statement',
+  'affiliate',
+  affiliateStatementInput,
+  (ctx, viewer, input) => affiliateStatementCsv(ctx, viewer, input),
+);
+
+/** GET /api/exports/affiliate-swaps: the swaps a statement counts, one line each. */
+export const affiliateSwapsExportRoute = csvExportRoute(
+  'affiliate-swaps',
+  'affiliate',
+  affiliateStatementInput,
+  (ctx, viewer, input, signal) => exportStatementSwaps(ctx, viewer, input, { signal }),
 );

@@ -95,3 +95,13 @@ export async function openCsvExport(
   );
   return { total, filename, body };
 }
+
+/** A CSV small enough to have been made whole (a summary), served as an export is. */
+export function csvFromRecords(
+  header: readonly string[],
+  records: readonly (readonly (string | null)[])[],
+  filename: string,
+): CsvExport {
+  const text = csvRecord(header) + records.map(csvRecord).join('');
+  return { total: records.length, filename, body: new Blob([text]).stream() };
+}

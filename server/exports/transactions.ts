@@ -1,4 +1,4 @@
-import { count, type SQL, sql } from 'drizzle-orm';
+import { and, count, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { transactions } from '../../drizzle/schema';
 import type { AppContext } from '../context';
@@ -42,31 +42,44 @@ const HEADER = Object.keys(TRANSACTION_EXPORT_COLUMNS);
 export const exportFilename = (kind: string, now: Date) =>
   `${kind}-${now.toISOString().slice(0, 19).replaceAll(/[-:]/g, '')}Z.csv`;
 
+/** The export's two statements: how many rows, and the rows in the search's order. */
+export async function transactionExportQuery(ctx: AppContext, input: TransactionSearchInput, extra?: SQL) {
+  const where = and(await searchCondition(ctx, input), extra);
+  return {
+    count: ctx.db.select({ n: count() }).from(t).where(where).toSQL(),
+    rows: ctx.db
+      .select(TRANSACTION_EXPORT_COLUMNS)
+      .from(t)
+      .where(where)
+      .orderBy(...searchOrder(input.sort))
+      .toSQL(),
+  };
+}
+
 /**
- * Every transaction a dashboard search matches (its filters and sort; not its page), as CSV. The
+ * Every transaction a dashboard search matches (its filters and sort; not its page), narrowed by
+ * `extra` where a caller has a scope of its own (an affiliate's credited swaps), as CSV. The
  * search's own condition and order, read through a cursor rather than paged: an export has no cap.
  */
 export async function exportTransactions(
   ctx: AppContext,
   input: TransactionSearchInput,
-  { signal, now = new Date() }: { signal?: AbortSignal; now?: Date } = {},
+  {
+    signal,
+    now = new Date(),
+    extra,
+    filename = exportFilename('transactions', now),
+  }: { signal?: AbortSignal; now?: Date; extra?: SQL; filename?: string } = {},
 ): Promise<CsvExport> {
-  const where = await searchCondition(ctx, input);
-  const counted = ctx.db.select({ n: count() }).from(t).where(where).toSQL();
-  const listed = ctx.db
-    .select(TRANSACTION_EXPORT_COLUMNS)
-    .from(t)
-    .where(where)
-    .orderBy(...searchOrder(input.sort))
-    .toSQL();
+  const query = await transactionExportQuery(ctx, input, extra);
   return openCsvExport(
     ctx.sql,
     {
       header: HEADER,
-      count: (conn) => conn.unsafe(counted.sql, counted.params as never[]),
-      rows: (conn) => conn.unsafe(listed.sql, listed.params as never[]),
+      count: (conn) => conn.unsafe(query.count.sql, query.count.params as never[]),
+      rows: (conn) => conn.unsafe(query.rows.sql, query.rows.params as never[]),
     },
-    exportFilename('transactions', now),
+    filename,
     signal,
   );
 }

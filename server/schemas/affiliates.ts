@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { keysetCursorParam, recordId, storable } from './common';
+import { calendarDay } from './days';
 import { rangeInput } from './ranges';
 
 export const REFERRAL_CODE_PATTERN = /^[A-Za-z0-9_-]{3,32}$/;
@@ -26,3 +27,14 @@ export const affiliateStatsInput = rangeInput.extend({
 export type AffiliateStatsInput = Omit<z.output<typeof affiliateStatsInput>, 'codesPerPage'> & {
   codesPerPage?: number;
 };
+
+/** A statement's period: whole UTC days, `to` included (a month is its first and last day). */
+export const affiliateStatementInput = z
+  .object({
+    from: calendarDay,
+    to: calendarDay,
+    /** Admins may pick an affiliate (or none: every affiliate); an affiliate may only name themselves. */
+    ownerId: recordId.optional(),
+  })
+  .refine(({ from, to }) => from <= to, { path: ['to'], message: 'Choose an end date on or after the start date' });
+export type AffiliateStatementInput = z.output<typeof affiliateStatementInput>;

@@ -1,7 +1,8 @@
 import { affiliateOverview } from '../../affiliates/attribution';
 import { createReferralCode, listAffiliates } from '../../affiliates/codes';
+import { affiliateStatement } from '../../affiliates/statement';
 import { onReadTarget, sessionFences } from '../../read-context';
-import { affiliateStatsInput, createReferralCodeInput } from '../../schemas/affiliates';
+import { affiliateStatementInput, affiliateStatsInput, createReferralCodeInput } from '../../schemas/affiliates';
 import { adminProcedure, affiliateProcedure, router } from '../init';
 
 export const affiliatesRouter = router({
@@ -9,6 +10,11 @@ export const affiliatesRouter = router({
     .input(affiliateStatsInput)
     .query(({ ctx, input }) =>
       onReadTarget(ctx.app, (on) => affiliateOverview(on, ctx.viewer, input), sessionFences(ctx.viewer)),
+    ),
+  statement: affiliateProcedure
+    .input(affiliateStatementInput)
+    .query(({ ctx, input }) =>
+      onReadTarget(ctx.app, (on) => affiliateStatement(on, ctx.viewer, input), sessionFences(ctx.viewer)),
     ),
   createCode: affiliateProcedure
     .input(createReferralCodeInput)

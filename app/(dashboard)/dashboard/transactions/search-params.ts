@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { calendarDay } from '@/server/schemas/days';
 import { issueField, plainFieldErrors } from '@/server/schemas/plain-words';
 import { TRANSACTION_SORT_FIELDS, transactionSearchInput } from '@/server/schemas/transactions';
 import { TX_STATUSES } from '@/server/transactions/statuses';
@@ -6,19 +7,9 @@ import { TX_STATUSES } from '@/server/transactions/statuses';
 export type SearchInput = z.input<typeof transactionSearchInput>;
 export const PER_PAGE = 25;
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-/** A real calendar day: `new Date` reads 2026-02-31 as March 3rd rather than refusing it. */
-function isDay(text: string) {
-  if (!DAY.test(text)) return false;
-  const date = new Date(`${text}T00:00:00.000Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
-}
-
-const day = z.string().refine(isDay, 'Enter a date as YYYY-MM-DD, like 2026-01-31');
-
 /** The date filters as typed (form) or written in the URL: real days, the end not before the start. */
 export const dayRange = z
-  .object({ from: day.optional(), to: day.optional() })
+  .object({ from: calendarDay.optional(), to: calendarDay.optional() })
   .refine(({ from, to }) => !from || !to || from <= to, {
     path: ['to'],
     message: 'Choose an end date on or after the start date',

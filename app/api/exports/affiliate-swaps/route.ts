@@ -1,0 +1,5 @@
+import { affiliateSwapsExportRoute } from '@/server/exports/http';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = (request: Request) => affiliateSwapsExportRoute(request);

@@ -1,0 +1,136 @@
+import { isNotNull, type SQL, sql } from 'drizzle-orm';
+import { transactions } from '../../drizzle/schema';
+import type { Viewer } from '../auth/roles';
+import type { AppContext } from '../context';
+import { type CsvExport, csvFromRecords } from '../exports/stream';
+import { exportTransactions } from '../exports/transactions';
+import type { AffiliateStatementInput } from '../schemas/affiliates';
+import { dayAfter, dayStart } from '../schemas/days';
+import { transactionSearchInput } from '../schemas/transactions';
+import { type CodeSums, creditedSums } from './attribution';
+import { affiliateScope } from './codes';
+
+/** `[from, to)`. */
+export interface StatementWindow {
+  from: Date;
+  to: Date;
+}
+
+export const statementWindow = ({ from, to }: Pick<AffiliateStatementInput, 'from' | 'to'>): StatementWindow => ({
+  from: dayStart(from),
+  to: dayAfter(to),
+});
+
+/** 1000.50000000 → 1000.5 */
+const plainDecimal = (value: string | null) => (value ?? '0').replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+
+function figures(sums: CodeSums | undefined) {
+  return {
+    swaps: Number(sums?.swaps ?? 0),
+    succeeded: Number(sums?.succeeded ?? 0),
+    finished: Number(sums?.finished ?? 0),
+    volumeUsd: plainDecimal(sums?.volumeUsd ?? null),
+    feesUsd: plainDecimal(sums?.feesUsd ?? null),
+  };
+}
+
+/**
+ * What each code in scope was credited with over the window, and in all: the overview's own sums
+ * (`creditedSums`) over the same window, so a statement and the dashboard agree to the cent. A swap
+ * counts in the window it was created in, as it stands now: one settled after the window closed
+ * counts there as settled. Amounts are exact decimal strings.
+ */
+export async function statementFor(ctx: AppContext, ownerId: string | null, window: StatementWindow) {
+  const inScope = ownerId === null ? ctx.sql`true` : ctx.sql`rc.owner_id = ${ownerId}`;
+  const [codes, sums] = await Promise.all([
+    ctx.sql<{ code: string; ownerId: string; ownerEmail: string | null }[]>`
+      select rc.code, rc.owner_id as "ownerId", u.email as "ownerEmail"
+      from referral_codes rc left join auth_user u on u.id = rc.owner_id
+      where ${inScope}
+      order by u.email nulls last, rc.owner_id, rc.code`,
+    creditedSums(ctx, ownerId, 'day', window.from, new Date(window.to.getTime() - 1)),
+  ]);
+  const byCode = new Map(sums.flatMap((s) => (s.code === null ? [] : [[s.code, s] as const])));
+  return {
+    ownerId,
+    from: window.from,
+    to: window.to,
+    codes: codes.map((c) => ({ ...c, ...figures(byCode.get(c.code)) })),
+    totals: figures(sums.find((s) => s.code === null && s.bucket === null)),
+  };
+}
+export type AffiliateStatement = Awaited<ReturnType<typeof statementFor>>;
+
+/** The statement of the viewer's codes (an admin's: anyone's, or everyone's) for whole UTC days. */
+export function affiliateStatement(ctx: AppContext, viewer: Viewer, input: AffiliateStatementInput) {
+  return statementFor(ctx, affiliateScope(viewer, input.ownerId).ownerId, statementWindow(input));
+}
+
+export const STATEMENT_COLUMNS = [
+  'code',
+  'owner',
+  'period_start',
+  'period_end',
+  'swaps',
+  'succeeded',
+  'finished',
+  'volume_usd',
+  'fees_usd',
+] as const;
+/** The statement's last row, under the codes: no code can be spelled so. */
+export const STATEMENT_TOTAL_ROW = '(total)';
+
+export async function affiliateStatementCsv(
+  ctx: AppContext,
+  viewer: Viewer,
+  input: AffiliateStatementInput,
+): Promise<CsvExport> {
+  const statement = await affiliateStatement(ctx, viewer, input);
+  const row = (code: string, owner: string | null, f: ReturnType<typeof figures>) => [
+    code,
+    owner,
+    input.from,
+    input.to,
+    String(f.swaps),
+    String(f.succeeded),
+    String(f.finished),
+    f.volumeUsd,
+    f.feesUsd,
+  ];
+  return csvFromRecords(
+    STATEMENT_COLUMNS,
+    [
+      ...statement.codes.map((c) => row(c.code, c.ownerEmail ?? c.ownerId, c)),
+      row(STATEMENT_TOTAL_ROW, null, statement.totals),
+    ],
+    `statement-${input.from}-to-${input.to}.csv`,
+  );
+}
+
+/** The swaps a statement counts, credited to the codes in scope, as the transactions export writes them. */
+export function creditedSwapsCondition(ownerId: string | null): SQL {
+  const t = transactions;
+  const owner = ownerId === null ? isNotNull(t.referralOwnerId) : sql`${t.referralOwnerId} = ${ownerId}`;
+  return sql`${owner} and exists (select 1 from referral_codes rc
+    where rc.owner_id = ${t.referralOwnerId} and lower(rc.code) = lower(${t.referralCode}))`;
+}
+
+export function exportStatementSwaps(
+  ctx: AppContext,
+  viewer: Viewer,
+  input: AffiliateStatementInput,
+  { signal }: { signal?: AbortSignal } = {},
+): Promise<CsvExport> {
+  const { ownerId } = affiliateScope(viewer, input.ownerId);
+  const window = statementWindow(input);
+  const search = transactionSearchInput.parse({
+    from: window.from,
+    to: new Date(window.to.getTime() - 1),
+    sort: { field: 'createdAt', direction: 'asc' },
+  });
+  return exportTransactions(ctx, search, {
+    signal,
+    extra: creditedSwapsCondition(ownerId),
+    filename: `statement-swaps-${input.from}-to-${input.to}.csv`,
+  });
+}
