@@ -260,6 +260,10 @@ export class Chaos {
       ids = active.map((j) => j.id as string);
       const handedBack = await until(() => this.heldJobsLeft(tracking, ids, killedAt, ['active']), 120_000);
       event.handedBackMs = handedBack === undefined ? undefined : Date.now() - killedAt;
+      // Whether the survivor has room for them: its active jobs against TRACKING_CONCURRENCY, and the queue ahead.
+      const counts = await tracking.getJobCounts('active', 'waiting', 'prioritized').catch(() => undefined);
+      if (counts)
+        event.note = `at hand-back: ${counts.active} active (the survivor's), ${(counts.waiting ?? 0) + (counts.prioritized ?? 0)} waiting`;
     } catch (error) {
       await tracking.close();
       throw error;

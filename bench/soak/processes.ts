@@ -7,7 +7,7 @@
  * logs to its own file under the soak's directory.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, openSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { ensureDatabase, migrateDatabase } from '../../drizzle/migrate';
 import { seedCatalog } from '../../drizzle/seed/seed';
@@ -189,9 +189,27 @@ export class ProductProcess {
     readonly healthUrl: string,
   ) {}
 
+  /**
+   * Starts the process; again (up to 5 times) when it exits at once because its port is taken. The
+   * soak's ports lie inside Linux's ephemeral range (32768–60999), so an outgoing connection of any
+   * process on the machine may briefly hold one as its local port: that is the machine, not a crash.
+   */
   async start() {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.startOnce();
+      } catch (error) {
+        if (!(error instanceof PortTaken) || attempt >= 5) throw error;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  }
+
+  private async startOnce() {
     mkdirSync(`${SOAK.root}/logs`, { recursive: true });
-    const log = openSync(`${SOAK.root}/logs/${this.name}.log`, 'a');
+    const logPath = `${SOAK.root}/logs/${this.name}.log`;
+    const log = openSync(logPath, 'a');
+    const logStart = statSync(logPath).size;
     // SOAK_CPU_PROF=<dir>: each product process writes a CPU profile there when it is stopped (not when killed).
     const profile = process.env.SOAK_CPU_PROF
       ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SOAK_CPU_PROF}/${this.name}`]
@@ -215,19 +233,28 @@ export class ProductProcess {
     const child = this.child;
     this.stopping = false;
     running.add(child);
+    let up = false;
+    let portTaken = false;
+    let output = '';
     child.once('exit', (code, signal) => {
       running.delete(child);
-      if (!this.stopping) crashes.push({ name: this.name, at: Date.now(), exit: String(code ?? signal) });
+      // What this start wrote to its log (the file is appended to across restarts).
+      output = readFileSync(logPath, 'utf8').slice(logStart).slice(-2000);
+      portTaken = !up && / is in use/.test(output);
+      if (!this.stopping && !portTaken) crashes.push({ name: this.name, at: Date.now(), exit: String(code ?? signal) });
     });
     this.starts += 1;
-    const up = await waitUntil(
+    up = await waitUntil(
       () =>
+        child.exitCode !== null ||
         fetch(this.healthUrl, { signal: AbortSignal.timeout(1000) })
           .then((r) => r.ok)
           .catch(() => false),
       { timeoutMs: 180_000, intervalMs: 100 },
     );
-    if (!up) throw new Error(`${this.name} did not come up; see ${SOAK.root}/logs/${this.name}.log`);
+    if (portTaken) throw new PortTaken(output.trim().split('\n').at(-1) ?? '');
+    if (!up || child.exitCode !== null)
+      throw new Error(`${this.name} did not come up; see ${SOAK.root}/logs/${this.name}.log`);
   }
 
   /** SIGKILL, and wait until the process is gone. */
@@ -251,6 +278,8 @@ export class ProductProcess {
     clearTimeout(timer);
   }
 }
+
+class PortTaken extends Error {}
 
 export interface Product {
   webs: ProductProcess[];
