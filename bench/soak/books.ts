@@ -45,6 +45,12 @@ export interface Books {
   acknowledgedExecutes: { checked: number; missing: number; missingSamples: string[] };
   settleMs: number;
   statusLagMs: number[];
+  /**
+   * The product's part of the status lag: how long after a swap went final a status read still answered
+   * PENDING (0 when the first read after it answered final). The rest of the lag is the polling client's
+   * own cadence: one sequential loop over up to 50 swaps, which every slow answer during a fault holds up.
+   */
+  staleAnswerMs: number[];
   trackingMs: number[];
 }
 
@@ -195,6 +201,7 @@ export async function checkBooks(
     acknowledgedExecutes: await acknowledgedExecutes(sql, traffic, races),
     settleMs,
     statusLagMs: [],
+    staleAnswerMs: [],
     trackingMs: [],
   };
 
@@ -234,7 +241,10 @@ export async function checkBooks(
     if (!hashesRight) books.wrongHashes += 1;
     const finalizedAt = row.finalized_at ? new Date(row.finalized_at).getTime() : undefined;
     if (finalizedAt) books.trackingMs.push(finalizedAt - new Date(row.created_at).getTime());
-    if (finalizedAt && swap.finalSeenAt) books.statusLagMs.push(Math.max(0, swap.finalSeenAt - finalizedAt));
+    if (finalizedAt && swap.finalSeenAt) {
+      books.statusLagMs.push(Math.max(0, swap.finalSeenAt - finalizedAt));
+      books.staleAnswerMs.push(Math.max(0, (swap.pendingReadAt ?? 0) - finalizedAt));
+    }
   }
 
   const unsettledRaces = await sql<{ id: string }[]>`select id from transactions

@@ -240,6 +240,12 @@ export function buildReport(run: SoakRun) {
       settleWaitMs: books.settleMs,
     },
     statusLagMs: { p50: percentile(books.statusLagMs, 0.5), p95: percentile(books.statusLagMs, 0.95) },
+    /** The product's part of the lag: a read answering PENDING after the swap was final (books.ts). */
+    staleAnswerMs: {
+      p50: percentile(books.staleAnswerMs, 0.5),
+      p95: percentile(books.staleAnswerMs, 0.95),
+      max: percentile(books.staleAnswerMs, 1),
+    },
     executeToFinalMs: { p50: percentile(books.trackingMs, 0.5), p95: percentile(books.trackingMs, 0.95) },
     books: {
       untracked: books.untracked,
@@ -277,7 +283,7 @@ export function writeReport(report: ReturnType<typeof buildReport>) {
     `  5xx: ${report.serverErrors.duringOutage} during outages, ${report.serverErrors.outsideOutage} outside; 503 during outages ${report.unavailable503DuringOutages}`,
     `  chaos: ${report.outages.map((o) => `${o.kind} ${o.recoverMs ?? '—'} ms`).join(', ')}`,
     `  worker SIGKILL: jobs handed back after ${JSON.stringify(report.workerRedelivery.handedBackMs)} ms, all picked up again after ${JSON.stringify(report.workerRedelivery.afterSigkillMs)} ms`,
-    `  status lag p50/p95: ${report.statusLagMs.p50}/${report.statusLagMs.p95} ms`,
+    `  status lag p50/p95: ${report.statusLagMs.p50}/${report.statusLagMs.p95} ms (stale PENDING answers after final p50/p95/max ${report.staleAnswerMs.p50}/${report.staleAnswerMs.p95}/${report.staleAnswerMs.max} ms)`,
     ...(report.postgresFailover.length
       ? [
           `  Postgres failover: write outage ${JSON.stringify(report.postgresFailover.map((f) => f.writeOutageMs))} ms, promoted after ${JSON.stringify(report.postgresFailover.map((f) => f.promotedMs))} ms; acknowledged executes ${report.acknowledgedExecutes.checked} checked, ${report.acknowledgedExecutes.missing} missing`,

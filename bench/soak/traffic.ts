@@ -47,6 +47,8 @@ export interface Swap {
   uncertain?: boolean;
   executedAt?: number;
   finalSeenAt?: number;
+  /** When the last status read that still answered PENDING was sent: after the swap went final, a stale answer. */
+  pendingReadAt?: number;
   finalStatus?: string;
   /** When the integrator's status polling last asked about it. */
   statusReadAt?: number;
@@ -242,7 +244,8 @@ export class Traffic {
         .filter((s) => s.transactionId && !s.finalSeenAt)
         .sort((a, b) => (a.statusReadAt ?? 0) - (b.statusReadAt ?? 0));
       for (const swap of open.slice(0, 50)) {
-        swap.statusReadAt = Date.now();
+        const readAt = Date.now();
+        swap.statusReadAt = readAt;
         const res = await this.rec.request({
           method: 'GET',
           base: this.base(),
@@ -259,7 +262,7 @@ export class Traffic {
         if (status && status !== 'PENDING') {
           swap.finalSeenAt = Date.now();
           swap.finalStatus = status;
-        }
+        } else if (status === 'PENDING') swap.pendingReadAt = readAt;
       }
       await sleep(500);
     }
