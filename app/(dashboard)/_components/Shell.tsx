@@ -15,7 +15,7 @@ const NAV: (NavItem & { gate: 'support' | 'admin' | 'affiliate' })[] = [
   { href: '/dashboard/affiliates', label: 'Affiliates', icon: '★', group: 'Partners', gate: 'affiliate' },
   { href: '/dashboard/webhooks', label: 'Webhooks', icon: '↯', group: 'Partners', gate: 'affiliate' },
   { href: '/dashboard/users', label: 'Users', icon: '☺', group: 'Admin', gate: 'admin' },
-  { href: '/dashboard/audit', label: 'Audit log', icon: '⎘', group: 'Admin', gate: 'admin' },
+  { href: '/dashboard/audit', label: 'Audit log', icon: '§', group: 'Admin', gate: 'admin' },
 ];
 
 /** The gate of the nav entry a dashboard path belongs to; null for paths no entry covers. */

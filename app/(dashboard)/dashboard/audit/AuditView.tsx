@@ -12,6 +12,7 @@ import { EmptyState } from '@/app/_kit/states';
 import text from '@/app/_kit/text.module.css';
 import { AUDIT_ACTION_NAMES, AUDIT_TARGET_TYPES } from '@/server/audit/catalog';
 import { FAILED_SIGN_IN_WINDOWS } from '@/server/audit/schemas';
+import { CsvExportStatus, ExportCsvButton, useCsvExport } from '../../_components/CsvExport';
 import { QueryState } from '../../_components/states';
 import { type RouterOutputs, useTRPC } from '../../_trpc/client';
 import forms from '../forms.module.css';
@@ -175,6 +176,7 @@ export function AuditView() {
 }
 
 function FilterForm({ value, onApply }: { value: AuditFilters; onApply: (filters: AuditFilters) => void }) {
+  const csv = useCsvExport();
   const submit = (formEvent: FormEvent<HTMLFormElement>) => {
     formEvent.preventDefault();
     const form = new FormData(formEvent.currentTarget);
@@ -233,7 +235,14 @@ function FilterForm({ value, onApply }: { value: AuditFilters; onApply: (filters
           <Button type="button" onClick={() => onApply({})}>
             Clear
           </Button>
+          <ExportCsvButton
+            control={csv}
+            size="medium"
+            href={`/api/exports/audit?input=${encodeURIComponent(JSON.stringify(queryOf(value)))}`}
+          />
         </div>
+        <p className={forms.help}>The export holds every event the applied filters match, not only this page.</p>
+        <CsvExportStatus control={csv} />
       </form>
     </Panel>
   );
@@ -241,8 +250,10 @@ function FilterForm({ value, onApply }: { value: AuditFilters; onApply: (filters
 
 function FailedSignIns({ onPick }: { onPick: (actor: string | undefined) => void }) {
   const trpc = useTRPC();
-  const [window, setWindow] = useState<(typeof FAILED_SIGN_IN_WINDOWS)[number]>('24h');
-  const query = useQuery(trpc.audit.failedSignIns.queryOptions({ window }, { placeholderData: keepPreviousData }));
+  const [span, setSpan] = useState<(typeof FAILED_SIGN_IN_WINDOWS)[number]>('24h');
+  const query = useQuery(
+    trpc.audit.failedSignIns.queryOptions({ window: span }, { placeholderData: keepPreviousData }),
+  );
   return (
     <Panel title="Failed sign-ins" note="by address and by account tried">
       <div className={layout.stack}>
@@ -250,8 +261,8 @@ function FailedSignIns({ onPick }: { onPick: (actor: string | undefined) => void
           <Field label="In the last">
             <select
               className={controlClass({ fit: true })}
-              value={window}
-              onChange={(e) => setWindow(e.target.value as typeof window)}
+              value={span}
+              onChange={(e) => setSpan(e.target.value as typeof span)}
             >
               {FAILED_SIGN_IN_WINDOWS.map((w) => (
                 <option key={w} value={w}>

@@ -16,7 +16,7 @@ export default function AuditPage() {
         lead="Every sign-in, role change, webhook, referral code, poll and export staff made, newest first. Rows cannot be changed or deleted, and each carries the hash of the one before."
       />
     ),
-    queries: () => [trpc.audit.list.queryOptions({}), trpc.audit.failedSignIns.queryOptions({})],
+    queries: () => [trpc.audit.list.queryOptions({}), trpc.audit.failedSignIns.queryOptions({ window: '24h' })],
     view: () => <AuditView />,
   });
 }
