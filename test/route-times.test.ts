@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldRouteTimeDeltas } from '../server/rollups/route-times';
+import { routeTimeAccuracy } from '../server/route-times/accuracy';
 import { expectationAfterDeposit, expectationAtExecute } from '../server/route-times/expect';
 import { observedFromDeposit, observedTime, readRouteTimes, routeTimes } from '../server/route-times/times';
 import { startTestApp, type TestApp } from './support/app';
@@ -149,6 +150,16 @@ describe('route times', () => {
       select swaps::text, promised::text, kept::text, p50_error from route_time_daily where provider = 'THORCHAIN'`;
     expect(row).toMatchObject({ swaps: '3', promised: '2', kept: '1' });
     expect(Object.values(row?.p50_error ?? {}).reduce((a, b) => a + b, 0)).toBe(2);
+    // The operations page's figure: half the promises kept; |100 − 90| and |300 − 90| put the median error at 110 s.
+    const thorchain = (await routeTimeAccuracy(t.app, NOW)).find((p) => p.provider === 'THORCHAIN');
+    expect(thorchain).toEqual({
+      provider: 'THORCHAIN',
+      swaps: 3,
+      promised: 2,
+      keptShare: 0.5,
+      medianP50ErrorSeconds: 110,
+    });
+    expect(await routeTimeAccuracy(t.app, new Date(NOW.getTime() + 45 * DAY))).toEqual([]);
   });
 });
 

@@ -2,6 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { maintenanceRuns, transactions } from '../../drizzle/schema';
 import type { AppContext } from '../context';
 import { HOUR_MS, windowParts } from '../rollups/window';
+import { routeTimeAccuracy } from '../route-times/accuracy';
 import { JOBS, QUEUES, SCHEDULE_IDS, SCHEDULES } from '../tracking/jobs';
 import { sharedQueue } from '../tracking/queues';
 import { presentTransactionSummary } from '../transactions/search';
@@ -150,13 +151,14 @@ async function staleTransactions(ctx: AppContext) {
 }
 
 export async function operationsOverview(ctx: AppContext, now = new Date()) {
-  const [providers, queues, jobs, kpis, stale] = await Promise.all([
+  const [providers, queues, jobs, kpis, stale, routeTimes] = await Promise.all([
     providerHealth(ctx),
     queueDepths(ctx),
     scheduledJobs(ctx),
     kpis24h(ctx, now),
     staleTransactions(ctx),
+    routeTimeAccuracy(ctx, now),
   ]);
-  return { providers, queues, jobs, kpis, stale };
+  return { providers, queues, jobs, kpis, stale, routeTimes };
 }
 export type OperationsOverview = Awaited<ReturnType<typeof operationsOverview>>;

@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { columnsOf, numeric, TablePanel } from '@/app/_kit/DataTable';
-import { formatCount, formatDateTime, formatPercent, formatUsd } from '@/app/_kit/format';
+import { formatCount, formatDateTime, formatPercent, formatUsd, formatUsualDuration } from '@/app/_kit/format';
 import layout from '@/app/_kit/layout.module.css';
 import { RelativeTime } from '@/app/_kit/RelativeTime';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
@@ -13,6 +13,7 @@ import { Kpi, KpiGrid } from '../../_components/Kpi';
 import { QueryState } from '../../_components/states';
 import { type RouterOutputs, useTRPC } from '../../_trpc/client';
 import { OperationsTrends } from './OperationsTrends';
+import styles from './operations.module.css';
 import { ScheduledJobs } from './ScheduledJobs';
 
 type Overview = RouterOutputs['operations']['overview'];
@@ -105,13 +106,46 @@ const staleColumns = stale.columns([
   stale.accessor('createdAt', { header: 'Created', cell: (c) => formatDateTime(c.getValue()) }),
 ]);
 
+const routeTime = columnsOf<Overview['routeTimes'][number]>();
+const routeTimeColumns = routeTime.columns([
+  routeTime.accessor('provider', { header: 'Provider', meta: { rowHeader: true }, ...providerCell }),
+  routeTime.accessor('swaps', { header: 'Settled swaps', ...numeric(formatCount) }),
+  routeTime.accessor('promised', { header: 'Shown a p90', ...numeric(formatCount) }),
+  routeTime.accessor('keptShare', {
+    header: 'Done within the p90 shown',
+    cell: ({ getValue }) => <KeptBar share={getValue()} />,
+  }),
+  routeTime.accessor('medianP50ErrorSeconds', {
+    header: 'Median p50 error',
+    ...numeric((seconds: number | null) => (seconds == null ? '—' : formatUsualDuration(seconds))),
+  }),
+]);
+
+/** The share of promises kept as a bar against the 90 % goal, with the figure in words beside it. */
+function KeptBar({ share }: { share: number | null }) {
+  if (share == null) return <span className={text.muted}>no swap was shown one</span>;
+  return (
+    <span className={styles.kept}>
+      <span className={styles.keptTrack} aria-hidden="true">
+        <span
+          className={share >= 0.9 ? styles.keptFill : `${styles.keptFill} ${styles.keptShort}`}
+          style={{ width: `${Math.round(share * 100)}%` }}
+        />
+        <span className={styles.keptGoal} />
+      </span>
+      {formatPercent(share)}
+      {share < 0.9 ? <StatusBadge status="below 90 %" tone="failed" /> : null}
+    </span>
+  );
+}
+
 export function OperationsView() {
   const trpc = useTRPC();
   const query = useQuery(trpc.operations.overview.queryOptions(undefined, { refetchInterval: 30_000 }));
 
   return (
     <QueryState query={query} loading="Loading operations…">
-      {({ kpis, providers, queues, jobs, stale }) => (
+      {({ kpis, providers, queues, jobs, stale, routeTimes }) => (
         <div className={layout.stack}>
           <KpiGrid label="Last 24 hours">
             <Kpi label="Swaps (24 h)" value={formatCount(kpis.swaps)} />
@@ -134,6 +168,13 @@ export function OperationsView() {
             note="quotes in the last hour"
             columns={providerColumns}
             data={providers}
+          />
+          <TablePanel
+            title="Route times"
+            note="per provider over the route-time window: the promise kept (goal 90 %) and how far off the p50 was"
+            columns={routeTimeColumns}
+            data={routeTimes}
+            empty={<EmptyState title="No settled swaps in the window yet" />}
           />
           <TablePanel title="Queues" note="BullMQ job counts" columns={queueColumns} data={queues} />
           <section aria-label="Trends" className={layout.stack}>
