@@ -333,6 +333,16 @@ describe('query plans', { timeout: 120_000 }, () => {
     for (const [label, run] of calls) await expectBounded(label, run);
   });
 
+  it('a search by chain reads its matches once: counted and paged through one merge of ordered branches', async () => {
+    const caller = await callerFor(app, (await signedInUser(t.app, 'admin')).headers);
+    const { total } = await caller.transactions.search({ chain: 'ethereum', perPage: 25 });
+    expect(total).toBeGreaterThan(2_000);
+    // An `in (…)` of the chain's assets read each side out of creation order: its page sorted every match
+    // again after the count had read them (about twice the matches in all).
+    const read = await expectBounded('search by chain', () => caller.transactions.search({ chain: 'ethereum' }));
+    expect(read, `rows read for ${total} matches`).toBeLessThan(total * 1.3 + 500);
+  });
+
   it('every public read reads through an index, bounded', async () => {
     const s = await sample();
     const history = (q: string) => `/api/v1/transaction/history?${q}`;
