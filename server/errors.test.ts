@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withAdmin } from '../test/support/databases';
-import { AppError, toAppError } from './errors';
+import { AppError, dependencyUnavailable, toAppError } from './errors';
 
 /** What a failover looks like to a client: the primary gone, or a write reaching the demoted (read-only) server. */
 describe('toAppError during a Postgres failover', () => {
@@ -22,6 +22,12 @@ describe('toAppError during a Postgres failover', () => {
     ['a connection failure', { code: '08006' }],
   ])('answers %s with 503 and Retry-After', (_, error) => {
     const answer = toAppError(Object.assign(new Error('lost'), error));
+    expect(answer.status).toBe(503);
+    expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('gives a refusal for want of a backing service (Idempotency-Key records) 503 with Retry-After', () => {
+    const answer = dependencyUnavailable('Idempotency-Key records are unavailable; retry shortly', new Error('x'));
     expect(answer.status).toBe(503);
     expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
   });

@@ -122,13 +122,14 @@ export function isDependencyUnavailable(error: unknown): boolean {
   );
 }
 
+/** 503: a backing service is down for now; the client is told when to come back (Retry-After). */
+export const dependencyUnavailable = (message: string, cause: unknown) =>
+  new AppError('SERVICE_UNAVAILABLE', message, { cause, headers: { 'retry-after': DEPENDENCY_RETRY_AFTER_SECONDS } });
+
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (isDependencyUnavailable(error)) {
-    return new AppError('SERVICE_UNAVAILABLE', 'A backing service is temporarily unavailable; retry shortly', {
-      cause: error,
-      headers: { 'retry-after': DEPENDENCY_RETRY_AFTER_SECONDS },
-    });
+    return dependencyUnavailable('A backing service is temporarily unavailable; retry shortly', error);
   }
   return new AppError('INTERNAL_ERROR', 'Internal error', { cause: error, retryable: false });
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { AppContext } from '../context';
-import { AppError, toAppError } from '../errors';
+import { AppError, dependencyUnavailable, toAppError } from '../errors';
 import { newRequestId } from '../ids';
 import { logContext } from '../log';
 import { andThen, type MaybePromise } from '../maybe-promise';
@@ -350,9 +350,7 @@ async function beginIdempotency(
   // Without the store a retry could run the work twice: refuse (503, retry later) instead.
   const replay = await app.idempotency.begin(scope, key, print).catch((error) => {
     if (error instanceof AppError) throw error;
-    throw new AppError('SERVICE_UNAVAILABLE', 'Idempotency-Key records are unavailable; retry shortly', {
-      cause: error,
-    });
+    throw dependencyUnavailable('Idempotency-Key records are unavailable; retry shortly', error);
   });
   if (replay) {
     x.headers['idempotent-replayed'] = 'true';
