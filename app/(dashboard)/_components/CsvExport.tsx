@@ -96,15 +96,17 @@ export function ExportCsvButton({
   control,
   href,
   size = 'small',
+  label = 'Export CSV',
 }: {
   control: CsvExportControl;
   href: string;
   size?: 'small' | 'medium';
+  label?: string;
 }) {
   const busy = control.state.phase === 'running';
   return (
     <Button size={size} busy={busy} onClick={() => control.start(href)}>
-      {busy ? 'Exporting…' : 'Export CSV'}
+      {busy ? 'Exporting…' : label}
     </Button>
   );
 }

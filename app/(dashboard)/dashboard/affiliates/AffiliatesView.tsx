@@ -31,6 +31,7 @@ import { RangePicker } from '../../_components/RangePicker';
 import { QueryState } from '../../_components/states';
 import { type RouterOutputs, useTRPC } from '../../_trpc/client';
 import forms from '../forms.module.css';
+import { StatementPanel } from './StatementPanel';
 
 type Overview = RouterOutputs['affiliates']['overview'];
 
@@ -212,6 +213,7 @@ export function AffiliatesView({ isAdmin }: { isAdmin: boolean }) {
                 </Button>
               </div>
             ) : null}
+            <StatementPanel ownerId={ownerId} isAdmin={isAdmin} />
             <TablePanel
               title="Recent referred swaps"
               note="latest 20"
