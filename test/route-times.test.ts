@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldRouteTimeDeltas } from '../server/rollups/route-times';
 import { routeTimeAccuracy } from '../server/route-times/accuracy';
-import { expectationAfterDeposit, expectationAtExecute } from '../server/route-times/expect';
+import { DEPOSIT_SEEN_KEY, expectationAfterDeposit, expectationAtExecute } from '../server/route-times/expect';
 import { observedFromDeposit, observedTime, readRouteTimes, routeTimes } from '../server/route-times/times';
+import { whatCounts } from '../server/tracking/apply-status';
+import type { PollFields } from '../server/tracking/poll-row';
 import { startTestApp, type TestApp } from './support/app';
 import { ETH_TO_BTC, WALLETS } from './support/fixtures';
 import { insertTransactions } from './support/seed-transactions';
@@ -171,6 +173,26 @@ describe('expected by and late', () => {
     });
     expect(expectationAtExecute(t.app, null, NOW)).toBeNull();
     expect(expectationAtExecute(t.app, { p90Seconds: 0 }, NOW)).toBeNull();
+  });
+
+  it('records when the provider first saw the deposit, once', () => {
+    const awaiting = {
+      id: 'tx_x',
+      status: 'PENDING',
+      hash: '',
+      inboundHash: '',
+      trackingContext: {},
+    } as unknown as PollFields;
+    const seen = { status: 'PENDING', inboundHash: '0xabc', upstreamState: 'SEEN', detail: 'seen' } as const;
+    const first = whatCounts(awaiting, seen as never, {}, NOW);
+    expect(first.patch.trackingContext?.[DEPOSIT_SEEN_KEY]).toBe(NOW.toISOString());
+    const again = whatCounts(
+      { ...awaiting, inboundHash: '0xabc', trackingContext: first.patch.trackingContext ?? {} },
+      seen as never,
+      {},
+      new Date(NOW.getTime() + DAY),
+    );
+    expect(again.patch.trackingContext?.[DEPOSIT_SEEN_KEY] ?? NOW.toISOString()).toBe(NOW.toISOString());
   });
 
   it('once the deposit is seen: from the route’s deposit → final p90, when observed', async () => {
