@@ -12,6 +12,7 @@
 import { cpus, loadavg } from 'node:os';
 import { benchSettings } from './config';
 import { executeSection } from './execute';
+import { exportSection } from './export';
 import { historySection } from './history';
 import { httpSection } from './http';
 import { quoteSection } from './quote';
@@ -32,6 +33,7 @@ const SECTIONS: [string, (b: Bench) => Promise<void>][] = [
   ['history', historySection],
   ['tracing', tracingSection],
   ['webhooks', webhooksSection],
+  ['export', exportSection],
   ['scale', scaleSection],
 ];
 

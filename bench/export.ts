@@ -1,0 +1,192 @@
+/**
+ * Exports (#47): a 1M-row transactions export through the web server (Next, signed in as support would be)
+ * against `psql \copy (the same query) to stdout` in the same run: rows/s of each, their ratio (goal at
+ * least 0.5), and how much the web process' resident memory grew while it streamed (goal at most 50 MB).
+ */
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { createUserWithRole } from '../server/auth/users';
+import { parseConfig } from '../server/config';
+import { createAppContext } from '../server/context';
+import { transactionExportQuery } from '../server/exports/transactions';
+import { transactionSearchInput } from '../server/schemas/transactions';
+import { childEnv } from './config';
+import { insertSyntheticTransactions } from './fixtures';
+import { startNext } from './procs';
+import type { Bench } from './setup';
+
+const SECTION = 'export';
+const ROWS = 1_000_000;
+const CHUNK = 100_000;
+const PASSWORD = 'bench-export-password-not-secret';
+/** Rows of their own: a year no other section writes, read through the created_at index. */
+const YEAR = { from: '2019-01-01T00:00:00.000Z', to: '2019-12-31T23:59:59.999Z' };
+
+async function fill(b: Bench, rows: number) {
+  await b.sql.begin(async (tx) => {
+    await tx`set local synchronous_commit = off`;
+    await tx`set local session_replication_role = replica`;
+    for (let first = 1; first <= rows; first += CHUNK) {
+      await insertSyntheticTransactions(tx, {
+        tag: 'exp',
+        first,
+        count: Math.min(CHUNK, rows - first + 1),
+        status: 'SUCCESS',
+        assets: b.assets,
+        wallet: `'0x' || lpad(to_hex(i % 65521), 40, '0')`,
+        hash: `md5(i::text) || md5((i + 1)::text)`,
+        createdAt: `timestamptz '${YEAR.from}' + i * interval '20 seconds'`,
+      });
+    }
+  });
+  await b.sql`vacuum (analyze) transactions`;
+}
+
+/** The web process' resident set, in bytes: the node process in the server's process group. */
+function rssOf(group: number): number {
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) !== group || !stat.includes('(node)')) continue;
+      const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+      if (rss) return Number(rss) * 1024;
+    } catch {}
+  }
+  return 0;
+}
+
+/** Streams the body to its end, counting lines. */
+async function drain(body: ReadableStream<Uint8Array>) {
+  const reader = body.getReader();
+  let lines = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return lines;
+    for (const byte of value) if (byte === 0x0a) lines++;
+  }
+}
+
+/** Parameters written into the statement, for psql (they are strings and numbers the search made). */
+function inline(sqlText: string, params: unknown[]) {
+  return sqlText.replace(/\$(\d+)/g, (_, n) => {
+    const value = params[Number(n) - 1];
+    return typeof value === 'number' ? String(value) : `'${String(value).replaceAll("'", "''")}'`;
+  });
+}
+
+function psqlCopy(url: string, query: string): Promise<{ lines: number; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn('psql', [
+      url,
+      '-X',
+      '-q',
+      '-v',
+      'ON_ERROR_STOP=1',
+      '-c',
+      `\\copy (${query}) to stdout with csv header`,
+    ]);
+    let lines = 0;
+    child.stdout.on('data', (chunk: Buffer) => {
+      for (const byte of chunk) if (byte === 0x0a) lines++;
+    });
+    let errors = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      errors += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve({ lines, ms: performance.now() - started })
+        : reject(new Error(`psql: ${errors.slice(0, 300)}`)),
+    );
+  });
+}
+
+export async function exportSection(b: Bench): Promise<void> {
+  const rows = b.count(ROWS, 10_000);
+  const filled = performance.now();
+  await fill(b, rows);
+  b.report.note(`export: ${rows} rows loaded in ${Math.round((performance.now() - filled) / 1000)} s`);
+
+  const app = createAppContext(parseConfig(b.env));
+  const email = `export-bench-${Date.now()}@bench.switchyard.test`;
+  await createUserWithRole(app, { email, name: 'Export bench', password: PASSWORD, role: 'support' });
+  const input = transactionSearchInput.parse({ from: YEAR.from, to: YEAR.to });
+  const query = await transactionExportQuery(app, input);
+  await app.close();
+
+  if (b.settings.skipNext) {
+    b.report.note('export: not measured (BENCH_SKIP_NEXT=1)');
+    return;
+  }
+  const next = await startNext(childEnv(b.env), { lockWaitSeconds: b.settings.nextLockWaitSeconds });
+  try {
+    const base = `http://127.0.0.1:${next.port}`;
+    const signedIn = await fetch(`${base}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base },
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
+    if (!signedIn.ok) throw new Error(`sign-in: ${signedIn.status}`);
+    const cookie = signedIn.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const exportUrl = (search: unknown) =>
+      `${base}/api/exports/transactions?input=${encodeURIComponent(JSON.stringify(search))}`;
+
+    // A warm-up: the first request loads the route's chunks.
+    await drain((await fetch(exportUrl({ query: 'nothing-matches' }), { headers: { cookie } })).body as ReadableStream);
+    const copy = await psqlCopy(b.settings.databaseUrl, inline(query.rows.sql, query.rows.params));
+
+    const before = rssOf(next.pid);
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssOf(next.pid));
+    }, 100);
+    const started = performance.now();
+    const res = await fetch(exportUrl(YEAR), { headers: { cookie } });
+    const total = Number(res.headers.get('x-total-count'));
+    const lines = await drain(res.body as ReadableStream<Uint8Array>);
+    const webMs = performance.now() - started;
+    clearInterval(sampler);
+    peak = Math.max(peak, rssOf(next.pid));
+
+    if (total !== rows || lines !== rows + 1 || copy.lines !== rows + 1) {
+      b.report.violation(`export: ${rows} rows, X-Total-Count ${total}, web lines ${lines}, psql lines ${copy.lines}`);
+    }
+    const psqlRate = rows / (copy.ms / 1000);
+    const webRate = rows / (webMs / 1000);
+    b.report.add({ section: SECTION, name: `psql \\copy ${rows} rows`, value: psqlRate, unit: 'rows/s' });
+    b.report.add({
+      section: SECTION,
+      name: `web export ${rows} rows`,
+      value: webRate,
+      unit: 'rows/s',
+      baseline: psqlRate,
+      baselineName: 'psql \\copy',
+    });
+    // The goal is on the ratio: a row of its own, as the report judges a row's value.
+    b.report.add({
+      section: SECTION,
+      name: 'web export ÷ psql \\copy',
+      value: webRate / psqlRate,
+      unit: '×',
+      target: 0.5,
+      targetAtLeast: true,
+    });
+    b.report.add({
+      section: SECTION,
+      name: 'web process RSS growth during the export',
+      value: (peak - before) / 1024 / 1024,
+      unit: 'MB',
+      target: 50,
+      note: `RSS ${Math.round(before / 1048576)} MB before, ${Math.round(peak / 1048576)} MB at most`,
+    });
+  } finally {
+    await next.stop();
+  }
+}
