@@ -4,7 +4,7 @@ import type { Route } from '../../app/(public)/_lib/api';
 import { sortRoutes } from '../../app/(public)/_swap/route-labels';
 import { ROUTE_SECONDS } from '../../server/rollups/histogram';
 import { BTC_TO_ETH, ETH_TO_BTC } from '../../test/support/fixtures';
-import { expectAccessible, fillEthToBtc, shot, WIDTHS } from '../support/helpers';
+import { E2E_ADMIN, expectAccessible, fillEthToBtc, shot, signInAs, WIDTHS } from '../support/helpers';
 import { e2eDatabase } from '../support/overflow';
 import { expect, test } from '../support/test';
 
@@ -12,26 +12,36 @@ import { expect, test } from '../support/test';
 const CHAINFLIP_SIMULATOR = `http://127.0.0.1:${Number(process.env.SIMULATOR_BASE_PORT ?? 4810) + 2}`;
 
 /** A day of settled swaps on a route: `seconds` → how many took that long (each a bound of the histogram). */
-async function seedRouteTimes(provider: string, srcChain: string, dstChain: string, counts: Record<number, number>) {
+async function seedRouteTimes(
+  provider: string,
+  srcChain: string,
+  dstChain: string,
+  counts: Record<number, number>,
+  promise: { kept: number; p50Error: Record<number, number> },
+) {
   const sql = e2eDatabase();
   try {
-    const histogram = Object.fromEntries(
-      Object.entries(counts).map(([seconds, n]) => [String(ROUTE_SECONDS.bounds.indexOf(Number(seconds)) + 1), n]),
-    );
+    const histogram = (of: Record<number, number>) =>
+      Object.fromEntries(
+        Object.entries(of).map(([seconds, n]) => [String(ROUTE_SECONDS.bounds.indexOf(Number(seconds)) + 1), n]),
+      );
     const swaps = Object.values(counts).reduce((a, b) => a + b, 0);
     await sql`
-      insert into route_time_daily (day, provider, src_chain, dst_chain, src_asset_id, dst_asset_id, swaps, execute_to_final)
-      values (date_trunc('day', now(), 'UTC'), ${provider}, ${srcChain}, ${dstChain}, 0, 0, ${swaps}, ${sql.json(histogram)})
+      insert into route_time_daily (day, provider, src_chain, dst_chain, src_asset_id, dst_asset_id, swaps,
+        execute_to_final, promised, kept, p50_error)
+      values (date_trunc('day', now(), 'UTC'), ${provider}, ${srcChain}, ${dstChain}, 0, 0, ${swaps},
+        ${sql.json(histogram(counts))}, ${swaps}, ${promise.kept}, ${sql.json(histogram(promise.p50Error))})
       on conflict do nothing`;
   } finally {
     await sql.end();
   }
 }
 
-async function setExpectedBy(id: string, at: Date) {
+async function setExpectedBy(id: string, at: Date, lateAt: Date | null = null) {
   const sql = e2eDatabase();
   try {
-    await sql`update transactions set expected_by = ${at.toISOString()}::timestamptz, updated_at = now() where id = ${id}`;
+    await sql`update transactions set expected_by = ${at.toISOString()}::timestamptz,
+      late_at = ${lateAt?.toISOString() ?? null}::timestamptz, updated_at = now() where id = ${id}`;
   } finally {
     await sql.end();
   }
@@ -45,8 +55,20 @@ const providersShown = (page: Page) =>
 
 test.beforeAll(async () => {
   // Relay: usually 3–8 min (20 swaps at 3 min, 6 at 5, 4 at 8); Chainflip: 1–2 min.
-  await seedRouteTimes('RELAY', 'ethereum', 'bitcoin', { 180: 20, 300: 6, 480: 4 });
-  await seedRouteTimes('CHAINFLIP', 'ethereum', 'bitcoin', { 60: 20, 120: 10 });
+  await seedRouteTimes(
+    'RELAY',
+    'ethereum',
+    'bitcoin',
+    { 180: 20, 300: 6, 480: 4 },
+    { kept: 28, p50Error: { 30: 20, 120: 10 } },
+  );
+  await seedRouteTimes(
+    'CHAINFLIP',
+    'ethereum',
+    'bitcoin',
+    { 60: 20, 120: 10 },
+    { kept: 24, p50Error: { 15: 25, 60: 5 } },
+  );
 });
 
 test('route cards say how long each route usually takes, and sort by speed as well as amount', async ({
@@ -162,5 +184,39 @@ test('/tx says when the swap is usually done, and past that, plainly that it is 
     await shot(page, testInfo, `tx-taking-longer-${viewport.width}`);
   }
   await expectAccessible(page);
+  await request.post(`${CHAINFLIP_SIMULATOR}/__sim/reset`);
+});
+
+test('support finds late swaps, sees how late against the route, and operators see the promise kept', async ({
+  page,
+  request,
+}, testInfo) => {
+  const id = await swapInFlight(request);
+  const now = Date.now();
+  await setExpectedBy(id, new Date(now - 40 * 60_000), new Date(now - 20 * 60_000));
+  await signInAs(page, E2E_ADMIN);
+  for (const viewport of WIDTHS) {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await page.goto('/dashboard/transactions?late=yes&sort=lateness.desc');
+    await expect(page.getByLabel('Late')).toHaveValue('yes');
+    const row = page.getByRole('row').filter({ hasText: id });
+    await expect(row).toContainText('Late');
+    await shot(page, testInfo, `transactions-late-${viewport.width}`);
+
+    await page.goto(`/dashboard/transactions/${id}`);
+    await expect(page.getByTestId('route-time')).toBeVisible();
+    await expect(page.getByTestId('route-time')).toContainText('past its usual time');
+    await shot(page, testInfo, `support-late-${viewport.width}`);
+
+    await page.goto('/dashboard/operations');
+    const panel = page.getByRole('region', { name: 'Route times' });
+    await expect(panel.getByRole('row').filter({ hasText: 'Relay' })).toContainText('93');
+    await expect(panel.getByRole('row').filter({ hasText: 'Chainflip' })).toContainText('below 90 %');
+    await shot(page, testInfo, `operations-route-times-${viewport.width}`);
+  }
+  await expectAccessible(page);
+  await page.goto('/dashboard/webhooks');
+  await expect(page.getByLabel('Late swaps too')).toBeVisible();
+  await shot(page, testInfo, 'webhooks-late-option-1280');
   await request.post(`${CHAINFLIP_SIMULATOR}/__sim/reset`);
 });

@@ -277,9 +277,11 @@ function RouteTime({ tx, time }: { tx: TransactionDetail['transaction']; time: T
       {tx.late && tx.overdueSeconds !== null && shown ? (
         <>
           {' '}
-          <StatusBadge status="stale" label="Late" /> {formatUsualDuration(tx.overdueSeconds)} past its usual time (
-          {(time.seconds / Math.max(1, shown.p50Seconds)).toFixed(1)}× the route&apos;s p50); late since{' '}
-          {formatDateTime(time.lateAt)}.
+          <StatusBadge status="stale" label="Late" /> {formatUsualDuration(tx.overdueSeconds)} past its usual time
+          {time.seconds >= shown.p50Seconds
+            ? ` (${(time.seconds / Math.max(1, shown.p50Seconds)).toFixed(1)}× the route's p50)`
+            : ''}
+          ; late since {formatDateTime(time.lateAt)}.
         </>
       ) : time.expectedBy && tx.status === 'PENDING' ? (
         <> Usually done by {formatDateTime(time.expectedBy)}.</>
