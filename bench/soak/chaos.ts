@@ -4,8 +4,8 @@
  * adds: SIGKILL a Redis master (its replica is promoted; the old master rejoins as a replica), SIGKILL
  * the Postgres primary's postmaster (Patroni promotes the standby; the old primary rejoins as the
  * standby), restart the Postgres standby, hold the standby behind by pausing its replay, restart
- * PgBouncer. Scaled, Postgres restarts go through Patroni (which would fail over a primary stopped
- * behind its back). Each fault opens an outage window that closes once both web processes answer ready
+ * PgBouncer, and roll a deploy through every product process (bench/soak/deploy.ts). Scaled, Postgres
+ * restarts go through Patroni (which would fail over a primary stopped behind its back). Each fault opens an outage window that closes once both web processes answer ready
  * again (plus a grace period).
  */
 import { execFile } from 'node:child_process';
@@ -16,6 +16,7 @@ import { createWorkerRedis } from '../../server/redis';
 import { SCHEDULE_IDS } from '../../server/tracking/jobs';
 import { bullPrefix, createQueue } from '../../server/tracking/queues';
 import { SOAK } from './config';
+import { Deployer, type DeployOutcome } from './deploy';
 import { isLeader, isSyncStandby, type PatroniNode } from './patroni';
 import type { Product } from './processes';
 import {
@@ -29,6 +30,7 @@ import {
   servers,
 } from './processes';
 import type { Recorder } from './recorder';
+import type { Traffic } from './traffic';
 
 const SINGLE_KINDS = ['kill-worker', 'kill-web', 'restart-redis', 'flush-bullmq', 'restart-postgres'] as const;
 const SCALED_KINDS = [
@@ -37,10 +39,20 @@ const SCALED_KINDS = [
   'restart-replica',
   'hold-replica',
   'restart-pgbouncer',
+  'deploy',
 ] as const;
 export type ChaosKind = (typeof SINGLE_KINDS)[number] | (typeof SCALED_KINDS)[number];
-export const CHAOS_KINDS: readonly ChaosKind[] =
+const TOPOLOGY_KINDS: readonly ChaosKind[] =
   SOAK.topology === 'scaled' ? [...SINGLE_KINDS, ...SCALED_KINDS] : SINGLE_KINDS;
+const unknownFaults = (SOAK.faults ?? []).filter((f) => !TOPOLOGY_KINDS.includes(f as ChaosKind));
+if (unknownFaults.length)
+  throw new Error(
+    `SOAK_FAULTS: ${unknownFaults.join(', ')} not among this topology's faults (${TOPOLOGY_KINDS.join(', ')})`,
+  );
+/** The faults this run injects: SOAK_FAULTS's, or every one of the topology. */
+export const CHAOS_KINDS: readonly ChaosKind[] = SOAK.faults?.length
+  ? TOPOLOGY_KINDS.filter((k) => SOAK.faults?.includes(k))
+  : TOPOLOGY_KINDS;
 
 export interface ChaosEvent {
   kind: ChaosKind;
@@ -64,6 +76,8 @@ export interface ChaosEvent {
   writeOutageMs?: number;
   /** After a Postgres primary SIGKILL: until the old primary was the synchronous standby again. */
   rejoinedMs?: number;
+  /** A rolling deploy: the migration, each process's drain, stop and start, and the status streams it ended. */
+  deploy?: DeployOutcome;
   note?: string;
 }
 
@@ -140,10 +154,15 @@ export class Chaos {
     await Promise.all(this.watches);
   }
 
+  private readonly deployer: Deployer;
+
   constructor(
     private readonly product: Product,
     private readonly rec: Recorder,
-  ) {}
+    traffic?: Traffic,
+  ) {
+    this.deployer = new Deployer(product, traffic);
+  }
 
   /** Every kind twice, spread over the middle of [start, end]. */
   async run(start: number, end: number) {
@@ -211,6 +230,9 @@ export class Chaos {
           event.note = `replay paused ${SOAK.replicaHoldMs} ms (past DATABASE_READ_MAX_LAG_MS = ${SOAK.replicaMaxLagMs})`;
           break;
         }
+        case 'deploy':
+          event.deploy = await this.deployer.deploy();
+          break;
         case 'restart-pgbouncer':
           pgbouncer.kill();
           await sleep(1000);

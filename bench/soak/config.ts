@@ -25,6 +25,10 @@ if (topology !== 'single' && topology !== 'scaled') throw new Error('SOAK_TOPOLO
 
 export const SOAK = {
   seconds,
+  /** SOAK_FAULTS=deploy,kill-worker: only these faults (each still twice); unset, every fault of the topology. */
+  faults: process.env.SOAK_FAULTS?.split(',')
+    .map((f) => f.trim())
+    .filter(Boolean),
   topology: topology as 'single' | 'scaled',
   /** Every private port sits in one range: Postgres, Redis, two web processes, two workers, four simulators. */
   ports: {

@@ -32,11 +32,21 @@ function agentFor(from: string) {
   return agent;
 }
 
+const inFlightTo = new Map<string, number>();
+/** Requests sent to `base` and not answered yet: a load balancer's open connections to a backend it drains. */
+export const inFlight = (base: string) => inFlightTo.get(base) ?? 0;
+
 export function send(req: SoakRequest): Promise<SoakResponse> {
   const started = performance.now();
   const url = new URL(req.path, req.base);
+  inFlightTo.set(req.base, inFlight(req.base) + 1);
+  let answered = false;
   return new Promise((resolve) => {
-    const done = (r: Omit<SoakResponse, 'ms'>) => resolve({ ...r, ms: performance.now() - started });
+    const done = (r: Omit<SoakResponse, 'ms'>) => {
+      if (!answered) inFlightTo.set(req.base, inFlight(req.base) - 1);
+      answered = true;
+      resolve({ ...r, ms: performance.now() - started });
+    };
     let outgoing: ReturnType<typeof request>;
     try {
       outgoing = request(

@@ -49,8 +49,8 @@ async function main() {
     const deadline = start + SOAK.seconds * 1000;
     const paceBy = start + SOAK.seconds * 1000 * SOAK.paceFinishShare;
     const template = await templateLock(rec, webBases[0] as string);
-    const traffic = new Traffic(rec, webBases);
-    const chaos = new Chaos(product, rec);
+    const traffic = new Traffic(rec, product.inRotation);
+    const chaos = new Chaos(product, rec, traffic);
     const raceStats = newRaceStats();
     const fuzzStats = newFuzzStats();
     console.log('soak: load and chaos running');
@@ -71,14 +71,14 @@ async function main() {
     const fuzzPace = new Pace(SOAK.quota.fuzzRequests, start, paceBy);
     Pace.share(racePace, fuzzPace);
     const [races, fuzz] = await Promise.all([
-      runRaces(raceStats, rec, handle.sql, webBases, {
+      runRaces(raceStats, rec, handle.sql, product.inRotation, {
         template,
         pace: racePace,
         deadline,
         parallel: SOAK.raceParallel,
         racingLocks: SOAK.racingLocks,
       }),
-      runFuzz(fuzzStats, rec, webBases, {
+      runFuzz(fuzzStats, rec, product.inRotation, {
         pace: fuzzPace,
         deadline,
         concurrency: SOAK.fuzzConcurrency,

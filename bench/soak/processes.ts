@@ -267,15 +267,19 @@ export class ProductProcess {
     await gone;
   }
 
-  async stop() {
+  /** SIGTERM, SIGKILL after `graceMs`; resolves with how it exited ('0' when it drained and stopped by itself). */
+  async stop(graceMs = 15_000): Promise<string | undefined> {
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const gone = new Promise((resolve) => child.once('exit', resolve));
+    if (!child || child.exitCode !== null || child.signalCode !== null) return undefined;
+    const gone = new Promise<string>((resolve) =>
+      child.once('exit', (code, signal) => resolve(String(code ?? signal))),
+    );
     this.stopping = true;
     child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    await gone;
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    const exit = await gone;
     clearTimeout(timer);
+    return exit;
   }
 }
 
@@ -286,6 +290,11 @@ export interface Product {
   workers: ProductProcess[];
   simulators: ProductProcess;
   webBases: string[];
+  /**
+   * The web processes the soak's clients send to, as a load balancer's pool: every request picks from
+   * it afresh. A deploy takes a web out before stopping it and puts it back once it answers ready.
+   */
+  inRotation: string[];
   stop(): Promise<void>;
 }
 
@@ -366,6 +375,7 @@ export async function startProduct(): Promise<Product> {
     workers,
     simulators,
     webBases,
+    inRotation: [...webBases],
     async stop() {
       await Promise.all([...webs, ...workers].map((p) => p.stop()));
       await simulators.stop();

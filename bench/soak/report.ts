@@ -10,7 +10,7 @@ import type { RaceStats } from './races';
 import { type Recorder, round } from './recorder';
 import type { synchronousCommitCost } from './sync-cost';
 import type { TrafficStats } from './traffic';
-import { judgeLoad, type Sample, verdict } from './verdict';
+import { judgeDeploys, judgeLoad, type Sample, verdict } from './verdict';
 
 const RESULTS = new URL('../results/soak.json', import.meta.url).pathname;
 
@@ -75,6 +75,13 @@ export function buildReport(run: SoakRun) {
   if (failoverFaults) failures.push(`${failoverFaults} 5xx other than 503 during Postgres failovers`);
   const unhinted = failoverOutages.reduce((n, o) => n + o.unavailableWithoutRetryAfter, 0);
   if (unhinted) failures.push(`${unhinted} 503s without Retry-After during Postgres failovers`);
+  const deploys = chaos.flatMap((e) => (e.deploy ? [e.deploy] : []));
+  failures.push(
+    ...judgeDeploys(
+      deploys,
+      rec.outages.filter((o) => o.kind === 'deploy'),
+    ),
+  );
   const firstFaultAt = (chaos[0]?.at ?? run.startedAt.getTime() + run.durationMs) - run.startedAt.getTime();
   // The drivers stop at the deadline; the chaos may run past it waiting for recoveries.
   const loadMs = Math.min(run.durationMs, SOAK.seconds * 1000);
@@ -177,6 +184,7 @@ export function buildReport(run: SoakRun) {
       writeOutageMs: f.writeOutageMs ?? null,
       rejoinedMs: f.rejoinedMs ?? null,
     })),
+    deploys,
     acknowledgedExecutes: books.acknowledgedExecutes,
     synchronousCommit: run.synchronousCommit ?? null,
     workerRedelivery: {
@@ -289,6 +297,10 @@ export function writeReport(report: ReturnType<typeof buildReport>) {
           `  Postgres failover: write outage ${JSON.stringify(report.postgresFailover.map((f) => f.writeOutageMs))} ms, promoted after ${JSON.stringify(report.postgresFailover.map((f) => f.promotedMs))} ms; acknowledged executes ${report.acknowledgedExecutes.checked} checked, ${report.acknowledgedExecutes.missing} missing`,
         ]
       : []),
+    ...report.deploys.map(
+      (d, i) =>
+        `  deploy ${i + 1}: migration ${d.migration.ms} ms${d.migration.error ? ` FAILED (${d.migration.error})` : ''}; ${d.steps.map((s) => `${s.process} ${s.drainMs === undefined ? '' : `drain ${s.drainMs} + `}stop ${s.stopMs} ms (exit ${s.exit}) + start ${s.startMs} ms`).join(', ')}; streams ${d.streams.opened} open, ${d.streams.endedByServer} ended by the server, ${d.streams.resumed} resumed, ${d.streams.repeats} repeats`,
+    ),
     `  load vs this machine: ${report.load.map((l) => `${l.name} ${l.count} (${l.perSecond}/s; unfaulted ${l.unfaultedPerSecond ?? '—'}/s; ${l.ok ? 'ok' : 'SHORT'})`).join(', ')}`,
     `  memory (RSS MiB start→end, peak; growth after warm-up): ${report.memory.instances
       .map(

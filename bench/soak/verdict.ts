@@ -5,6 +5,7 @@
  * small or shared machine is not failed for being small or shared; the absolute rates and the issue's
  * floors are reported beside it. Pure: the soak's figures in, the judgement out.
  */
+import type { DeployOutcome } from './deploy';
 
 /** A driver's count sampled over the run: `at` in ms since the start. */
 export interface Sample {
@@ -97,4 +98,30 @@ export function verdict(correctness: string[], load: LoadJudgement[]) {
     /** Floors missed on a machine that kept its own pace: reported, not failed. */
     notes: load.filter((l) => l.ok && !l.floorMet).map((l) => `${l.name}: ${l.reason}`),
   };
+}
+
+/** What a deploy window's clients saw (the recorder's outage for it). */
+export interface DeployWindow {
+  byStatus: Record<string, number>;
+  serverErrorsDuring: number;
+}
+
+/**
+ * A rolling deploy drops nothing: no 5xx and no unanswered request even inside its own window, the
+ * migration applied, every process drained and stopped by itself (exit 0), every status stream ended
+ * by the server and resumed without a repeat. Pure: the deploys and their windows in, the failures out.
+ */
+export function judgeDeploys(deploys: DeployOutcome[], windows: DeployWindow[]): string[] {
+  const failures: string[] = [];
+  const serverErrors = windows.reduce((n, w) => n + w.serverErrorsDuring, 0);
+  const unanswered = windows.reduce((n, w) => n + (w.byStatus['0'] ?? 0), 0);
+  if (serverErrors) failures.push(`${serverErrors} 5xx during deploys`);
+  if (unanswered) failures.push(`${unanswered} requests without an answer (connection errors) during deploys`);
+  for (const [i, d] of deploys.entries()) {
+    if (d.migration.error) failures.push(`deploy ${i + 1}: migration failed: ${d.migration.error}`);
+    for (const step of d.steps)
+      if (step.exit !== '0') failures.push(`deploy ${i + 1}: ${step.process} did not drain and exit 0 (${step.exit})`);
+    for (const problem of d.streams.problems) failures.push(`deploy ${i + 1}: ${problem}`);
+  }
+  return failures;
 }
