@@ -23,10 +23,14 @@ export interface SoakResponse {
 }
 
 const agents = new Map<string, Agent>();
+const IDLE_CLOSE_MS = 4_000;
 function agentFor(from: string) {
   let agent = agents.get(from);
   if (!agent) {
-    agent = new Agent({ keepAlive: true, maxSockets: 64, localAddress: from } as never);
+    // An idle pooled connection is closed before the server's keep-alive timeout (Node's 5 s on the lean API
+    // server) can close it under a request just being sent on it, as a load balancer's idle timeout sits
+    // below its backends'.
+    agent = new Agent({ keepAlive: true, maxSockets: 64, timeout: IDLE_CLOSE_MS, localAddress: from } as never);
     agents.set(from, agent);
   }
   return agent;

@@ -17,6 +17,8 @@ export interface Outage {
   serverErrorsDuring: number;
   /** What clients saw during the window, by status (0: no answer). */
   byStatus: Record<string, number>;
+  /** The first few requests of the window that got no answer, and why. */
+  noAnswerSamples: string[];
 }
 
 const KNOWN = new Set([...Object.keys(API_ROUTES), '/api/health', '/api/health/ready']);
@@ -48,6 +50,7 @@ export class Recorder {
       unavailableWithoutRetryAfter: 0,
       serverErrorsDuring: 0,
       byStatus: {},
+      noAnswerSamples: [],
     };
     this.outages.push(outage);
     return outage;
@@ -81,14 +84,13 @@ export class Recorder {
     }
     if (res.status === 0) {
       this.byClass.noAnswer = (this.byClass.noAnswer ?? 0) + 1;
-      if (outage) this.noAnswerDuringOutage += 1;
-      else {
+      const sample = `${req.method} ${req.base} ${req.path.slice(0, 80)}: ${res.error} after ${Math.round(res.ms)} ms`;
+      if (outage) {
+        this.noAnswerDuringOutage += 1;
+        if (outage.noAnswerSamples.length < 10) outage.noAnswerSamples.push(sample);
+      } else {
         this.noAnswerOutsideOutage += 1;
-        if (this.noAnswerOutsideOutageSamples.length < 20) {
-          this.noAnswerOutsideOutageSamples.push(
-            `${req.method} ${req.path.slice(0, 80)}: ${res.error} after ${Math.round(res.ms)} ms`,
-          );
-        }
+        if (this.noAnswerOutsideOutageSamples.length < 20) this.noAnswerOutsideOutageSamples.push(sample);
       }
       return;
     }

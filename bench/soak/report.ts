@@ -166,6 +166,7 @@ export function buildReport(run: SoakRun) {
       unavailable503WithoutRetryAfter: o.unavailableWithoutRetryAfter,
       serverErrorsDuring: o.serverErrorsDuring,
       byStatus: o.byStatus,
+      ...(o.noAnswerSamples.length ? { noAnswerSamples: o.noAnswerSamples } : {}),
       ...(chaos[i]?.writeOutageMs !== undefined
         ? {
             promotedMs: chaos[i]?.promotedMs,
