@@ -231,6 +231,8 @@ export class Chaos {
           break;
         }
         case 'deploy':
+          // A worker replaced after a kill may still be starting: a deploy replaces processes that run.
+          await this.replacement;
           event.deploy = await this.deployer.deploy();
           break;
         case 'restart-pgbouncer':
