@@ -78,6 +78,11 @@ const MATRIX: { path: string; allowed: Role[]; call: (c: Caller) => Promise<unkn
   { path: 'operations.trends', allowed: ['admin'], call: (c) => c.operations.trends({ range: '24h' }) },
   { path: 'affiliates.overview', allowed: ['affiliate', 'admin'], call: (c) => c.affiliates.overview({}) },
   {
+    path: 'affiliates.statement',
+    allowed: ['affiliate', 'admin'],
+    call: (c) => c.affiliates.statement({ from: '2026-10-01', to: '2026-10-31' }),
+  },
+  {
     path: 'affiliates.createCode',
     allowed: ['affiliate', 'admin'],
     call: (c) => c.affiliates.createCode({ code: code() }),
