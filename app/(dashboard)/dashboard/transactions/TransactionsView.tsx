@@ -40,7 +40,12 @@ const columns = col.columns([
       <span className={layout.inline}>
         <StatusBadge status={getValue()} />
         {row.original.stale ? <StatusBadge status="stale" label="Stale" /> : null}
-        {row.original.late ? <StatusBadge status="stale" label="Late" /> : null}
+        {row.original.late ? (
+          <StatusBadge
+            status="stale"
+            label={`Late${row.original.overdueSeconds === null ? '' : ` +${formatDuration(row.original.overdueSeconds)}`}`}
+          />
+        ) : null}
       </span>
     ),
   }),
@@ -52,12 +57,6 @@ const columns = col.columns([
     cell: ({ row: { original: tx } }) => <SwapRoute {...tx} />,
   }),
   col.accessor('amountUsd', { header: 'USD', ...numeric(formatUsd) }),
-  col.accessor('overdueSeconds', {
-    id: 'lateness',
-    header: 'Late by',
-    sortDescFirst: true,
-    ...numeric(formatDuration),
-  }),
   col.display({
     id: 'hash',
     header: 'Latest hash',

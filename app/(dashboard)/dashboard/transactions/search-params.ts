@@ -96,6 +96,8 @@ export function searchFromParams(get: (key: string) => string | null | undefined
   const [field, direction] = (sort ?? '').split('.');
   if (isSortField(field) && (direction === 'asc' || direction === 'desc')) input.sort = { field, direction };
   else if (sort) ignore('sort', 'Sort by a column header instead');
+  // The Late filter lists the most late first unless a column says otherwise.
+  if (!input.sort && input.late) input.sort = { field: 'lateness', direction: 'desc' };
   const pageText = text('page');
   const page = Number(pageText);
   if (Number.isInteger(page) && page > 1 && page <= 100_000) input.page = page;
