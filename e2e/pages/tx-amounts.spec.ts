@@ -113,6 +113,11 @@ test('a Chainflip fee stays whole from quote to settlement, its LP lines kept as
   page,
   request,
 }, testInfo) => {
+  // The deposit arrives only when this test reports it (an earlier spec may have left it arriving at once).
+  const config = await request.put(`http://127.0.0.1:${SIMULATOR.CHAINFLIP}/__sim/config`, {
+    data: { autoDepositMs: null },
+  });
+  expect(config.ok(), await config.text()).toBe(true);
   const { transaction, fee } = await execute(request, ETH_TO_BTC, 'CHAINFLIP');
   const quotedLines = fee.details.length;
   await page.goto(`/tx/${transaction.id}`);
