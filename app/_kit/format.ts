@@ -124,6 +124,13 @@ export function formatDuration(seconds: number | null | undefined): string {
   return `${(seconds / 3600).toFixed(1)} h`;
 }
 
+/** A duration in one unit, for a badge whose width a table column takes: `40 min`, `2.5 h`, `45 s`. */
+export function formatDurationShort(seconds: number): string {
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
+}
+
 /**
  * A time read from the lock rollups' histogram: the lower edge of its bucket, in milliseconds under a
  * second (`42 ms`). 0 is the edge of the first bucket, or of a whole second rolled up before the
