@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { authUsers, webhookEndpoints } from '../../drizzle/schema';
-import { NO_ORIGIN, recordAudit } from '../audit/record';
+import { type AuditEntry, NO_ORIGIN, recordAudit } from '../audit/record';
 import type { Viewer } from '../auth/roles';
 import type { AppContext } from '../context';
 import { AppError, notFound } from '../errors';
@@ -160,6 +160,21 @@ export async function deleteWebhookEndpoint(
   return { deleted: endpoint.id };
 }
 
+/** Changes one endpoint and records the change, in one transaction. */
+const updateAudited = (
+  ctx: AppContext,
+  endpointId: string,
+  values: Partial<typeof webhookEndpoints.$inferInsert>,
+  entry: Omit<AuditEntry, 'targetId'>,
+) =>
+  ctx.db.transaction(async (tx) => {
+    await tx
+      .update(webhookEndpoints)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(eq(webhookEndpoints.id, endpointId));
+    await recordAudit(tx, { ...entry, targetId: endpointId });
+  });
+
 /** A new secret, returned this once; the old one keeps signing beside it for a day so receivers can switch. */
 export async function rotateWebhookSecret(
   ctx: AppContext,
@@ -170,19 +185,12 @@ export async function rotateWebhookSecret(
   const endpoint = await endpointFor(ctx, viewer, input.endpointId);
   const secret = newSecret();
   const previousSecretExpiresAt = new Date(Date.now() + PREVIOUS_SECRET_GRACE_MS);
-  await ctx.db.transaction(async (tx) => {
-    await tx
-      .update(webhookEndpoints)
-      .set({ secret, previousSecret: endpoint.secret, previousSecretExpiresAt, updatedAt: sql`now()` })
-      .where(eq(webhookEndpoints.id, endpoint.id));
-    await recordAudit(tx, {
-      action: 'webhook.rotate_secret',
-      actor: viewer,
-      origin,
-      targetId: endpoint.id,
-      after: { url: endpoint.url, previousSecretExpiresAt },
-    });
-  });
+  await updateAudited(
+    ctx,
+    endpoint.id,
+    { secret, previousSecret: endpoint.secret, previousSecretExpiresAt },
+    { action: 'webhook.rotate_secret', actor: viewer, origin, after: { url: endpoint.url, previousSecretExpiresAt } },
+  );
   return { endpointId: endpoint.id, secret };
 }
 
@@ -197,19 +205,17 @@ export async function enableWebhookEndpoint(
   if (endpoint.ownerBlock) {
     throw new AppError('VALIDATION_ERROR', endpoint.ownerBlock, { field: 'endpointId', status: 409, retryable: false });
   }
-  await ctx.db.transaction(async (tx) => {
-    await tx
-      .update(webhookEndpoints)
-      .set({ enabled: true, disabledReason: null, failingSince: null, updatedAt: sql`now()` })
-      .where(eq(webhookEndpoints.id, endpoint.id));
-    await recordAudit(tx, {
+  await updateAudited(
+    ctx,
+    endpoint.id,
+    { enabled: true, disabledReason: null, failingSince: null },
+    {
       action: 'webhook.update',
       actor: viewer,
       origin,
-      targetId: endpoint.id,
       before: { enabled: endpoint.enabled, disabledReason: endpoint.disabledReason },
       after: { enabled: true, disabledReason: null },
-    });
-  });
+    },
+  );
   return { endpointId: endpoint.id, enabled: true };
 }
