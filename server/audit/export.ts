@@ -1,6 +1,5 @@
 import type { AppContext } from '../context';
-import { type CsvExport, openCsvExport } from '../exports/stream';
-import { exportFilename } from '../exports/transactions';
+import { type CsvExport, exportFilename, openCsvExport } from '../exports/stream';
 import { auditWhere } from './list';
 import type { AuditFilter } from './schemas';
 

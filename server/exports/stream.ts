@@ -16,6 +16,10 @@ export interface CsvQuery {
   rows: (sql: postgres.ReservedSql) => postgres.PendingQuery<postgres.Row[]>;
 }
 
+/** `transactions-20261129T100511Z.csv` */
+export const exportFilename = (kind: string, now: Date) =>
+  `${kind}-${now.toISOString().slice(0, 19).replaceAll(/[-:]/g, '')}Z.csv`;
+
 /** What pg_stat_activity names a connection by while it serves an export. */
 export const EXPORT_APPLICATION_NAME = 'switchyard-export';
 

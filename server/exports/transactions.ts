@@ -4,7 +4,7 @@ import { transactions } from '../../drizzle/schema';
 import type { AppContext } from '../context';
 import type { TransactionSearchInput } from '../schemas/transactions';
 import { searchCondition, searchOrder } from '../transactions/search';
-import { type CsvExport, openCsvExport } from './stream';
+import { type CsvExport, exportFilename, openCsvExport } from './stream';
 
 const t = transactions;
 const iso = (column: AnyPgColumn) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -37,10 +37,6 @@ export const TRANSACTION_EXPORT_COLUMNS = {
 } satisfies Record<string, SQL>;
 
 const HEADER = Object.keys(TRANSACTION_EXPORT_COLUMNS);
-
-/** `transactions-20261129T100511Z.csv` */
-export const exportFilename = (kind: string, now: Date) =>
-  `${kind}-${now.toISOString().slice(0, 19).replaceAll(/[-:]/g, '')}Z.csv`;
 
 /** The export's two statements: how many rows, and the rows in the search's order. */
 export async function transactionExportQuery(ctx: AppContext, input: TransactionSearchInput, extra?: SQL) {
