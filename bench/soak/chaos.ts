@@ -18,6 +18,7 @@ import { bullPrefix, createQueue } from '../../server/tracking/queues';
 import { SOAK } from './config';
 import { Deployer, type DeployOutcome } from './deploy';
 import { isLeader, isSyncStandby, type PatroniNode } from './patroni';
+import { sleep, until } from './poll';
 import type { Product } from './processes';
 import {
   patroni,
@@ -79,17 +80,6 @@ export interface ChaosEvent {
   /** A rolling deploy: the migration, each process's drain, stop and start, and the status streams it ended. */
   deploy?: DeployOutcome;
   note?: string;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<number | undefined> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (await check().catch(() => false)) return Date.now() - started;
-    await sleep(100);
-  }
-  return undefined;
 }
 
 const readyEverywhere = (product: Product) => async () => {
@@ -401,14 +391,7 @@ async function writable(): Promise<boolean> {
   }
 }
 
-async function untilWritable(timeoutMs: number): Promise<boolean> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (await writable()) return true;
-    await sleep(200);
-  }
-  return false;
-}
+const untilWritable = async (timeoutMs: number) => (await until(writable, timeoutMs, 200)) !== undefined;
 
 /** What PgBouncer is started with from now on (a restart-pgbouncer writes its file afresh). */
 function repoint(primary: PatroniNode, standby: PatroniNode) {

@@ -12,6 +12,7 @@
 import { request } from 'node:http';
 import { migrateDatabase } from '../../drizzle/migrate';
 import { inFlight } from './http';
+import { sleep, until } from './poll';
 import { databaseUrl, type Product, type ProductProcess } from './processes';
 import type { Traffic } from './traffic';
 
@@ -52,16 +53,8 @@ const STREAMS_PER_WEB = 3;
 /** How long a resumed stream is read for repeats. */
 const RESUMED_READ_MS = 3_000;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await Promise.resolve(check()).catch(() => false)) return true;
-    await sleep(50);
-  }
-  return false;
-}
+const waitFor = async (check: () => boolean | Promise<boolean>, timeoutMs: number) =>
+  (await until(check, timeoutMs, 50)) !== undefined;
 
 const ready = (base: string) =>
   fetch(`${base}/api/health/ready`, { signal: AbortSignal.timeout(2000) }).then((r) => r.status === 200);

@@ -9,6 +9,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { until } from './poll';
 
 export interface PatroniNode {
   name: string;
@@ -24,8 +25,6 @@ export interface PatroniMember {
   lag?: number | string;
   timeline?: number;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function pgBinDir(): string {
   const versions = spawnSync('ls', ['/usr/lib/postgresql'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
@@ -183,14 +182,8 @@ export function privatePatroni({
     async leader() {
       return patroni.nodeOf((await patroni.members()).find(isLeader));
     },
-    async until(check: (members: PatroniMember[]) => boolean, timeoutMs: number) {
-      const started = Date.now();
-      while (Date.now() - started < timeoutMs) {
-        if (check(await patroni.members())) return Date.now() - started;
-        await sleep(200);
-      }
-      return undefined;
-    },
+    until: (check: (members: PatroniMember[]) => boolean, timeoutMs: number) =>
+      until(async () => check(await patroni.members()), timeoutMs, 200),
     /** etcd, then the first node (which bootstraps the cluster); resolves once it is the primary. */
     async startPrimary() {
       patroni.stop();
@@ -205,8 +198,8 @@ export function privatePatroni({
         ...['--listen-client-urls', client, '--advertise-client-urls', client],
         ...['--listen-peer-urls', peer, '--initial-advertise-peer-urls', peer, '--initial-cluster', `soak=${peer}`],
       ]);
-      const etcdUp = await waitFor(() => fetch(`${client}/health`).then((r) => r.ok), 30_000);
-      if (!etcdUp) throw new Error(`etcd did not start; see ${dir}/etcd.log`);
+      const etcdUp = await until(() => fetch(`${client}/health`).then((r) => r.ok), 30_000, 200);
+      if (etcdUp === undefined) throw new Error(`etcd did not start; see ${dir}/etcd.log`);
       startNode(nodes[0]);
       const primary = await patroni.until((m) => m.some(isLeader), 120_000);
       if (primary === undefined)
@@ -270,13 +263,4 @@ function alive(pid: number) {
   } catch {
     return false;
   }
-}
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number) {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (await check().catch(() => false)) return true;
-    await sleep(200);
-  }
-  return false;
 }
