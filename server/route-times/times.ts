@@ -68,7 +68,7 @@ function addRow(cells: Map<string, Cell>, key: string, row: DailyRow) {
   cell.samples += Number(row.swaps);
   addCounts(cell.execute, row.execute_to_final);
   addCounts(cell.deposit, row.deposit_to_final);
-  cell.depositSamples = [...cell.deposit.values()].reduce((a, b) => a + b, 0);
+  for (const n of Object.values(row.deposit_to_final ?? {})) cell.depositSamples += Number(n);
   cells.set(key, cell);
 }
 

@@ -102,7 +102,6 @@ export async function quoteRoutes(
   if (cached) return cached;
   const { allowed, heldBack, retryAfterSeconds } = await takeClientShares(ctx, candidates, client);
   const prices = feePrices(await getCatalog(ctx), [pair.src, pair.dst]);
-  const times = await routeTimes(ctx);
   if (allowed.length === 0) {
     throw new AppError(
       'RATE_LIMITED',
@@ -110,6 +109,7 @@ export async function quoteRoutes(
       { headers: { 'retry-after': String(retryAfterSeconds) } },
     );
   }
+  const times = await routeTimes(ctx);
   // Each provider's routes are presented as they arrive, so a deadline cut-off has only the merge left to do.
   const answers = await Promise.all(
     allowed.map(async (adapter) => {
