@@ -86,6 +86,8 @@ describe('public history reads cannot hold the database', () => {
       expect(statuses).toEqual([...Array(3).fill(503), ...Array(9).fill(429)].sort());
       // Every hostile request has its answer: none of their statements may still be running.
       expect(await leftRunning(t.databaseName)).toEqual([]);
+      // Cut at the request deadline: told when to come back, as every 503 of a busy or failing backend is.
+      expect(answered.find((r) => r.status === 503)?.headers.get('retry-after')).toBe('2');
       const refused = answered.find((r) => r.status === 429);
       expect(refused?.headers.get('retry-after')).toBe('1');
       expect(refused?.headers.get('x-ratelimit-limit')).toBe('3');

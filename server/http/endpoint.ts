@@ -386,7 +386,7 @@ function run(x: Exchange, url: RequestUrl, body: Record<string, unknown>): Maybe
         (late) => late.events?.cancel(),
         () => {},
       );
-      const error = new AppError('SERVICE_UNAVAILABLE', 'The request took too long; retry shortly');
+      const error = dependencyUnavailable('The request took too long; retry shortly', undefined);
       deadline?.abort(error);
       return error;
     },
