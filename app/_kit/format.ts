@@ -124,13 +124,6 @@ export function formatDuration(seconds: number | null | undefined): string {
   return `${(seconds / 3600).toFixed(1)} h`;
 }
 
-/** A duration in one unit, for a badge whose width a table column takes: `40 min`, `2.5 h`, `45 s`. */
-export function formatDurationShort(seconds: number): string {
-  if (seconds < 60) return `${Math.round(seconds)} s`;
-  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
-  return `${(seconds / 3600).toFixed(1)} h`;
-}
-
 /**
  * A time read from the lock rollups' histogram: the lower edge of its bucket, in milliseconds under a
  * second (`42 ms`). 0 is the edge of the first bucket, or of a whole second rolled up before the
@@ -187,7 +180,7 @@ const inUnit = (seconds: number, unit: 's' | 'min' | 'h') =>
       ? Math.round(seconds / 60)
       : Math.round((seconds / 3600) * 10) / 10;
 
-/** A duration as the swapper reads it: `45 s`, `8 min`, `2.5 h`. */
+/** A duration in one unit, as the swapper reads it and a badge in a table column fits: `45 s`, `8 min`, `2.5 h`. */
 export const formatUsualDuration = (seconds: number) => `${inUnit(seconds, unitOf(seconds))} ${unitOf(seconds)}`;
 
 /** `3–8 min`, `45 s–2 min`, `about 5 min`: a span of two durations, in the larger one's unit where they share it. */

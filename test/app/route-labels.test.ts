@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatTimeSpan } from '../../app/_kit/format';
+import { formatTimeSpan, formatUsualDuration } from '../../app/_kit/format';
 import { feeShare, LARGE_FEE_SHARE, modeLabel, sortRoutes, usualTime } from '../../app/(public)/_swap/route-labels';
 
 const steps = [{ type: 'swap', name: 'Chainflip swap', image: '' }];
@@ -43,6 +43,13 @@ describe('route times on the cards (#48)', () => {
     expect(formatTimeSpan(45, 120)).toBe('45 s–2 min');
     expect(formatTimeSpan(300, 300)).toBe('about 5 min');
     expect(formatTimeSpan(3600, 3 * 3600)).toBe('1–3 h');
+  });
+
+  it('say one duration in one unit, short enough for a late badge in a table column', () => {
+    expect(formatUsualDuration(45)).toBe('45 s');
+    expect(formatUsualDuration(2400)).toBe('40 min');
+    expect(formatUsualDuration(9000)).toBe('2.5 h');
+    expect(formatUsualDuration(7200)).toBe('2 h');
   });
 
   it("read 'usually' from our swaps, 'about' from the provider, nothing when neither knows", () => {

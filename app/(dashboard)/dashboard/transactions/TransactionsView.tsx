@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { columnsOf, DataTable, numeric, type SortingState } from '@/app/_kit/DataTable';
-import { formatDateTime, formatDurationShort, formatUsd } from '@/app/_kit/format';
+import { formatDateTime, formatUsd, formatUsualDuration } from '@/app/_kit/format';
 import { Hash } from '@/app/_kit/Hash';
 import layout from '@/app/_kit/layout.module.css';
 import { Notice } from '@/app/_kit/Notice';
@@ -43,7 +43,7 @@ const columns = col.columns([
         {row.original.late ? (
           <StatusBadge
             status="stale"
-            label={`Late${row.original.overdueSeconds === null ? '' : ` +${formatDurationShort(row.original.overdueSeconds)}`}`}
+            label={`Late${row.original.overdueSeconds === null ? '' : ` +${formatUsualDuration(row.original.overdueSeconds)}`}`}
           />
         ) : null}
       </span>
