@@ -159,4 +159,15 @@ describe('late swaps', () => {
     expect(stored?.n).toBe(1);
     expect((await fanOutChange(t.app, { transactionId: finished, created: false, late: true })).messages).toBe(0);
   });
+
+  it('are all told when a full batch ends among swaps late at the same moment', async () => {
+    await swapDue(now, 3);
+    await swapDue(now, 4);
+    await swapDue(now, 4);
+    const at = new Date(now + 10 * MIN);
+    // Batches of two: the first ends on one of the two late at +4 min, so it tells only the +3 one.
+    expect(await notifyLateSwaps(t.app, at, 2)).toEqual({ late: 1 });
+    expect(await notifyLateSwaps(t.app, at, 2)).toEqual({ late: 2 });
+    expect(await notifyLateSwaps(t.app, at, 2)).toEqual({ late: 0 });
+  });
 });
