@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { keysetCursorParam } from '../schemas/common';
+import { keysetCursorParam, storable } from '../schemas/common';
 import { AUDIT_ACTION_NAMES, AUDIT_TARGET_TYPES } from './catalog';
 
 export const AUDIT_PAGE_SIZE = 50;
@@ -7,10 +7,10 @@ export const AUDIT_PAGE_SIZE = 50;
 /** The audit page's filters; each one alone is served by an index that ends in (at, id). */
 export const auditFilterInput = z.object({
   /** An email (any case; a failed sign-in's email tried included) or a user id. */
-  actor: z.string().trim().min(1).max(320).optional(),
+  actor: storable(z.string().trim().min(1).max(320)).optional(),
   action: z.enum(AUDIT_ACTION_NAMES as [string, ...string[]]).optional(),
   targetType: z.enum(AUDIT_TARGET_TYPES as [string, ...string[]]).optional(),
-  targetId: z.string().trim().min(1).max(200).optional(),
+  targetId: storable(z.string().trim().min(1).max(200)).optional(),
   from: z.coerce.date().optional(),
   to: z.coerce.date().optional(),
 });

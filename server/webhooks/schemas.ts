@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { recordId } from '../schemas/common';
+import { recordId, storable } from '../schemas/common';
 
 /** Webhook inputs and vocabulary. Pure zod: shared by tRPC procedures, client components, tests and the drizzle schema. */
 
@@ -20,10 +20,10 @@ export const WEBHOOK_MESSAGE_ID_PATTERN = /^msg_[0-9A-Za-z]{22}$/;
 const endpointId = z.string().trim().regex(WEBHOOK_ENDPOINT_ID_PATTERN, 'not a webhook endpoint id');
 
 export const createWebhookEndpointInput = z.object({
-  url: z.string().trim().min(1, 'Enter the URL deliveries go to').max(2048),
+  url: storable(z.string().trim().min(1, 'Enter the URL deliveries go to').max(2048)),
   /** `all` (every swap) is for admins; affiliates always get their own referred swaps. */
   scope: z.enum(WEBHOOK_SCOPES).default('affiliate'),
-  description: z.string().trim().max(120).optional(),
+  description: storable(z.string().trim().max(120)).optional(),
   /** Also send `transaction.late` when a pending swap passes its route's p90 × LATE_FACTOR. */
   lateEvents: z.boolean().default(false),
 });
