@@ -119,6 +119,21 @@ const SETTINGS = {
   /** Better Auth's signing secret; required in production, a fixed development value otherwise. */
   authSecret: from('AUTH_SECRET', z.string().min(32, 'must be at least 32 characters').optional()),
   affiliateSignupEnabled: from('AFFILIATE_SIGNUP_ENABLED', bool.default(true)),
+  /** Sign-in (and sign-up) attempts per client address per window (Better Auth's limiter); on in production only. */
+  signInRateLimit: {
+    enabled: from('AUTH_SIGN_IN_RATE_LIMIT_ENABLED', bool.optional()),
+    rule: from(
+      'AUTH_SIGN_IN_RATE_LIMIT',
+      z
+        .string()
+        .regex(/^\d+\/\d+$/, 'must be "attempts/seconds", e.g. "3/10"')
+        .default('3/10')
+        .transform((value) => {
+          const [max, window] = value.split('/').map(Number);
+          return { max: max as number, window: window as number };
+        }),
+    ),
+  },
   metricsToken: from('METRICS_TOKEN', z.string().min(16, 'must be at least 16 characters').optional()),
   /** OpenTelemetry traces go to this OTLP/HTTP collector (`<endpoint>/v1/traces`); unset: tracing is off. */
   tracing: {

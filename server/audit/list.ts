@@ -66,11 +66,13 @@ export async function failedSignIns(
   now = new Date(),
 ) {
   const { sql } = ctx;
+  // A throttled event stands for the attempts it counts (throttled-sign-in.ts); any other for one.
+  const ATTEMPTS = sql`coalesce(sum(coalesce((after->>'attempts')::int, 1)), 0)::int`;
   const since = new Date(now.getTime() - WINDOW_HOURS[input.window] * 3600_000);
   const counted = (column: postgres.PendingQuery<postgres.Row[]>) => sql<
     { key: string | null; attempts: number; last: string }[]
   >`
-    select ${column} as key, count(*)::int as attempts, max(at) as last
+    select ${column} as key, ${ATTEMPTS} as attempts, max(at) as last
     from audit_events
     where action = 'auth.sign_in_failed' and at >= ${since.toISOString()}
     group by 1 order by attempts desc, last desc limit ${TOP}`;
@@ -78,7 +80,7 @@ export async function failedSignIns(
     counted(sql`client_address`),
     counted(sql`lower(actor_email)`),
     sql<{ n: number }[]>`
-      select count(*)::int as n from audit_events where action = 'auth.sign_in_failed' and at >= ${since.toISOString()}`,
+      select ${ATTEMPTS} as n from audit_events where action = 'auth.sign_in_failed' and at >= ${since.toISOString()}`,
   ]);
   const present = (rows: { key: string | null; attempts: number; last: string }[]) =>
     rows.map((r) => ({ key: r.key, attempts: r.attempts, last: new Date(r.last) }));

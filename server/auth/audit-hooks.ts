@@ -16,7 +16,8 @@ function originOf(ctx: HookContext) {
   return requestOrigin(headers, headers.get(AUTH_CLIENT_IP_HEADER), newRequestId());
 }
 
-const triedEmail = (body: unknown) => {
+/** The email a sign-in body tried, as the audit log keeps it. */
+export const triedEmail = (body: unknown) => {
   const email = (body as { email?: unknown } | undefined)?.email;
   return typeof email === 'string' ? email.trim().toLowerCase().slice(0, EMAIL_MAX) : undefined;
 };

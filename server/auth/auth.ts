@@ -60,6 +60,11 @@ export function createAuth(app: AppContext) {
     },
     session: { expiresIn: 7 * 24 * 3600, updateAge: 24 * 3600 },
     disabledPaths: CLOSED_ADMIN_PATHS,
+    // Better Auth's own per-address limiter, kept in each process's memory; a refusal is audited in handler.ts.
+    rateLimit: {
+      enabled: config.signInRateLimit.enabled ?? config.env === 'production',
+      customRules: { '/sign-in/*': config.signInRateLimit.rule, '/sign-up/*': config.signInRateLimit.rule },
+    },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         if (ctx.path.startsWith('/sign-up') && !(await selfSignUpOpen(app))) {

@@ -3,7 +3,9 @@ import { toAppError } from '../errors';
 import { checkReadiness } from '../health';
 import { withCappedBody } from '../http/capped-body';
 import { AUTH_CLIENT_IP_HEADER, clientAddress } from '../ratelimit/client';
-import { getAuth } from './auth';
+import { triedEmail } from './audit-hooks';
+import { AUTH_BASE_PATH, getAuth } from './auth';
+import { auditThrottledSignIn } from './throttled-sign-in';
 
 const failure = (status: 500 | 503) =>
   Response.json(
@@ -23,11 +25,17 @@ export async function handleAuthRequestFor(app: AppContext, request: Request): P
   const capped = await withCappedBody(request, app.config.dashboardMaxBodyBytes);
   if (capped instanceof Response) return capped;
   const headers = new Headers(capped.headers);
-  headers.set(AUTH_CLIENT_IP_HEADER, clientAddress(capped, app.config));
+  const address = clientAddress(capped, app.config);
+  headers.set(AUTH_CLIENT_IP_HEADER, address);
   const path = new URL(capped.url).pathname;
+  const signIn = path.startsWith(`${AUTH_BASE_PATH}/sign-in`) ? capped.clone() : undefined;
   let response: Response;
   try {
     response = await getAuth(app).handler(new Request(capped, { headers }));
+    if (signIn && response.status === 429) {
+      const email = triedEmail(await signIn.json().catch(() => undefined));
+      await auditThrottledSignIn(app, { address, email, headers });
+    }
   } catch (error) {
     const appError = toAppError(error);
     app.log.error({ err: error, path }, 'auth request failed');
