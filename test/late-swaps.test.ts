@@ -171,3 +171,56 @@ describe('late swaps', () => {
     expect(await notifyLateSwaps(t.app, at, 2)).toEqual({ late: 0 });
   });
 });
+
+describe('the lateness sort', () => {
+  it('pages through swaps sharing a late_at with none skipped or repeated, each page after the last (late_at, id)', async () => {
+    // Not late for days, so the searches and sweeps above never see these; their referral code keeps them apart.
+    const tiedAt = Date.now() + 2 * 24 * 60 * MIN;
+    const referralCode = 'late-ties';
+    const swaps = await insertTransactions(
+      t.app,
+      Array.from({ length: 7 }, () => ({
+        wallet: WALLETS.evm,
+        recipient: WALLETS.bitcoin,
+        createdAt: new Date(tiedAt - 3 * 24 * 60 * MIN),
+        referralCode,
+      })),
+    );
+    const ids = swaps.map((swap) => swap.id);
+    // One before the five that tie and one after: pages of three end inside the tie both ways.
+    const offsets = [-MIN, 0, 0, 0, 0, 0, MIN];
+    for (const [i, id] of ids.entries()) {
+      await t.app
+        .sql`update transactions set late_at = ${new Date(tiedAt + (offsets[i] ?? 0)).toISOString()}::timestamptz
+        where id = ${id}`;
+    }
+    for (const direction of ['desc', 'asc'] as const) {
+      const pages: string[][] = [];
+      for (let page = 1; page <= 3; page++) {
+        const input = transactionSearchInput.parse({
+          referralCode,
+          sort: { field: 'lateness', direction },
+          page,
+          perPage: 3,
+        });
+        pages.push((await searchTransactions(t.app, input)).items.map((item) => item.id));
+      }
+      const read = pages.flat();
+      expect(read.length, direction).toBe(ids.length);
+      expect(new Set(read), direction).toEqual(new Set(ids));
+      expect(read[0], direction).toBe(direction === 'desc' ? ids[0] : ids[6]);
+      // A keyset reader continues after the last row's (late_at, id) in the sort's direction: the same rows.
+      for (const [n, page] of pages.slice(0, -1).entries()) {
+        const after = await t.app.sql<{ id: string }[]>`
+          select id from transactions
+          where referral_code = ${referralCode} and status = 'PENDING' and late_at is not null
+            and (late_at, id) ${t.app.sql.unsafe(direction === 'desc' ? '>' : '<')}
+              (select late_at, id from transactions where id = ${page.at(-1) ?? ''})
+          order by late_at ${t.app.sql.unsafe(direction === 'desc' ? 'asc' : 'desc')},
+            id ${t.app.sql.unsafe(direction === 'desc' ? 'asc' : 'desc')}
+          limit 3`;
+        expect(pages[n + 1], `${direction}, page ${n + 2}`).toEqual(after.map((row) => row.id));
+      }
+    }
+  });
+});

@@ -103,8 +103,12 @@ const SORT_COLUMNS = {
 /** Every sort reads an index in one direction or the other: (column, created_at, id). */
 export function searchOrder({ field, direction }: TransactionSearchInput['sort']): SQL[] {
   const order = direction === 'asc' ? asc : desc;
-  // Most late first (desc) is the earliest lateAt first: the late index read forwards.
-  if (field === 'lateness') return [(direction === 'desc' ? asc : desc)(transactions.lateAt), order(transactions.id)];
+  // Most late first (desc) is the earliest lateAt first: the late index (late_at, id) read forwards. The id
+  // goes the way late_at does, so the order is that index's and a keyset position (late_at, id) > last holds.
+  if (field === 'lateness') {
+    const byLateAt = direction === 'desc' ? asc : desc;
+    return [byLateAt(transactions.lateAt), byLateAt(transactions.id)];
+  }
   const tail = [order(transactions.createdAt), order(transactions.id)];
   if (field === 'createdAt') return tail;
   // amount_usd is nullable; its index keeps nulls last going down, so first going up.
