@@ -15,6 +15,7 @@ import { pruneUnexecutedLocks } from '../server/maintenance/retention';
 import { lockSettleMs, rollupLockActivity } from '../server/rollups/locks';
 import { rollUpEverything } from '../server/rollups/run';
 import { recordExistingSwaps } from '../server/rollups/swaps';
+import { backfillRouteTimes } from '../server/route-times/backfill';
 import type { BenchSettings } from './config';
 
 export const SCALE_TAG = 'scale';
@@ -183,6 +184,7 @@ async function bulkLoad(url: string, swaps: number, log: (line: string) => void)
     await timed('rollups', async () => {
       await recordExistingSwaps(sql);
       await rollUpEverything({ sql, config: parseConfig({ DATABASE_URL: url }) }, now);
+      await backfillRouteTimes({ sql, config: parseConfig({ DATABASE_URL: url }) }, now);
     });
     await timed('vacuum analyze', async () => {
       for (const table of [...BIG_TABLES, 'provider_calls', 'swap_rollup_deltas']) {
@@ -229,7 +231,10 @@ export async function scaleDataset(
     await migrateDatabase(url);
     // Time has moved since the load: roll the hours that settled meanwhile, as the worker would have.
     const sql = postgres(url, { max: 1, onnotice: () => {} });
-    await rollUpEverything({ sql, config: parseConfig({ DATABASE_URL: url }) }).finally(() => sql.end());
+    const ctx = { sql, config: parseConfig({ DATABASE_URL: url }) };
+    await rollUpEverything(ctx)
+      .then(() => backfillRouteTimes(ctx))
+      .finally(() => sql.end());
     log(`    reusing the kept dataset of ${swaps.toLocaleString('en-US')} swaps made ${kept.madeAt.toISOString()}`);
     made = kept;
   } else {

@@ -9,6 +9,7 @@ import { createDb } from '../../server/db';
 import { DEMO_TAG, demoLoadRefusal } from '../../server/demo-data';
 import { loadConfigOrExit } from '../../server/lifecycle';
 import { rollUpEverything } from '../../server/rollups/run';
+import { backfillRouteTimes } from '../../server/route-times/backfill';
 import { ensureDatabase, migrateDatabase } from '../migrate';
 import { seedCatalog } from './seed';
 import { generateSwapDataset } from './swap-dataset';
@@ -53,6 +54,7 @@ try {
         console.log(`demo data: ${made.toLocaleString('en-US')} of ${swaps.toLocaleString('en-US')} swaps`),
     });
     await rollUpEverything({ sql: handle.sql, config });
+    await backfillRouteTimes({ sql: handle.sql, config });
     console.log(`demo data: done in ${Math.round((Date.now() - started) / 1000)} s`);
   }
 } finally {

@@ -52,3 +52,32 @@ export async function foldRouteTimeDeltas(ctx: Pick<AppContext, 'sql'>): Promise
   }
   return { folded };
 }
+
+/**
+ * Records the route times of swaps that settled without passing through the settle trigger — loaded
+ * already settled (the demo dataset), or settled before the trigger existed — for the days from
+ * `since`, then folds them. Rebuilds those days: their deltas and daily rows are replaced, under a lock
+ * that holds back the trigger's inserts meanwhile, so a run can be repeated and never counts a swap twice.
+ * The delta is the one `record_route_time_delta` (migration 0019) writes.
+ */
+export async function rebuildRouteTimes(ctx: Pick<AppContext, 'sql'>, since: Date): Promise<{ swaps: number }> {
+  const day = new Date(Date.UTC(since.getUTCFullYear(), since.getUTCMonth(), since.getUTCDate())).toISOString();
+  const swaps = await ctx.sql.begin(async (sql) => {
+    await sql`lock table route_time_deltas in share row exclusive mode`;
+    await sql`delete from route_time_deltas where day >= ${day}::timestamptz`;
+    await sql`delete from route_time_daily where day >= ${day}::timestamptz`;
+    const inserted = await sql`
+      insert into route_time_deltas (day, provider, src_chain, dst_chain, src_asset_id, dst_asset_id,
+        execute_seconds, deposit_seconds, shown_p50_seconds, shown_p90_seconds)
+      select date_trunc('day', finalized_at, 'UTC'), provider, src_chain, dst_chain,
+        coalesce(src_asset_id, 0), coalesce(dst_asset_id, 0),
+        greatest(extract(epoch from finalized_at - created_at), 0),
+        greatest(extract(epoch from finalized_at - (tracking_context->>'depositSeenAt')::timestamptz), 0),
+        (quote->'observedTime'->>'p50Seconds')::double precision,
+        (quote->'observedTime'->>'p90Seconds')::double precision
+      from transactions where status = 'SUCCESS' and finalized_at >= ${day}::timestamptz`;
+    return inserted.count;
+  });
+  while ((await foldRouteTimeDeltas(ctx)).folded > 0);
+  return { swaps };
+}
