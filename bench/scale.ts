@@ -123,6 +123,11 @@ function calls(s: Samples): Call[] {
       referralCode: 'PARTNER-01-01',
     }),
     dashboard('transactions.search stale', 'transactions.search', { perPage: 25, stale: true }),
+    dashboard('transactions.search late', 'transactions.search', { perPage: 25, late: true }),
+    dashboard('transactions.search most late first', 'transactions.search', {
+      perPage: 25,
+      sort: { field: 'lateness', direction: 'desc' },
+    }),
     dashboard('transactions.search largest first', 'transactions.search', {
       perPage: 25,
       sort: { field: 'amountUsd', direction: 'desc' },
