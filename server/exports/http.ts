@@ -9,6 +9,7 @@ import { getViewer } from '../auth/session';
 import { type AppContext, getAppContext } from '../context';
 import { problemsFromZod, toAppError, validationError } from '../errors';
 import { newRequestId } from '../ids';
+import { perKey } from '../per-key';
 import { clientAddress } from '../ratelimit/client';
 import { onReadTarget, sessionFences } from '../read-context';
 import { affiliateStatementInput } from '../schemas/affiliates';
@@ -19,6 +20,28 @@ import { exportTransactions } from './transactions';
 
 const refuse = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
   Response.json({ error: { code, message } }, { status, headers: { 'cache-control': 'no-store', ...headers } });
+
+/**
+ * Exports between opening (their connection reserved) and their audit event (which needs another):
+ * fewer than the pool holds, so some connection is always free or held by something that finishes,
+ * and a burst of exports cannot hold every one their audits wait for.
+ */
+const openingExports = perKey((app: AppContext) => {
+  const room = Math.max(1, app.config.databasePoolMax - 1);
+  let open = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(step: () => Promise<T>): Promise<T> => {
+    if (open >= room) await new Promise<void>((resolve) => waiting.push(resolve));
+    else open++;
+    try {
+      return await step();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else open--;
+    }
+  };
+});
 
 /** The procedure's input as tRPC sends a query's: JSON in `?input=`. */
 function parseInput<T>(schema: z.ZodType<T>, url: string): T {
@@ -55,15 +78,23 @@ export function csvExportRoute<T>(
       await limitDashboardCall(app, viewer.userId);
       const input = parseInput(schema, request.url);
       const requestId = newRequestId();
-      // Before the export reserves its connection: a burst of exports cannot then hold every one the audit needs.
-      await recordAudit(app.db, {
-        action: 'export',
-        actor: viewer,
-        origin: requestOrigin(request.headers, clientAddress(request, app.config), requestId),
-        targetId: kind,
-        after: { filter: input as Record<string, unknown> },
+      // Audited only once it is open (scope checked, rows counted, ready to stream): a refusal is no export.
+      const csv = await openingExports(app)(async () => {
+        const opened = await onReadTarget(app, (on) => run(on, viewer, input, request.signal), sessionFences(viewer));
+        try {
+          await recordAudit(app.db, {
+            action: 'export',
+            actor: viewer,
+            origin: requestOrigin(request.headers, clientAddress(request, app.config), requestId),
+            targetId: kind,
+            after: { filter: input as Record<string, unknown> },
+          });
+        } catch (error) {
+          await opened.body.cancel().catch(() => {});
+          throw error;
+        }
+        return opened;
       });
-      const csv = await onReadTarget(app, (on) => run(on, viewer, input, request.signal), sessionFences(viewer));
       return new Response(csv.body, {
         headers: {
           'content-type': 'text/csv; charset=utf-8; header=present',
