@@ -5,6 +5,7 @@ import type { Config } from '../server/config';
 import { type AppContext, createAppContext } from '../server/context';
 import { listen } from '../server/lifecycle';
 import { createWorkerRedis } from '../server/redis';
+import { logStopStep, runStopSteps, waitOrAbort } from '../server/stop-steps';
 import { activeTracing } from '../server/tracing/active';
 import {
   bullPrefix,
@@ -13,6 +14,7 @@ import {
   restoreMissingSchedulers,
   syncJobSchedulers,
 } from '../server/tracking/queues';
+import { handsBackOnShutdown } from './hand-back';
 import { maintenanceProcessor, maintenanceTasks } from './processors/maintenance';
 import { trackingProcessor } from './processors/tracking';
 import { webhooksProcessor, webhooksWorkerConcurrency } from './processors/webhooks';
@@ -39,6 +41,45 @@ function withTransactionAttribute<P extends (job: Job, token?: string) => Promis
 export interface WorkerOptions {
   /** Serve the readiness probe on config.worker.healthPort. */
   healthServer?: boolean;
+  /**
+   * Resolves once a stopping worker has waited `ms` for its active jobs (unless `signal` aborts first: they
+   * all finished). Then the jobs still running are handed back. Tests pass one they resolve themselves.
+   */
+  waitToHandBack?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/**
+ * A stop's share of SHUTDOWN_TIMEOUT_MS: active jobs get a quarter of it to finish before they are handed
+ * back; each step of the stop (the workers, the queues, the context) at most half; the whole stop three
+ * quarters, so it ends by itself before runService's timeout exits the process with 1.
+ */
+const HAND_BACK_SHARE = 0.25;
+const STEP_SHARE = 0.5;
+const STOP_SHARE = 0.75;
+
+/**
+ * Closes BullMQ workers, which wait for their active jobs: once `handBackAfterMs` has passed, `handBack`
+ * fires and the jobs still running go back to their queues (handsBackOnShutdown).
+ */
+async function closeWorkers(
+  workers: Worker[],
+  handBack: AbortController,
+  handBackAfterMs: number,
+  wait: NonNullable<WorkerOptions['waitToHandBack']>,
+  log: AppContext['log'],
+) {
+  const finished = new AbortController();
+  const closing = Promise.all(workers.map((w) => w.close()));
+  void wait(handBackAfterMs, finished.signal).then(() => {
+    if (finished.signal.aborted) return;
+    log.warn({ afterMs: handBackAfterMs }, 'jobs still running at shutdown are handed back');
+    handBack.abort();
+  });
+  try {
+    await closing;
+  } finally {
+    finished.abort();
+  }
 }
 
 /** The tracking, maintenance and webhooks workers, the catalog's job schedules and a readiness probe (BullMQ production checklist). */
@@ -79,28 +120,42 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
   }, config.worker.sweepIntervalMs);
   scheduleWatch.unref();
 
-  const tracking = new Worker('tracking', withTransactionAttribute(trackingProcessor(ctx)), {
-    ...common,
-    connection: connection(),
-    concurrency: config.worker.trackingConcurrency,
-    removeOnComplete: { count: 1000 },
-    removeOnFail: { count: 5000 },
-  });
+  const handBack = new AbortController();
+  const handedBack = (job: Job) => ctx.log.warn({ jobId: job.id, queue: job.queueName }, 'job handed back at shutdown');
+  const tracking = new Worker(
+    'tracking',
+    handsBackOnShutdown(withTransactionAttribute(trackingProcessor(ctx)), handBack.signal, handedBack),
+    {
+      ...common,
+      connection: connection(),
+      concurrency: config.worker.trackingConcurrency,
+      removeOnComplete: { count: 1000 },
+      removeOnFail: { count: 5000 },
+    },
+  );
   const tasks = maintenanceTasks(ctx, scheduler, connection());
-  const maintenance = new Worker('maintenance', maintenanceProcessor(ctx, tasks), {
-    ...common,
-    connection: connection(),
-    concurrency: 1,
-    removeOnComplete: { count: 100 },
-    removeOnFail: { count: 1000 },
-  });
-  const webhooks = new Worker('webhooks', withTransactionAttribute(webhooksProcessor(ctx)), {
-    ...common,
-    connection: connection(),
-    concurrency: webhooksWorkerConcurrency(config.webhooks),
-    removeOnComplete: { count: 1000 },
-    removeOnFail: { count: 5000 },
-  });
+  const maintenance = new Worker(
+    'maintenance',
+    handsBackOnShutdown(maintenanceProcessor(ctx, tasks), handBack.signal, handedBack),
+    {
+      ...common,
+      connection: connection(),
+      concurrency: 1,
+      removeOnComplete: { count: 100 },
+      removeOnFail: { count: 1000 },
+    },
+  );
+  const webhooks = new Worker(
+    'webhooks',
+    handsBackOnShutdown(withTransactionAttribute(webhooksProcessor(ctx)), handBack.signal, handedBack),
+    {
+      ...common,
+      connection: connection(),
+      concurrency: webhooksWorkerConcurrency(config.webhooks),
+      removeOnComplete: { count: 1000 },
+      removeOnFail: { count: 5000 },
+    },
+  );
   const workers = [tracking, maintenance, webhooks];
   for (const worker of workers) {
     worker.on('error', (error) => ctx.log.error({ err: error, queue: worker.name }, 'worker error'));
@@ -135,12 +190,32 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
     health,
     isReady,
     async close() {
+      const budget = config.shutdownTimeoutMs;
       clearInterval(scheduleWatch);
       health?.close();
-      await Promise.all(workers.map((w) => w.close()));
-      await Promise.all([trackingQueue.close(), maintenanceQueue.close(), webhookQueue.close()]);
-      for (const redis of connections) redis.disconnect();
-      await ctx.close();
+      // Each step is logged with its time, so a stop that runs long says which step it was.
+      await runStopSteps(
+        [
+          [
+            'workers',
+            () =>
+              closeWorkers(workers, handBack, budget * HAND_BACK_SHARE, options.waitToHandBack ?? waitOrAbort, ctx.log),
+          ],
+          ['queues', () => Promise.all([trackingQueue.close(), maintenanceQueue.close(), webhookQueue.close()])],
+          [
+            'redis',
+            () => {
+              for (const redis of connections) redis.disconnect();
+            },
+          ],
+          ['context', () => ctx.close()],
+        ],
+        {
+          budgetMs: budget * STOP_SHARE,
+          stepMs: budget * STEP_SHARE,
+          report: (event) => logStopStep(ctx.log, 'worker', event),
+        },
+      );
     },
   };
 }

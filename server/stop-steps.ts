@@ -1,0 +1,66 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from './log';
+
+/** One step of a stop: a name for the log, and the work. */
+export type StopStep = readonly [name: string, run: () => unknown];
+
+/** What became of one step: begun, finished (in `ms`), failed, or still running at its bound and left behind. */
+export type StopStepEvent =
+  | { step: string; outcome: 'started' }
+  | { step: string; outcome: 'done'; ms: number }
+  | { step: string; outcome: 'late'; ms: number }
+  | { step: string; outcome: 'failed'; ms: number; error: unknown };
+
+export interface StepOptions {
+  /** The whole stop's budget; once spent, the remaining steps are started without being waited for. */
+  budgetMs: number;
+  /** The most one step may take before the stop moves on without it. */
+  stepMs: number;
+  report: (event: StopStepEvent) => void;
+  now?: () => number;
+  /** Resolves after `ms` unless `signal` aborts first; tests pass one that does not wait. */
+  wait?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** Resolves after `ms`, or as soon as `signal` aborts. */
+export const waitOrAbort = (ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal }).catch(() => {});
+
+/**
+ * Runs `steps` in order, each bounded: a step that fails, or is still running at its bound, is reported
+ * and left behind, so a stop never fails nor outlasts its budget, and its report says which step was slow.
+ */
+export async function runStopSteps(steps: readonly StopStep[], options: StepOptions): Promise<void> {
+  const { budgetMs, stepMs, report, now = Date.now, wait = waitOrAbort } = options;
+  const deadline = now() + budgetMs;
+  for (const [step, run] of steps) {
+    const started = now();
+    const bound = Math.max(0, Math.min(stepMs, deadline - started));
+    report({ step, outcome: 'started' });
+    const outcome = Promise.resolve()
+      .then(run)
+      .then(
+        () => ({ outcome: 'done' as const }),
+        (error: unknown) => ({ outcome: 'failed' as const, error }),
+      );
+    const timer = new AbortController();
+    const finished = await Promise.race([
+      outcome,
+      wait(bound, timer.signal).then(() => ({ outcome: 'late' as const })),
+    ]);
+    timer.abort();
+    report({ step, ms: now() - started, ...finished });
+  }
+}
+
+/** A stop step's report as one structured log line: which step, how it ended, and how long it took. */
+export function logStopStep(log: Logger, owner: string, event: StopStepEvent) {
+  if (event.outcome === 'started') log.info({ stop: owner, step: event.step }, `stopping: ${event.step}`);
+  else if (event.outcome === 'done')
+    log.info({ stop: owner, step: event.step, ms: event.ms }, `stopped: ${event.step}`);
+  else if (event.outcome === 'late')
+    log.error(
+      { stop: owner, step: event.step, ms: event.ms },
+      `stop step still running at its bound; moving on: ${event.step}`,
+    );
+  else log.error({ stop: owner, step: event.step, ms: event.ms, err: event.error }, `stop step failed: ${event.step}`);
+}
