@@ -2,7 +2,9 @@
  * `npm run soak`: the whole product on private ports under swap traffic, execute races and fuzzing
  * while chaos breaks things on a schedule; then the books. SOAK_SECONDS sets the length (600).
  */
+import { parseConfig } from '../../server/config';
 import { createDb } from '../../server/db';
+import { readAccuracy } from './accuracy';
 import { checkBooks, rateLimitBurst } from './books';
 import { Chaos } from './chaos';
 import { SOAK } from './config';
@@ -10,7 +12,7 @@ import { newFuzzStats, runFuzz } from './fuzz';
 import { closeAgents } from './http';
 import { memoryReport } from './memory';
 import { Pace } from './pace';
-import { databaseUrl, type Product, startDataServers, startProduct, stopDataServers } from './processes';
+import { databaseUrl, type Product, productEnv, startDataServers, startProduct, stopDataServers } from './processes';
 import { newRaceStats, runRaces, templateLock } from './races';
 import { Recorder, round } from './recorder';
 import { buildReport, writeReport } from './report';
@@ -95,6 +97,7 @@ async function main() {
     await new Promise((r) => setTimeout(r, SOAK.rateLimit.windowSeconds * 1000));
     burst429 += await rateLimitBurst(rec, webBases[1] as string, burstSize);
     const books = await checkBooks(handle.sql, rec, traffic, races, burst429);
+    const accuracy = await readAccuracy({ sql: handle.sql, config: parseConfig(productEnv) });
     const report = buildReport({
       startedAt,
       durationMs,
@@ -104,6 +107,7 @@ async function main() {
       fuzz,
       chaos: chaos.events,
       books,
+      accuracy,
       memory: memoryReport(start, deadline),
       driverCpuSeconds: cpuSecondsOf(process.cpuUsage()),
       samples,

@@ -1,5 +1,6 @@
 /** soak.json and the printed summary; the verdict decides the exit code. */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { accuracyLine, type SoakAccuracy } from './accuracy';
 import type { Books } from './books';
 import { CHAOS_KINDS, type ChaosEvent } from './chaos';
 import { SOAK, TARGETS } from './config';
@@ -29,6 +30,8 @@ export interface SoakRun {
   fuzz: FuzzStats;
   chaos: ChaosEvent[];
   books: Books;
+  /** The promise kept: the Operations page's route-time accuracy over the soak's swaps. */
+  accuracy: SoakAccuracy;
   memory: ReturnType<typeof memoryReport>;
   /** The soak's own CPU time (its load); each product process's is in `memory.instances`. */
   driverCpuSeconds: number;
@@ -256,6 +259,8 @@ export function buildReport(run: SoakRun) {
       max: percentile(books.staleAnswerMs, 1),
     },
     executeToFinalMs: { p50: percentile(books.trackingMs, 0.5), p95: percentile(books.trackingMs, 0.95) },
+    /** Of the swaps shown a p90 at lock, the share that finished within it, and each provider's median p50 error. */
+    routeTimeAccuracy: run.accuracy,
     books: {
       untracked: books.untracked,
       untrackedSamples: books.untrackedSamples,
@@ -292,6 +297,7 @@ export function writeReport(report: ReturnType<typeof buildReport>) {
     `  5xx: ${report.serverErrors.duringOutage} during outages, ${report.serverErrors.outsideOutage} outside; 503 during outages ${report.unavailable503DuringOutages}`,
     `  chaos: ${report.outages.map((o) => `${o.kind} ${o.recoverMs ?? '—'} ms`).join(', ')}`,
     `  worker SIGKILL: jobs handed back after ${JSON.stringify(report.workerRedelivery.handedBackMs)} ms, all picked up again after ${JSON.stringify(report.workerRedelivery.afterSigkillMs)} ms`,
+    `  ${accuracyLine(report.routeTimeAccuracy)}`,
     `  status lag p50/p95: ${report.statusLagMs.p50}/${report.statusLagMs.p95} ms (stale PENDING answers after final p50/p95/max ${report.staleAnswerMs.p50}/${report.staleAnswerMs.p95}/${report.staleAnswerMs.max} ms)`,
     ...(report.postgresFailover.length
       ? [
