@@ -52,15 +52,16 @@ export async function runStopSteps(steps: readonly StopStep[], options: StepOpti
   }
 }
 
+/** A step that took longer than this is logged as a warning (a soak or production log at `warn` still shows it). */
+const SLOW_STEP_MS = 1_000;
+
 /** A stop step's report as one structured log line: which step, how it ended, and how long it took. */
 export function logStopStep(log: Logger, owner: string, event: StopStepEvent) {
-  if (event.outcome === 'started') log.info({ stop: owner, step: event.step }, `stopping: ${event.step}`);
+  const fields = { stop: owner, step: event.step };
+  if (event.outcome === 'started') log.info(fields, `stopping: ${event.step}`);
   else if (event.outcome === 'done')
-    log.info({ stop: owner, step: event.step, ms: event.ms }, `stopped: ${event.step}`);
+    log[event.ms > SLOW_STEP_MS ? 'warn' : 'info']({ ...fields, ms: event.ms }, `stopped: ${event.step}`);
   else if (event.outcome === 'late')
-    log.error(
-      { stop: owner, step: event.step, ms: event.ms },
-      `stop step still running at its bound; moving on: ${event.step}`,
-    );
-  else log.error({ stop: owner, step: event.step, ms: event.ms, err: event.error }, `stop step failed: ${event.step}`);
+    log.error({ ...fields, ms: event.ms }, `stop step still running at its bound; moving on: ${event.step}`);
+  else log.error({ ...fields, ms: event.ms, err: event.error }, `stop step failed: ${event.step}`);
 }
