@@ -7,6 +7,7 @@ import {
   expectSideScrollCue,
   postFromAnotherClient,
   reportDeposit,
+  shot,
   signInAs,
   tablesWiderThanTheirPanel,
   WIDTHS,
@@ -250,4 +251,63 @@ test('the transactions chain filter is a select, and dates read as YYYY-MM-DD HH
   // Each row's link starts with its creation time, in the same digits the date filter takes.
   const created = page.getByRole('link', { name: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} tx_/ });
   expect(await created.count()).toBeGreaterThan(0);
+});
+
+test('the Order control lists late swaps most late first or least late first, and keeps it in the address', async ({
+  page,
+  request,
+}, testInfo) => {
+  // Two swaps in flight (no deposit yet), late by 50 and by 10 minutes: their times written as the
+  // route-times spec writes them, since only a route's settled history makes them at execute.
+  const mostLate = await executeSwap(request);
+  const leastLate = await executeSwap(request);
+  const sql = e2eDatabase();
+  try {
+    for (const [id, minutes] of [
+      [mostLate, 50],
+      [leastLate, 10],
+    ] as const) {
+      const lateAt = new Date(Date.now() - minutes * 60_000);
+      await sql`update transactions set expected_by = ${new Date(lateAt.getTime() - 20 * 60_000).toISOString()}::timestamptz,
+        late_at = ${lateAt.toISOString()}::timestamptz, updated_at = now() where id = ${id}`;
+    }
+  } finally {
+    await sql.end();
+  }
+  const ours = () =>
+    page
+      .getByRole('row')
+      .allInnerTexts()
+      .then((rows) => rows.flatMap((row) => [mostLate, leastLate].filter((id) => row.includes(id))));
+
+  for (const size of WIDTHS) {
+    await page.setViewportSize(size);
+    await page.goto('/dashboard/transactions?late=yes&sort=createdAt.desc');
+    const order = page.getByLabel('Order', { exact: true });
+    await expect(order).toHaveValue('');
+    await expect.poll(ours).toEqual([leastLate, mostLate]);
+
+    await order.selectOption({ label: 'Most late first' });
+    await expect(page).toHaveURL(/[?&]sort=lateness\.desc/);
+    await expect(page).toHaveURL(/[?&]late=yes/);
+    await expect.poll(ours).toEqual([mostLate, leastLate]);
+    await expect(page.getByRole('row').filter({ hasText: mostLate })).toContainText('Late +');
+    await shot(page, testInfo, `transactions-most-late-first-${size.width}`);
+
+    await order.selectOption({ label: 'Least late first' });
+    await expect(page).toHaveURL(/[?&]sort=lateness\.asc/);
+    await expect.poll(ours).toEqual([leastLate, mostLate]);
+    // The address holds the order: a reload (or a shared link) shows the same.
+    await page.reload();
+    await expect(order).toHaveValue('lateness.asc');
+    await expect(page.getByLabel('Late', { exact: true })).toHaveValue('yes');
+    await expect.poll(ours).toEqual([leastLate, mostLate]);
+    await expectAccessible(page);
+    expect(await clippedSelects(page)).toEqual([]);
+    await shot(page, testInfo, `transactions-least-late-first-${size.width}`);
+
+    await order.selectOption({ label: 'As the columns sort' });
+    await expect(page).toHaveURL(/[?&]sort=createdAt\.desc/);
+    await expect.poll(ours).toEqual([leastLate, mostLate]);
+  }
 });

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkDayRange,
+  ORDER_CHOICES,
+  orderChoice,
   searchFromParams,
   searchInputFromParams,
+  sortParamOf,
 } from '../../app/(dashboard)/dashboard/transactions/search-params';
 import { transactionSearchInput } from '../../server/schemas/transactions';
 
@@ -59,6 +62,22 @@ describe('transactions page URL → search input', () => {
       ['to', 'Choose an end date on or after the start date'],
       ['page', 'Only the first 10,000 matches can be paged through; narrow the search'],
     ]);
+  });
+});
+
+describe('the Order control', () => {
+  it('writes a sort the URL reads back as the same choice, under the Late filter too', () => {
+    for (const filters of ['', 'late=yes&', 'late=no&']) {
+      for (const [choice] of ORDER_CHOICES) {
+        const sort = sortParamOf(choice, from(filters));
+        const input = from(`${filters}${sort ? `sort=${sort}` : ''}`);
+        expect(orderChoice(input), `${filters}${choice}`).toBe(choice);
+      }
+    }
+    expect(from('sort=lateness.asc').sort).toEqual({ field: 'lateness', direction: 'asc' });
+    expect(orderChoice(from('sort=amountUsd.desc'))).toBe('');
+    // Leaving lateness keeps the URL as short as the columns' default allows.
+    expect(sortParamOf('', from('sort=lateness.desc'))).toBeNull();
   });
 });
 

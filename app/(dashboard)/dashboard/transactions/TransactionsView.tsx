@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { columnsOf, DataTable, numeric, type SortingState } from '@/app/_kit/DataTable';
+import { controlClass, Field } from '@/app/_kit/Field';
 import { formatDateTime, formatUsd, formatUsualDuration } from '@/app/_kit/format';
 import { Hash } from '@/app/_kit/Hash';
 import layout from '@/app/_kit/layout.module.css';
@@ -16,8 +17,17 @@ import { CsvExportStatus, ExportCsvButton, useCsvExport } from '../../_component
 import { providerCell, SwapRoute } from '../../_components/cells';
 import { QueryState } from '../../_components/states';
 import { type RouterOutputs, useTRPC } from '../../_trpc/client';
+import forms from '../forms.module.css';
 import { type ChainOption, Filters } from './Filters';
-import { type IgnoredParam, PER_PAGE, searchFromParams, transactionsExportHref } from './search-params';
+import {
+  type IgnoredParam,
+  ORDER_CHOICES,
+  orderChoice,
+  PER_PAGE,
+  searchFromParams,
+  sortParamOf,
+  transactionsExportHref,
+} from './search-params';
 import styles from './transactions.module.css';
 
 type Row = RouterOutputs['transactions']['search']['items'][number];
@@ -112,6 +122,21 @@ export function TransactionsView({ chains }: { chains: ChainOption[] }) {
       />
       <Panel title="Results" actions={<ExportCsvButton control={csv} href={transactionsExportHref(input)} />}>
         <CsvExportStatus control={csv} />
+        <div className={`${forms.row} ${styles.order}`}>
+          <Field label="Order" hint="By lateness: pending swaps that have a route time">
+            <select
+              className={controlClass({ fit: true })}
+              value={orderChoice(input)}
+              onChange={(event) => navigate({ sort: sortParamOf(event.target.value, input), page: null })}
+            >
+              {ORDER_CHOICES.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </Field>
+        </div>
         <QueryState query={result} loading="Loading transactions…" boxed={false}>
           {({ items, total, totalCapped }) => (
             <DataTable

@@ -116,6 +116,20 @@ export function searchFromParams(get: (key: string) => string | null | undefined
   return { input, ignored };
 }
 
+/** The Order control: the lateness sort either way, or the order the column headers set (value ''). */
+export const ORDER_CHOICES = [
+  ['', 'As the columns sort'],
+  ['lateness.desc', 'Most late first'],
+  ['lateness.asc', 'Least late first'],
+] as const;
+
+export const orderChoice = (input: SearchInput): string =>
+  input.sort?.field === 'lateness' ? `lateness.${input.sort.direction}` : '';
+
+/** The `sort` parameter for an Order choice; leaving lateness under the Late filter (whose default it is) says newest first. */
+export const sortParamOf = (choice: string, input: SearchInput): string | null =>
+  choice || (input.late ? 'createdAt.desc' : null);
+
 /** The procedure input alone, for callers that only query. */
 export const searchInputFromParams = (get: (key: string) => string | null | undefined) => searchFromParams(get).input;
 
