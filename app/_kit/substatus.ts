@@ -56,11 +56,34 @@ function refundText(tx: SwapPosition, provider: string): string {
     : `${why}${provider} is sending the deposit back to the wallet it came from, less the network fee for sending it back; nothing is needed from you.`;
 }
 
+/** How a pending swap's time compares: `known` when it has its route's usual time (`expectedBy`), `passed` once past it (or past the provider's estimate). */
+export interface SwapTime {
+  known: boolean;
+  passed: boolean;
+}
+
+/**
+ * The one notice that a pending swap is slow. Late, against its route's usual time, when it has one;
+ * without one, the stale flag's "Taking longer than usual" (substatus DELAYED) as the last resort, else
+ * late against the provider's estimate.
+ */
+export function delayNotice(tx: Pick<SwapPosition, 'status' | 'substatus'>, time: SwapTime): 'late' | 'stale' | null {
+  if (tx.status !== 'PENDING') return null;
+  if (time.known) return time.passed ? 'late' : null;
+  if (tx.substatus === 'DELAYED') return 'stale';
+  return time.passed ? 'late' : null;
+}
+
 /**
  * What the swapper reads about where their swap stands (the /tx status line): a headline when there
- * is one, and the sentence under it. Support reads the same, to know what the swapper was told.
+ * is one, and the sentence under it. Support reads the same, to know what the swapper was told. A swap
+ * with its route's usual time (`time.known`) is said to be slow beside that time, not in the headline.
  */
-export function swapperSees(tx: SwapPosition, provider: string): { headline: string | null; text: string } {
+export function swapperSees(
+  tx: SwapPosition,
+  provider: string,
+  time: Pick<SwapTime, 'known'> = { known: false },
+): { headline: string | null; text: string } {
   if (tx.substatus === 'HASH_REJECTED') {
     return {
       headline: SUBSTATUS_TEXT.HASH_REJECTED,
@@ -73,7 +96,8 @@ export function swapperSees(tx: SwapPosition, provider: string): { headline: str
       text: 'Waiting for you: the swap starts once your deposit or wallet transaction arrives.',
     };
   }
-  const headline = substatusText(tx);
+  // DELAYED with a route time is never the notice (delayNotice): the time beside it says whether it is late.
+  const headline = tx.substatus === 'DELAYED' && time.known ? null : substatusText(tx);
   const refunding = tx.status === 'REFUND' || (tx.substatus !== null && REFUNDING.has(tx.substatus));
   if (refunding) return { headline, text: refundText(tx, provider) };
   if (tx.status === 'FAILED' && tx.reason) {

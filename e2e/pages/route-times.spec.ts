@@ -184,6 +184,21 @@ test('/tx says when the swap is usually done, and past that, plainly that it is 
     await shot(page, testInfo, `tx-taking-longer-${viewport.width}`);
   }
   await expectAccessible(page);
+
+  // Flagged stale too (the fixed threshold's DELAYED): the late notice, against the route, is the only one.
+  const sql = e2eDatabase();
+  try {
+    await sql`update transactions set stale = true, substatus = 'DELAYED', updated_at = now() where id = ${id}`;
+  } finally {
+    await sql.end();
+  }
+  for (const viewport of WIDTHS) {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await page.goto(`/tx/${id}`);
+    await expect(page.getByTestId('expected-by')).toContainText('Taking longer than usual.');
+    await expect(page.getByText('Taking longer than usual')).toHaveCount(1);
+    await shot(page, testInfo, `tx-late-and-stale-${viewport.width}`);
+  }
   await request.post(`${CHAINFLIP_SIMULATOR}/__sim/reset`);
 });
 

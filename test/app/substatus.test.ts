@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { awaitingDeposit, SUBSTATUS_TEXT, substatusText, swapperSees } from '@/app/_kit/substatus';
+import { awaitingDeposit, delayNotice, SUBSTATUS_TEXT, substatusText, swapperSees } from '@/app/_kit/substatus';
 
 const at = (over: Partial<Parameters<typeof swapperSees>[0]>) => ({
   status: 'PENDING' as const,
@@ -63,5 +63,36 @@ describe('the words for where a swap stands', () => {
     expect(swapperSees(at({ ...sent, substatus: 'SWAPPING' }), 'Chainflip').text).toBe(
       'The swap is in progress. This page updates on its own.',
     );
+  });
+});
+
+describe('the one notice that a swap is slow', () => {
+  const sent = { hash: '0xin', inboundHash: '0xin' };
+  const flagged = at({ ...sent, substatus: 'DELAYED' });
+  const moving = at({ ...sent, substatus: 'SWAPPING' });
+
+  it('is late against the route when the swap has its route time, never the stale flag beside it', () => {
+    expect(delayNotice(flagged, { known: true, passed: true })).toBe('late');
+    expect(delayNotice(moving, { known: true, passed: true })).toBe('late');
+    expect(delayNotice(flagged, { known: true, passed: false })).toBeNull();
+    // The status line leaves the stale flag's words to the late notice.
+    expect(swapperSees(flagged, 'Relay', { known: true })).toEqual({
+      headline: null,
+      text: 'The swap is in progress. This page updates on its own.',
+    });
+  });
+
+  it('is the stale flag only as the last resort, with no route time', () => {
+    expect(delayNotice(flagged, { known: false, passed: true })).toBe('stale');
+    expect(delayNotice(flagged, { known: false, passed: false })).toBe('stale');
+    expect(swapperSees(flagged, 'Relay').headline).toBe(SUBSTATUS_TEXT.DELAYED);
+    // Without either, past the provider's estimate is late against that.
+    expect(delayNotice(moving, { known: false, passed: true })).toBe('late');
+    expect(delayNotice(moving, { known: false, passed: false })).toBeNull();
+  });
+
+  it('is none once the swap is final', () => {
+    expect(delayNotice({ ...flagged, status: 'SUCCESS' }, { known: true, passed: true })).toBeNull();
+    expect(delayNotice({ ...flagged, status: 'FAILED' }, { known: false, passed: true })).toBeNull();
   });
 });

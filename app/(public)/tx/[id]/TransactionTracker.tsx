@@ -14,7 +14,7 @@ import { RefundText, receivedSide, SettledFee } from '@/app/_kit/Settlement';
 import { StatusBadge } from '@/app/_kit/StatusBadge';
 import { SwapSummary } from '@/app/_kit/SwapSummary';
 import { EmptyState, ErrorState, LoadingState } from '@/app/_kit/states';
-import { swapperSees } from '@/app/_kit/substatus';
+import { delayNotice, type SwapTime, swapperSees } from '@/app/_kit/substatus';
 import text from '@/app/_kit/text.module.css';
 import { useHydrated, usePassed } from '@/app/_kit/usePassed';
 import type {
@@ -72,7 +72,7 @@ function timing(
   tx: Transaction,
   final: boolean,
   estimatedSeconds: number | undefined,
-  { awaitingSwapper, late }: { awaitingSwapper: boolean; late: boolean },
+  { awaitingSwapper, late, passed }: { awaitingSwapper: boolean; late: boolean; passed: boolean },
 ): ReactNode {
   if (final) {
     const took = (Date.parse(tx.updatedAt) - Date.parse(tx.createdAt)) / 1000;
@@ -83,6 +83,8 @@ function timing(
   const usually = `Usually takes ${formatEstimate(estimatedSeconds)} once the deposit confirms`;
   if (awaitingSwapper) return usually;
   if (late) return `${usually}; this one is taking longer, and is still being followed`;
+  // Past the estimate with another notice (stale) saying so: no time to expect, and no second notice.
+  if (passed) return usually;
   return (
     <>
       {usually} · expected around <LocalTime value={due} />
@@ -154,13 +156,18 @@ function Ready({
   const hydrated = useHydrated();
   const estimatedSeconds = execution?.result?.quote?.estimatedTime;
   const expected = expectedBy ? Date.parse(expectedBy) : null;
-  const late = usePassed(final || awaitingSwapper ? null : (expected ?? dueAt(tx, estimatedSeconds)));
+  const running = !final && !awaitingSwapper;
+  const time: SwapTime = {
+    known: running && expected !== null,
+    passed: usePassed(running ? (expected ?? dueAt(tx, estimatedSeconds)) : null),
+  };
+  const late = delayNotice(tx, time) === 'late';
   const estimate =
-    expected !== null && !final && !awaitingSwapper
+    expected !== null && running
       ? expectedTiming(expected, late, providerName(tx.provider))
-      : timing(tx, final, estimatedSeconds, { awaitingSwapper, late });
+      : timing(tx, final, estimatedSeconds, { awaitingSwapper, late, passed: time.passed });
   const links = tx.explorerUrls;
-  const seen = swapperSees(tx, providerName(tx.provider));
+  const seen = swapperSees(tx, providerName(tx.provider), time);
   return (
     <div className={layout.stack}>
       <Panel title="Status" headingId="status-title">

@@ -221,7 +221,7 @@ function DetailPanels({
                 {tracking.lastPollError ?? <span className={text.muted}>none</span>}
               </Detail>
               <Detail label="Swapper sees">
-                <SwapperSees tx={tx} />
+                <SwapperSees tx={tx} routeTime={routeTime} />
               </Detail>
               <Detail label="Upstream state">
                 <span className={text.mono}>{tracking.lastUpstreamState ?? '—'}</span>
@@ -252,8 +252,15 @@ function DetailPanels({
 }
 
 /** The /tx status line's words, as the swapper reads them now. */
-function SwapperSees({ tx }: { tx: TransactionDetail['transaction'] }) {
-  const { headline, text: sentence } = swapperSees(tx, providerName(tx.provider));
+function SwapperSees({
+  tx,
+  routeTime,
+}: {
+  tx: TransactionDetail['transaction'];
+  routeTime: TransactionDetail['routeTime'];
+}) {
+  const known = tx.status === 'PENDING' && routeTime.expectedBy !== null;
+  const { headline, text: sentence } = swapperSees(tx, providerName(tx.provider), { known });
   return (
     <span data-testid="swapper-sees">
       {headline ? <strong>{headline}. </strong> : null}
