@@ -25,6 +25,7 @@ import { REFERRAL_CODE_PATTERN } from '@/server/schemas/affiliates';
 import type { Range } from '@/server/schemas/ranges';
 import { providerCell, SwapRoute } from '../../_components/cells';
 import { CHART, TimeSeriesChart } from '../../_components/charts';
+import { isPaged, KeysetPagerButtons, useKeysetPages } from '../../_components/KeysetPager';
 import { Kpi, KpiGrid } from '../../_components/Kpi';
 import { describeError } from '../../_components/query-error';
 import { RangePicker } from '../../_components/RangePicker';
@@ -98,9 +99,9 @@ export function AffiliatesView({ isAdmin }: { isAdmin: boolean }) {
   const trpc = useTRPC();
   const [range, setRange] = useState<Range>('30d');
   const [ownerId, setOwnerId] = useState<string>('');
-  // The code list comes a page at a time, newest first; the cursor of each page shown, to go back.
-  const [codePages, setCodePages] = useState<string[]>([]);
-  const codesCursor = codePages.at(-1);
+  // The code list comes a page at a time, newest first.
+  const codePages = useKeysetPages();
+  const codesCursor = codePages.cursor;
   const input = { range, ...(ownerId && { ownerId }), ...(codesCursor && { codesCursor }) };
   const overview = useQuery(trpc.affiliates.overview.queryOptions(input, { placeholderData: keepPreviousData }));
   const affiliates = useQuery({ ...trpc.affiliates.list.queryOptions(), enabled: isAdmin });
@@ -113,7 +114,7 @@ export function AffiliatesView({ isAdmin }: { isAdmin: boolean }) {
           value={range}
           onChange={(next) => {
             setRange(next);
-            setCodePages([]);
+            codePages.reset();
           }}
         />
         {isAdmin ? (
@@ -123,7 +124,7 @@ export function AffiliatesView({ isAdmin }: { isAdmin: boolean }) {
               value={ownerId}
               onChange={(event) => {
                 setOwnerId(event.target.value);
-                setCodePages([]);
+                codePages.reset();
               }}
             >
               <option value="">All affiliates</option>
@@ -194,25 +195,12 @@ export function AffiliatesView({ isAdmin }: { isAdmin: boolean }) {
 
             <TablePanel
               title="Referral codes"
-              note={`${formatCountOf(data.totals.codes, 'code')}${codePages.length || data.codesNextCursor ? `, ${data.codes.length} shown` : ''}`}
+              note={`${formatCountOf(data.totals.codes, 'code')}${isPaged(codePages, data.codesNextCursor) ? `, ${data.codes.length} shown` : ''}`}
               columns={columns}
               data={data.codes}
               empty={<EmptyState title="No referral codes yet">Create one above to get a link to share.</EmptyState>}
             />
-            {codePages.length || data.codesNextCursor ? (
-              <div className={forms.row}>
-                <Button type="button" disabled={!codePages.length} onClick={() => setCodePages(codePages.slice(0, -1))}>
-                  Newer codes
-                </Button>
-                <Button
-                  type="button"
-                  disabled={!data.codesNextCursor}
-                  onClick={() => data.codesNextCursor && setCodePages([...codePages, data.codesNextCursor])}
-                >
-                  Older codes
-                </Button>
-              </div>
-            ) : null}
+            <KeysetPagerButtons pager={codePages} nextCursor={data.codesNextCursor} noun="codes" />
             <StatementPanel ownerId={ownerId} isAdmin={isAdmin} />
             <TablePanel
               title="Recent referred swaps"

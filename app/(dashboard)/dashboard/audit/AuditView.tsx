@@ -13,6 +13,7 @@ import text from '@/app/_kit/text.module.css';
 import { AUDIT_ACTION_NAMES, AUDIT_TARGET_TYPES } from '@/server/audit/catalog';
 import { FAILED_SIGN_IN_WINDOWS } from '@/server/audit/schemas';
 import { CsvExportStatus, ExportCsvButton, useCsvExport } from '../../_components/CsvExport';
+import { isPaged, KeysetPagerButtons, useKeysetPages } from '../../_components/KeysetPager';
 import { QueryState } from '../../_components/states';
 import { type RouterOutputs, useTRPC } from '../../_trpc/client';
 import forms from '../forms.module.css';
@@ -128,15 +129,14 @@ export function queryOf(filters: AuditFilters) {
 export function AuditView() {
   const trpc = useTRPC();
   const [filters, setFilters] = useState<AuditFilters>({});
-  // Pages newest first; the cursor of each page shown, to go back.
-  const [pages, setPages] = useState<string[]>([]);
-  const cursor = pages.at(-1);
+  const pager = useKeysetPages();
+  const { cursor } = pager;
   const input = { ...queryOf(filters), ...(cursor && { cursor }) };
   const list = useQuery(trpc.audit.list.queryOptions(input, { placeholderData: keepPreviousData }));
 
   const apply = (next: AuditFilters) => {
     setFilters(next);
-    setPages([]);
+    pager.reset();
   };
 
   return (
@@ -148,26 +148,13 @@ export function AuditView() {
           <>
             <TablePanel
               title="Events"
-              note={pages.length || data.nextCursor ? `page ${pages.length + 1}` : undefined}
+              note={isPaged(pager, data.nextCursor) ? `page ${pager.page}` : undefined}
               columns={eventColumns}
               data={data.items}
               getRowId={(row) => row.id}
               empty={<EmptyState title="No events match">Change or clear the filters.</EmptyState>}
             />
-            {pages.length || data.nextCursor ? (
-              <div className={forms.row}>
-                <Button type="button" disabled={!pages.length} onClick={() => setPages(pages.slice(0, -1))}>
-                  Newer events
-                </Button>
-                <Button
-                  type="button"
-                  disabled={!data.nextCursor}
-                  onClick={() => data.nextCursor && setPages([...pages, data.nextCursor])}
-                >
-                  Older events
-                </Button>
-              </div>
-            ) : null}
+            <KeysetPagerButtons pager={pager} nextCursor={data.nextCursor} noun="events" />
           </>
         )}
       </QueryState>
