@@ -32,8 +32,5 @@ export const auditEvents = pgTable(
     index('audit_events_actor_email_idx').on(sql`lower(${t.actorEmail})`, t.at, t.id),
     index('audit_events_action_idx').on(t.action, t.at, t.id),
     index('audit_events_target_idx').on(t.targetType, t.targetId, t.at, t.id),
-    index('audit_events_failed_sign_in_address_idx')
-      .on(t.clientAddress, t.at)
-      .where(sql`${t.action} = 'auth.sign_in_failed'`),
   ],
 );
