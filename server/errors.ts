@@ -63,6 +63,10 @@ export class AppError extends Error {
     this.problems = options.problems ?? [];
     this.retryable = options.retryable ?? this.status >= 500;
     this.headers = options.headers ?? {};
+    // Every 503 is a "retry shortly": it says when, unless it names its own time.
+    if (status === 503 && !Object.keys(this.headers).some((name) => name.toLowerCase() === 'retry-after')) {
+      this.headers = { ...this.headers, 'retry-after': DEPENDENCY_RETRY_AFTER_SECONDS };
+    }
   }
 }
 
@@ -106,7 +110,11 @@ const UNAVAILABLE_CODES = new Set([
   '08P01',
 ]);
 
-/** How soon a client may retry when a backing service is down: about a Postgres failover's loop. */
+/**
+ * How soon a client may retry when a backing service is down: about a Postgres failover's loop. Every 503
+ * says it (AppError adds it), the API's and a dashboard page's alike (server/http/unavailable-pages.ts),
+ * unless the error names its own: a full history-read queue says 1 s, as it drains faster than a failover.
+ */
 export const DEPENDENCY_RETRY_AFTER_SECONDS = '2';
 
 /** True for errors that mean Postgres or Redis cannot be reached right now. */
@@ -124,7 +132,7 @@ export function isDependencyUnavailable(error: unknown): boolean {
 
 /** 503: a backing service is down for now; the client is told when to come back (Retry-After). */
 export const dependencyUnavailable = (message: string, cause: unknown) =>
-  new AppError('SERVICE_UNAVAILABLE', message, { cause, headers: { 'retry-after': DEPENDENCY_RETRY_AFTER_SECONDS } });
+  new AppError('SERVICE_UNAVAILABLE', message, { cause });
 
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../server/config';
 import { type AppContext, createAppContext } from '../server/context';
+import { DEPENDENCY_RETRY_AFTER_SECONDS } from '../server/errors';
 import { sweep } from '../server/tracking/sweep';
 import { startSibling, startTestApp, type TestApp } from './support/app';
 import { expectV1Error, firstRow } from './support/assertions';
@@ -74,6 +75,7 @@ describe('an execute whose claim the sweep handed back', () => {
     const answer = await inFlight;
     expectV1Error(answer, 503, 'SERVICE_UNAVAILABLE', 'lockId');
     expect(answer.body.error.message).toMatch(/recorded nothing; execute the lock again/);
+    expect(answer.headers.get('retry-after')).toBe(DEPENDENCY_RETRY_AFTER_SECONDS);
     expect(await transactionsOf(lockId)).toHaveLength(0);
     expect(await lockState(lockId)).toBe('locked');
 

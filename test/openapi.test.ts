@@ -124,6 +124,14 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('documents a required Retry-After on every 503, as every 503 sends it', () => {
+    const unavailable = operations.filter(({ operation }) => operation.responses['503']);
+    expect(unavailable.length).toBeGreaterThan(0);
+    for (const { path, operation } of unavailable) {
+      expect(header(operation.responses['503']?.headers?.['Retry-After']).required, path).toBe(true);
+    }
+  });
+
   it('describes query parameters one per key, list parameters as exploded form arrays', () => {
     const history = doc.paths['/api/v1/transaction/history']?.get as OpenApiOperation;
     const byName = Object.fromEntries(parameters(history).map((p) => [p.name, p]));

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEPENDENCY_RETRY_AFTER_SECONDS } from '../server/errors';
 import { answerUnavailableRenders, RENDER_ID_HEADER, reportUnavailableRender } from '../server/http/unavailable-pages';
 
 /**
@@ -28,8 +29,11 @@ const get = async (path: string) => {
 };
 
 describe('page renders that found a dependency down', () => {
-  it('answer 503 with Retry-After, and a page that rendered fine keeps its status', async () => {
-    expect(await get('/dashboard/operations?down')).toMatchObject({ status: 503, retryAfter: '5' });
+  it("answer 503 with the API's Retry-After, and a page that rendered fine keeps its status", async () => {
+    expect(await get('/dashboard/operations?down')).toMatchObject({
+      status: 503,
+      retryAfter: DEPENDENCY_RETRY_AFTER_SECONDS,
+    });
     const fine = await get('/dashboard/operations');
     expect(fine).toMatchObject({ status: 200, retryAfter: null });
     expect(fine.renderId).toMatch(/^[0-9a-f-]{36}$/);

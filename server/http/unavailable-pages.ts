@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DEPENDENCY_RETRY_AFTER_SECONDS } from '../errors';
 
 /** Stamped by the web server on every request, so a page render can report that a dependency is down. */
 export const RENDER_ID_HEADER = 'x-switchyard-render-id';
-const RETRY_AFTER_SECONDS = '5';
 
 // Next's server bundle and the web server each load their own copy of this module; the registry lives
 // on globalThis so both see the same one.
@@ -33,7 +33,7 @@ export function answerUnavailableRenders(req: IncomingMessage, res: ServerRespon
   const writeHead = res.writeHead;
   res.writeHead = function (this: ServerResponse, statusCode: number, ...rest: unknown[]) {
     if (!registry().delete(renderId)) return writeHead.call(this, statusCode, ...(rest as []));
-    this.setHeader('retry-after', RETRY_AFTER_SECONDS);
+    this.setHeader('retry-after', DEPENDENCY_RETRY_AFTER_SECONDS);
     this.setHeader('cache-control', 'no-store');
     return writeHead.call(this, 503, ...(rest as []));
   } as typeof res.writeHead;

@@ -338,7 +338,7 @@ function operation(
   for (const [status, codes] of errorCodesByStatus(target, doc.raises ?? [])) {
     responses[String(status)] = {
       description: `${STATUS_TEXT[status] ?? 'Error'}. \`error.code\`: ${codes.join(', ')}.`,
-      headers: responseHeaders(api, [...replay(status), ...(status === 429 ? ['Retry-After'] : [])]),
+      headers: responseHeaders(api, [...replay(status), ...(status === 429 || status === 503 ? ['Retry-After'] : [])]),
       content: json(errorSchema),
       'x-error-codes': codes,
     };
