@@ -189,8 +189,10 @@ describe('a worker delivering to 25 hanging endpoints of 5 owners', () => {
     const honest = await startReceiver();
     const codes = OWNERS.map((_, n) => `HANG${n}`);
     const owners = await Promise.all(codes.map((code) => affiliateWithCode(t, code)));
+    const endpoints: string[] = [];
     for (const [n, owner] of owners.entries()) {
-      for (let i = 0; i < 5; i++) await owner.webhooks.create({ url: hostile.urlFor(`${n}-${i}`) });
+      for (let i = 0; i < 5; i++)
+        endpoints.push((await owner.webhooks.create({ url: hostile.urlFor(`${n}-${i}`) })).endpoint.id);
     }
     await worker.start();
     try {
@@ -209,8 +211,17 @@ describe('a worker delivering to 25 hanging endpoints of 5 owners', () => {
       await asHonest.webhooks.create({ url: honest.url });
       const swap = await referredSwap(t, 'HONEST');
       expect(await waitUntil(() => honest.events().some((e) => e.data.id === swap), { timeoutMs: 20_000 })).toBe(true);
-      // Delivered while every request to the hanging endpoints was held open: it waited for none of them.
-      expect(hostile.held.filter((r) => r.ended)).toEqual([]);
+      // Delivered while the requests to the hanging endpoints were held open: it waited for none of them to
+      // run out. On a slow machine the lane's last place may be held when it comes (kept for a woken job of a
+      // hanging endpoint): it then takes the oldest attempt's place, which gives way as designed — the one end allowed.
+      const ended = hostile.held.filter((r) => r.ended).length;
+      expect(ended).toBeLessThanOrEqual(1);
+      const gaveWay = async () =>
+        (
+          await t.app.sql`select count(*)::int as n from webhook_deliveries
+            where endpoint_id in ${t.app.sql(endpoints)} and error = ${GAVE_WAY}`
+        )[0]?.n ?? 0;
+      expect(await waitUntil(async () => (await gaveWay()) >= ended)).toBe(true);
       const open = [...hostile.open().keys()].map((path) => path.split('-')[0]);
       expect(new Set(open).size).toBe(open.length);
     } finally {
