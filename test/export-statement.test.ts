@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { affiliateOverview } from '../server/affiliates/attribution';
-import { STATEMENT_COLUMNS, STATEMENT_TOTAL_ROW, statementFor } from '../server/affiliates/statement';
+import { STATEMENT_FILE_COLUMNS, STATEMENT_RECORDS, statementFor } from '../server/affiliates/statement';
 import type { Viewer } from '../server/auth/roles';
 import { TRANSACTION_EXPORT_COLUMNS } from '../server/exports/transactions';
 import { foldSwapDeltas } from '../server/rollups/swaps';
@@ -182,24 +182,78 @@ describe('the statement downloads', () => {
   const lines = async (res: Response) => (await res.text()).split('\r\n').filter(Boolean);
   const OCTOBER = { from: '2026-10-01', to: '2026-10-31' };
 
-  it("give an affiliate their own codes' statement and swap lines, and nobody else's", async () => {
+  /** The statement file's records as objects by column name (no field of these holds a comma). */
+  const statementRecords = async (res: Response) => {
+    const [header, ...rows] = await lines(res);
+    expect(header).toBe(STATEMENT_FILE_COLUMNS.join(','));
+    return rows.map((row) => Object.fromEntries(row.split(',').map((v, i) => [STATEMENT_FILE_COLUMNS[i], v])));
+  };
+  type StatementRecord = Awaited<ReturnType<typeof statementRecords>>[number];
+  /** Each code's figures equal the swap lines beneath it, and the total row their sum. */
+  const expectLinesReconcile = (records: StatementRecord[]) => {
+    const blocks: { code: StatementRecord; swaps: StatementRecord[] }[] = [];
+    for (const r of records) {
+      if (r.record === STATEMENT_RECORDS.code) blocks.push({ code: r, swaps: [] });
+      else if (r.record === STATEMENT_RECORDS.swap) {
+        expect(blocks.at(-1)?.code.code, `swap ${r.id} under its own code`).toBe(r.code);
+        expect(r.referral_code?.toLowerCase()).toBe(r.code?.toLowerCase());
+        blocks.at(-1)?.swaps.push(r);
+      }
+    }
+    const sum = (rows: StatementRecord[]) => rows.reduce((n, r) => n + Number(r.amount_usd), 0);
+    for (const { code, swaps } of blocks) {
+      const succeeded = swaps.filter((r) => r.status === 'SUCCESS');
+      expect(
+        [code.swaps, code.succeeded, code.finished, Number(code.volume_usd)],
+        `code ${code.code}: its figures are its lines'`,
+      ).toEqual([
+        String(swaps.length),
+        String(succeeded.length),
+        String(swaps.filter((r) => r.status !== 'PENDING').length),
+        sum(succeeded),
+      ]);
+    }
+    const total = records.at(-1);
+    expect(total?.record).toBe(STATEMENT_RECORDS.total);
+    expect(Number(total?.swaps)).toBe(blocks.reduce((n, b) => n + b.swaps.length, 0));
+    expect(Number(total?.volume_usd)).toBe(blocks.reduce((n, b) => n + Number(b.code.volume_usd), 0));
+  };
+
+  it("give an affiliate their own codes' statement with its swap lines beneath, in one file, and nobody else's", async () => {
     const asAlice = await through(alice);
     const statement = await get('/api/exports/affiliate-statement', asAlice, OCTOBER);
     expect(statement.status).toBe(200);
     expect(statement.headers.get('content-disposition')).toBe(
       'attachment; filename="statement-2026-10-01-to-2026-10-31.csv"',
     );
-    const rows = await lines(statement);
-    expect(rows[0]).toBe(STATEMENT_COLUMNS.join(','));
-    expect(rows.map((r) => r.split(',')[0])).toEqual(['code', 'Beta', 'alpha', STATEMENT_TOTAL_ROW]);
-    expect(rows.at(-1)).toBe(`${STATEMENT_TOTAL_ROW},,2026-10-01,2026-10-31,5,4,5,5640.5,11`);
+    // Five swap lines, two codes, the total.
+    expect(statement.headers.get('x-total-count')).toBe('8');
+    const records = await statementRecords(statement);
+    expect(records.map((r) => [r.record, r.code, r.referral_code ?? ''])).toEqual([
+      ['code', 'alpha', ''],
+      ['swap', 'alpha', 'alpha'],
+      ['swap', 'alpha', 'alpha'],
+      ['swap', 'alpha', 'alpha'],
+      ['swap', 'alpha', 'alpha'],
+      ['code', 'Beta', ''],
+      ['swap', 'Beta', 'BETA'],
+      ['total', '', ''],
+    ]);
+    expect(records.at(-1)).toMatchObject({
+      period_start: '2026-10-01',
+      period_end: '2026-10-31',
+      swaps: '5',
+      succeeded: '4',
+      finished: '5',
+      volume_usd: '5640.5',
+      fees_usd: '11',
+    });
+    expectLinesReconcile(records);
 
     const swaps = await get('/api/exports/affiliate-swaps', asAlice, OCTOBER);
     expect(swaps.headers.get('x-total-count')).toBe('5');
     const swapRows = await lines(swaps);
     expect(swapRows[0]).toBe(Object.keys(TRANSACTION_EXPORT_COLUMNS).join(','));
-    const codeAt = Object.keys(TRANSACTION_EXPORT_COLUMNS).indexOf('referral_code');
-    expect(swapRows.slice(1).map((r) => r.split(',')[codeAt])).toEqual(['alpha', 'alpha', 'alpha', 'BETA', 'alpha']);
 
     for (const path of ['/api/exports/affiliate-statement', '/api/exports/affiliate-swaps']) {
       const theirs = await get(path, asAlice, { ...OCTOBER, ownerId: bob.id });
@@ -208,10 +262,29 @@ describe('the statement downloads', () => {
     }
   });
 
-  it("give an admin anyone's, or everyone's", async () => {
+  it("give an admin anyone's, or everyone's, each code's figures equal to the statement's and to its lines", async () => {
     const asAdmin = await through(admin);
-    const bobs = await lines(await get('/api/exports/affiliate-statement', asAdmin, { ...OCTOBER, ownerId: bob.id }));
-    expect(bobs.map((r) => r.split(',')[0])).toEqual(['code', 'delta', 'gamma', 'omega', STATEMENT_TOTAL_ROW]);
+    const bobs = await statementRecords(
+      await get('/api/exports/affiliate-statement', asAdmin, { ...OCTOBER, ownerId: bob.id }),
+    );
+    expect(bobs.filter((r) => r.record === 'code').map((r) => r.code)).toEqual(['omega', 'delta', 'gamma'].sort());
+    expectLinesReconcile(bobs);
+    const all = await statementRecords(
+      await get('/api/exports/affiliate-statement', asAdmin, { from: '2026-10-01', to: '2026-11-30' }),
+    );
+    expectLinesReconcile(all);
+    const expected = await statementFor(t.app, null, month('2026-10-01T00:00:00Z', '2026-12-01T00:00:00Z'));
+    const codeRecords = all.filter((r) => r.record === 'code');
+    expect(codeRecords.map((r) => r.code).sort()).toEqual(expected.codes.map((c) => c.code).sort());
+    for (const c of expected.codes) {
+      expect(codeRecords.find((r) => r.code === c.code)).toMatchObject({
+        swaps: String(c.swaps),
+        succeeded: String(c.succeeded),
+        volume_usd: c.volumeUsd,
+        fees_usd: c.feesUsd,
+      });
+    }
+    expect(all.at(-1)).toMatchObject({ swaps: String(expected.totals.swaps), volume_usd: expected.totals.volumeUsd });
     const everyone = await get('/api/exports/affiliate-swaps', asAdmin, { from: '2026-10-01', to: '2026-11-30' });
     expect(everyone.headers.get('x-total-count')).toBe('10');
   });

@@ -2,8 +2,8 @@ import { isNotNull, type SQL, sql } from 'drizzle-orm';
 import { transactions } from '../../drizzle/schema';
 import type { Viewer } from '../auth/roles';
 import type { AppContext } from '../context';
-import { type CsvExport, csvFromRecords } from '../exports/stream';
-import { exportTransactions } from '../exports/transactions';
+import type { CsvExport } from '../exports/stream';
+import { exportTransactions, TRANSACTION_EXPORT_HEADER } from '../exports/transactions';
 import type { AffiliateStatementInput } from '../schemas/affiliates';
 import { dayAfter, dayStart } from '../schemas/days';
 import { transactionSearchInput } from '../schemas/transactions';
@@ -77,16 +77,36 @@ export const STATEMENT_COLUMNS = [
   'volume_usd',
   'fees_usd',
 ] as const;
-/** The statement's last row, under the codes: no code can be spelled so. */
-export const STATEMENT_TOTAL_ROW = '(total)';
 
+/** What a statement file's row is: a code's figures, one swap credited to the code above it, or the total. */
+export const STATEMENT_RECORDS = { code: 'code', swap: 'swap', total: 'total' } as const;
+
+/** The statement file: the record type, the statement's columns, then the transactions export's for a swap. */
+export const STATEMENT_FILE_COLUMNS = ['record', ...STATEMENT_COLUMNS, ...TRANSACTION_EXPORT_HEADER] as const;
+
+/** The two columns the swap lines are read with ahead of the export's: whose code, and which (any case). */
+const CREDITED = { owner: sql`${transactions.referralOwnerId}`, code: sql`lower(${transactions.referralCode})` };
+const creditKey = (owner: string | null, code: string) => `${owner ?? ''} ${code.toLowerCase()}`;
+
+/**
+ * One file for a statement: each code's figures with the swaps credited to it beneath, one line each in
+ * the transactions export's columns, then the total. The swap lines stream from Postgres grouped by
+ * code, each code's record written ahead of its first; codes with no swap follow, in the statement's
+ * order, then the total row.
+ */
 export async function affiliateStatementCsv(
   ctx: AppContext,
   viewer: Viewer,
   input: AffiliateStatementInput,
+  { signal }: { signal?: AbortSignal } = {},
 ): Promise<CsvExport> {
-  const statement = await affiliateStatement(ctx, viewer, input);
-  const row = (code: string, owner: string | null, f: ReturnType<typeof figures>) => [
+  const { ownerId } = affiliateScope(viewer, input.ownerId);
+  const window = statementWindow(input);
+  const statement = await statementFor(ctx, ownerId, window);
+  const swapBlank = TRANSACTION_EXPORT_HEADER.map(() => null);
+  const figureBlank = STATEMENT_COLUMNS.slice(2).map(() => null);
+  const summary = (record: string, code: string | null, owner: string | null, f: ReturnType<typeof figures>) => [
+    record,
     code,
     owner,
     input.from,
@@ -96,16 +116,53 @@ export async function affiliateStatementCsv(
     String(f.finished),
     f.volumeUsd,
     f.feesUsd,
+    ...swapBlank,
   ];
-  return csvFromRecords(
-    STATEMENT_COLUMNS,
-    [
-      ...statement.codes.map((c) => row(c.code, c.ownerEmail ?? c.ownerId, c)),
-      row(STATEMENT_TOTAL_ROW, null, statement.totals),
-    ],
-    `statement-${input.from}-to-${input.to}.csv`,
-  );
+  const codes = new Map(statement.codes.map((c) => [creditKey(c.ownerId, c.code), c]));
+  const unwritten = new Set(codes.keys());
+  return exportTransactions(ctx, statementSearch(window), {
+    signal,
+    extra: creditedSwapsCondition(ownerId),
+    leading: CREDITED,
+    order: [transactions.referralOwnerId, CREDITED.code, transactions.createdAt, transactions.id],
+    header: STATEMENT_FILE_COLUMNS,
+    filename: `statement-${input.from}-to-${input.to}.csv`,
+    around: {
+      added: statement.codes.length + 1,
+      row: ([owner = null, code = '', ...swap]) => {
+        const key = creditKey(owner, code ?? '');
+        const credited = codes.get(key);
+        const line = [
+          STATEMENT_RECORDS.swap,
+          credited?.code ?? code,
+          credited ? (credited.ownerEmail ?? credited.ownerId) : owner,
+          ...figureBlank,
+          ...swap,
+        ];
+        if (!credited || !unwritten.delete(key)) return [line];
+        return [
+          summary(STATEMENT_RECORDS.code, credited.code, credited.ownerEmail ?? credited.ownerId, credited),
+          line,
+        ];
+      },
+      end: () => [
+        ...[...unwritten].flatMap((key) => {
+          const c = codes.get(key);
+          return c ? [summary(STATEMENT_RECORDS.code, c.code, c.ownerEmail ?? c.ownerId, c)] : [];
+        }),
+        summary(STATEMENT_RECORDS.total, null, null, statement.totals),
+      ],
+    },
+  });
 }
+
+/** The search a statement's swaps are read with: created in the window, oldest first. */
+const statementSearch = (window: StatementWindow) =>
+  transactionSearchInput.parse({
+    from: window.from,
+    to: new Date(window.to.getTime() - 1),
+    sort: { field: 'createdAt', direction: 'asc' },
+  });
 
 /** The swaps a statement counts, credited to the codes in scope, as the transactions export writes them. */
 export function creditedSwapsCondition(ownerId: string | null): SQL {
@@ -122,13 +179,7 @@ export function exportStatementSwaps(
   { signal }: { signal?: AbortSignal } = {},
 ): Promise<CsvExport> {
   const { ownerId } = affiliateScope(viewer, input.ownerId);
-  const window = statementWindow(input);
-  const search = transactionSearchInput.parse({
-    from: window.from,
-    to: new Date(window.to.getTime() - 1),
-    sort: { field: 'createdAt', direction: 'asc' },
-  });
-  return exportTransactions(ctx, search, {
+  return exportTransactions(ctx, statementSearch(statementWindow(input)), {
     signal,
     extra: creditedSwapsCondition(ownerId),
     filename: `statement-swaps-${input.from}-to-${input.to}.csv`,

@@ -12,8 +12,19 @@ export interface CsvQuery {
   header: readonly string[];
   /** One number: how many rows `rows` returns. */
   count: (sql: postgres.ReservedSql) => postgres.PendingQuery<postgres.Row[]>;
-  /** Each row as the header's values in order, text or null. */
+  /** Each row as the header's values in order, text or null (or as `around` takes it). */
   rows: (sql: postgres.ReservedSql) => postgres.PendingQuery<postgres.Row[]>;
+  /** Records written around the rows: each row as the records it becomes (itself, reshaped, with any before it), then `end`'s. */
+  around?: CsvAround;
+}
+
+export type CsvValues = readonly (string | null)[];
+
+export interface CsvAround {
+  row(values: CsvValues): CsvValues[];
+  end(): CsvValues[];
+  /** How many records `around` adds to the rows' own: part of the total sent first. */
+  added: number;
 }
 
 /** `transactions-20261129T100511Z.csv` */
@@ -60,7 +71,7 @@ export async function openCsvExport(
     await conn`begin isolation level repeatable read read only`;
     await conn`select set_config('application_name', ${EXPORT_APPLICATION_NAME}, true)`;
     const [counted] = await query.count(conn).values();
-    total = Number(counted?.[0] ?? 0);
+    total = Number(counted?.[0] ?? 0) + (query.around?.added ?? 0);
   } catch (error) {
     await end();
     throw error;
@@ -82,11 +93,17 @@ export async function openCsvExport(
           if (ended) return;
           if (batch.done) {
             await end();
+            const last = query.around?.end() ?? [];
+            if (last.length) controller.enqueue(encoder.encode(last.map(csvRecord).join('')));
             controller.close();
             return;
           }
           let text = '';
-          for (const row of batch.value) text += csvRecord(row as unknown as (string | null)[]);
+          for (const row of batch.value) {
+            const values = row as unknown as CsvValues;
+            if (!query.around) text += csvRecord(values);
+            else for (const record of query.around.row(values)) text += csvRecord(record);
+          }
           controller.enqueue(encoder.encode(text));
         } catch (error) {
           await end();
@@ -98,14 +115,4 @@ export async function openCsvExport(
     { highWaterMark: 1 },
   );
   return { total, filename, body };
-}
-
-/** A CSV small enough to have been made whole (a summary), served as an export is. */
-export function csvFromRecords(
-  header: readonly string[],
-  records: readonly (readonly (string | null)[])[],
-  filename: string,
-): CsvExport {
-  const text = csvRecord(header) + records.map(csvRecord).join('');
-  return { total: records.length, filename, body: new Blob([text]).stream() };
 }

@@ -4,7 +4,7 @@ import { transactions } from '../../drizzle/schema';
 import type { AppContext } from '../context';
 import type { TransactionSearchInput } from '../schemas/transactions';
 import { searchCondition, searchOrder } from '../transactions/search';
-import { type CsvExport, exportFilename, openCsvExport } from './stream';
+import { type CsvAround, type CsvExport, exportFilename, openCsvExport } from './stream';
 
 const t = transactions;
 const iso = (column: AnyPgColumn) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -36,18 +36,30 @@ export const TRANSACTION_EXPORT_COLUMNS = {
   referral_code: sql`${t.referralCode}`,
 } satisfies Record<string, SQL>;
 
-const HEADER = Object.keys(TRANSACTION_EXPORT_COLUMNS);
+export const TRANSACTION_EXPORT_HEADER = Object.keys(TRANSACTION_EXPORT_COLUMNS);
+const HEADER = TRANSACTION_EXPORT_HEADER;
 
-/** The export's two statements: how many rows, and the rows in the search's order. */
-export async function transactionExportQuery(ctx: AppContext, input: TransactionSearchInput, extra?: SQL) {
+/** How a caller narrows and reshapes the export: a scope of its own, columns ahead of the export's, its own order. */
+export interface ExportShape {
+  extra?: SQL;
+  leading?: Record<string, SQL>;
+  order?: (SQL | AnyPgColumn)[];
+}
+
+/** The export's two statements: how many rows, and the rows in the search's order (or `order`). */
+export async function transactionExportQuery(
+  ctx: AppContext,
+  input: TransactionSearchInput,
+  { extra, leading = {}, order }: ExportShape = {},
+) {
   const where = and(await searchCondition(ctx, input), extra);
   return {
     count: ctx.db.select({ n: count() }).from(t).where(where).toSQL(),
     rows: ctx.db
-      .select(TRANSACTION_EXPORT_COLUMNS)
+      .select({ ...leading, ...TRANSACTION_EXPORT_COLUMNS })
       .from(t)
       .where(where)
-      .orderBy(...searchOrder(input.sort))
+      .orderBy(...(order ?? searchOrder(input.sort)))
       .toSQL(),
   };
 }
@@ -63,17 +75,27 @@ export async function exportTransactions(
   {
     signal,
     now = new Date(),
-    extra,
     filename = exportFilename('transactions', now),
-  }: { signal?: AbortSignal; now?: Date; extra?: SQL; filename?: string } = {},
+    around,
+    header = HEADER,
+    ...shape
+  }: ExportShape & {
+    signal?: AbortSignal;
+    now?: Date;
+    filename?: string;
+    /** With `leading` columns, what the rows become (stream.ts), under `header`. */
+    around?: CsvAround;
+    header?: readonly string[];
+  } = {},
 ): Promise<CsvExport> {
-  const query = await transactionExportQuery(ctx, input, extra);
+  const query = await transactionExportQuery(ctx, input, shape);
   return openCsvExport(
     ctx.sql,
     {
-      header: HEADER,
+      header,
       count: (conn) => conn.unsafe(query.count.sql, query.count.params as never[]),
       rows: (conn) => conn.unsafe(query.rows.sql, query.rows.params as never[]),
+      around,
     },
     filename,
     signal,

@@ -11,11 +11,15 @@ type ExportState =
   | { phase: 'idle' }
   | { phase: 'running'; rows: number; total: number | null }
   | { phase: 'done'; rows: number; filename: string }
+  | { phase: 'handed' }
   | { phase: 'failed'; rows: number; total: number | null; message: string }
   | { phase: 'cancelled'; rows: number; total: number | null };
 
-const filenameOf = (response: Response) =>
-  /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'export.csv';
+/** The File System Access API's save picker, where the browser has it (Chromium); absent elsewhere. */
+type SavePicker = (options: {
+  suggestedName: string;
+  types: { description: string; accept: Record<string, string[]> }[];
+}) => Promise<FileSystemFileHandle & { remove?: () => Promise<void> }>;
 
 async function refusal(response: Response): Promise<string> {
   const body = await response.json().catch(() => null);
@@ -27,19 +31,25 @@ class ExportProblem extends Error {}
 const ofTotal = (rows: number, total: number | null) =>
   total === null ? `${formatCount(rows)} rows` : `${formatCount(rows)} of ${formatCount(total)} rows`;
 
-/** Hands the bytes to the browser as a download. */
-function save(parts: BlobPart[], filename: string) {
-  const url = URL.createObjectURL(new Blob(parts, { type: 'text/csv;charset=utf-8' }));
+/** `/api/exports/audit?…` → `audit-20261129T100511Z.csv`, as the server names it; the reader may change it. */
+export function suggestedFilename(href: string, now = new Date()) {
+  const kind = new URL(href, 'http://x').pathname.split('/').filter(Boolean).at(-1) ?? 'export';
+  return `${kind}-${now.toISOString().slice(0, 19).replaceAll(/[-:]/g, '')}Z.csv`;
+}
+
+/** The browser's own download of the export URL (same origin, so the session cookie goes with it): nothing held here. */
+function nativeDownload(href: string) {
   const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
+  link.href = href;
+  link.download = '';
   link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 /**
- * Downloads a CSV export, counting its rows as they arrive against the total the server sends first
- * (`X-Total-Count`). The download is saved only when every row came.
+ * Downloads a CSV export without holding it in the tab. Where the browser has `showSaveFilePicker`,
+ * the response streams into the file the reader picks, its rows counted against the total the server
+ * sends first (`X-Total-Count`); a short or broken stream aborts the write, so the file keeps nothing.
+ * Elsewhere the browser downloads the URL itself and shows its own progress.
  */
 export function useCsvExport() {
   const [state, setState] = useState<ExportState>({ phase: 'idle' });
@@ -48,6 +58,25 @@ export function useCsvExport() {
 
   async function start(href: string) {
     running.current?.abort();
+    const picker = (window as { showSaveFilePicker?: SavePicker }).showSaveFilePicker;
+    if (!picker) {
+      nativeDownload(href);
+      setState({ phase: 'handed' });
+      return;
+    }
+    let file: Awaited<ReturnType<SavePicker>>;
+    try {
+      // First, while the click still counts as the reader's gesture.
+      file = await picker({
+        suggestedName: suggestedFilename(href),
+        types: [{ description: 'CSV', accept: { 'text/csv': ['.csv'] } }],
+      });
+    } catch (error) {
+      if (error instanceof DOMException && error.name === 'AbortError') return; // the reader closed the picker
+      nativeDownload(href);
+      setState({ phase: 'handed' });
+      return;
+    }
     const controller = new AbortController();
     running.current = controller;
     const counted = { inQuotes: false, records: 0 };
@@ -59,22 +88,24 @@ export function useCsvExport() {
       if (!response.ok || !response.body) throw new ExportProblem(await refusal(response));
       const header = response.headers.get('x-total-count');
       total = header === null ? null : Number(header);
-      const parts: BlobPart[] = [];
-      const reader = response.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        parts.push(value);
-        countRecords(value, counted);
-        setState({ phase: 'running', rows: rows(), total });
-      }
-      if (total !== null && rows() !== total) {
-        throw new ExportProblem(`the download ended after ${ofTotal(rows(), total)}`);
-      }
-      const filename = filenameOf(response);
-      save(parts, filename);
-      setState({ phase: 'done', rows: rows(), filename });
+      const counter = new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, out) {
+          countRecords(chunk, counted);
+          setState({ phase: 'running', rows: rows(), total });
+          out.enqueue(chunk);
+        },
+        flush() {
+          if (total !== null && rows() !== total) {
+            throw new ExportProblem(`the download ended after ${ofTotal(rows(), total)}`);
+          }
+        },
+      });
+      // An error or a cancel aborts the writable: what was written is discarded, not kept half.
+      await response.body.pipeThrough(counter).pipeTo(await file.createWritable(), { signal: controller.signal });
+      setState({ phase: 'done', rows: rows(), filename: file.name });
     } catch (error) {
+      // The picker made the file; it keeps nothing of a failed export (where the browser can remove it).
+      await file.remove?.().catch(() => {});
       if (controller.signal.aborted) setState({ phase: 'cancelled', rows: rows(), total });
       else {
         // A refusal or a short count says what happened; a stream that broke says how far it got.
@@ -138,6 +169,14 @@ export function CsvExportStatus({ control }: { control: CsvExportControl }) {
       <Notice tone="success" role="status" className={styles.status} title="Export finished.">
         {formatCount(state.rows)} {state.rows === 1 ? 'row' : 'rows'} saved as {state.filename}.
       </Notice>
+    );
+  }
+  if (state.phase === 'handed') {
+    return (
+      <p className={`${styles.status} ${styles.handed}`} role="status">
+        <strong>Download started.</strong> Your browser saves it as it arrives and shows its progress, and any failure,
+        in its downloads.
+      </p>
     );
   }
   if (state.phase === 'cancelled') {

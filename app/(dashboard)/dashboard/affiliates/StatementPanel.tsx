@@ -40,8 +40,7 @@ export function StatementPanel({ ownerId, isAdmin }: { ownerId: string; isAdmin:
   const [month, setMonth] = useState(thisMonth);
   const input = { ...monthPeriod(month), ...(ownerId && { ownerId }) };
   const statement = useQuery(trpc.affiliates.statement.queryOptions(input, { placeholderData: keepPreviousData }));
-  const summary = useCsvExport();
-  const swaps = useCsvExport();
+  const csv = useCsvExport();
 
   return (
     <Panel title="Statement" note="by creation time, UTC">
@@ -56,19 +55,13 @@ export function StatementPanel({ ownerId, isAdmin }: { ownerId: string; isAdmin:
             onChange={(event) => event.target.value && setMonth(event.target.value)}
           />
         </Field>
-        <ExportCsvButton
-          control={summary}
-          href={statementHref('affiliate-statement', input)}
-          label="Download statement"
-        />
-        <ExportCsvButton control={swaps} href={statementHref('affiliate-swaps', input)} label="Download swap lines" />
+        <ExportCsvButton control={csv} href={statementHref('affiliate-statement', input)} label="Download statement" />
       </div>
       <p className={forms.help}>
         A swap counts in the month it was created, as it stands now: one that settles later changes its month’s figures.
-        Volume and fees are of successful swaps.
+        Volume and fees are of successful swaps. The download lists each code’s figures with its swaps beneath.
       </p>
-      <CsvExportStatus control={summary} />
-      <CsvExportStatus control={swaps} />
+      <CsvExportStatus control={csv} />
       <QueryState query={statement} loading="Loading the statement…" boxed={false}>
         {(data) => (
           <DataTable
