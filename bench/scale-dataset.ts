@@ -186,6 +186,7 @@ async function bulkLoad(url: string, swaps: number, log: (line: string) => void)
       await rollUpEverything({ sql, config: parseConfig({ DATABASE_URL: url }) }, now);
       await backfillRouteTimes({ sql, config: parseConfig({ DATABASE_URL: url }) }, now);
     });
+    await timed('audit events', () => ensureAuditEvents(sql, swaps, now));
     await timed('vacuum analyze', async () => {
       for (const table of [...BIG_TABLES, 'provider_calls', 'swap_rollup_deltas']) {
         await sql.unsafe(`vacuum (analyze) ${table}`);
@@ -198,6 +199,30 @@ async function bulkLoad(url: string, swaps: number, log: (line: string) => void)
   } finally {
     await sql.end();
   }
+}
+
+/**
+ * The audit log of a year beside the swaps: one event per ten swaps (a million at 10M), lopsided as staff
+ * work is (one support agent makes two in five, polls-now are most of what they do). Written straight in,
+ * the hash chain left aside: the bench reads pages, it does not verify.
+ */
+async function ensureAuditEvents(sql: postgres.Sql, swaps: number, now: Date) {
+  const wanted = Math.floor(swaps / 10);
+  const [row] = await sql<{ n: number }[]>`select count(*)::int as n from audit_events`;
+  const have = row?.n ?? 0;
+  if (have >= wanted) return;
+  const stepSeconds = (365 * 86_400) / wanted;
+  await sql`
+    insert into audit_events (at, actor_user_id, actor_email, actor_role, action, target_type, target_id,
+                              client_address, request_id, hash)
+    select ${now.toISOString()}::timestamptz - (i * ${stepSeconds} * interval '1 second'),
+           u, 'staff' || u || '@switchyard.test', 'support',
+           case when i % 10 < 6 then 'transaction.poll_now' when i % 10 < 8 then 'auth.sign_in'
+                when i % 10 = 8 then 'auth.sign_in_failed' else 'webhook.update' end,
+           'transaction', 'tx_' || (i % 50000), '198.51.100.' || (i % 200), 'req_' || i, md5(i::text)
+    from generate_series(${have + 1}, ${wanted}) as i,
+         lateral (select case when i % 5 < 2 then 'usr_1' else 'usr_' || (i % 40) end as u) as actor`;
+  await sql`vacuum (analyze) audit_events`;
 }
 
 /** Locks made (the rollups count every one, the retention's deleted ones too) and kept. */
@@ -234,6 +259,7 @@ export async function scaleDataset(
     const ctx = { sql, config: parseConfig({ DATABASE_URL: url }) };
     await rollUpEverything(ctx)
       .then(() => backfillRouteTimes(ctx))
+      .then(() => ensureAuditEvents(sql, swaps, new Date()))
       .finally(() => sql.end());
     log(`    reusing the kept dataset of ${swaps.toLocaleString('en-US')} swaps made ${kept.madeAt.toISOString()}`);
     made = kept;
