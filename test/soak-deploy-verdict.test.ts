@@ -10,7 +10,7 @@ const clean = (): DeployOutcome => ({
     exit: '0',
     startMs: 4000,
   })),
-  streams: { opened: 6, endedByServer: 6, resumed: 6, repeats: 0, problems: [] },
+  streams: { opened: 6, endedByServer: 6, resumed: 6, repeats: 0, slowestAnswerMs: 400, problems: [] },
 });
 const quiet = { byStatus: { '200': 900, '429': 12 }, serverErrorsDuring: 0 };
 

@@ -36,6 +36,8 @@ export interface StreamCheck {
   resumed: number;
   /** Events the reconnected stream sent that the client had already seen. */
   repeats: number;
+  /** The longest a reconnect waited for its answer's headers (a web just back in the rotation answers slowly at first). */
+  slowestAnswerMs: number;
   problems: string[];
 }
 
@@ -50,8 +52,13 @@ const STOP_GRACE_MS = 30_000;
 /** A load balancer's connection-draining limit: past it the web is stopped with whatever is still open. */
 const DRAIN_LIMIT_MS = 10_000;
 const STREAMS_PER_WEB = 3;
-/** How long a resumed stream is read for repeats. */
+/** How long a resumed stream is read for repeats, once it has answered. */
 const RESUMED_READ_MS = 3_000;
+/**
+ * How long a reconnect may wait for its answer: a web just back in the rotation loads the stream's code on
+ * its first request, which on a busy 2-core machine took over 3 s (a client's EventSource waits as long).
+ */
+const RESUME_ANSWER_MS = 20_000;
 
 const waitFor = async (check: () => boolean | Promise<boolean>, timeoutMs: number) =>
   (await until(check, timeoutMs, 50)) !== undefined;
@@ -110,7 +117,7 @@ export class Deployer {
     const outcome: DeployOutcome = {
       migration: { folder: folder.replace(/^.*\/bench\//, 'bench/'), ms: 0 },
       steps: [],
-      streams: { opened: 0, endedByServer: 0, resumed: 0, repeats: 0, problems: [] },
+      streams: { opened: 0, endedByServer: 0, resumed: 0, repeats: 0, slowestAnswerMs: 0, problems: [] },
     };
     const started = Date.now();
     try {
@@ -162,11 +169,15 @@ export class Deployer {
     else check.problems.push(`stream of ${id} ${how === 'open' ? 'still open after the stop' : 'cut (no clean end)'}`);
     const seen = new Set(stream.ids);
     const last = stream.ids.at(-1);
+    const reconnected = Date.now();
     const again = openStream(this.product.inRotation[0] as string, id, last);
-    await sleep(RESUMED_READ_MS);
+    const answered = await waitFor(() => again.status() !== 0, RESUME_ANSWER_MS);
+    check.slowestAnswerMs = Math.max(check.slowestAnswerMs, Date.now() - reconnected);
+    if (answered) await sleep(RESUMED_READ_MS);
     again.close();
     if (again.status() !== 200) {
-      check.problems.push(`stream of ${id} resumed with ${again.status()}`);
+      const how = answered ? again.status() : `no answer within ${RESUME_ANSWER_MS / 1000} s`;
+      check.problems.push(`stream of ${id} resumed with ${how}`);
       return;
     }
     check.resumed += 1;

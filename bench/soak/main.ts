@@ -19,6 +19,7 @@ import { buildReport, writeReport } from './report';
 import { synchronousCommitCost } from './sync-cost';
 import { Traffic } from './traffic';
 import type { Sample } from './verdict';
+import { warmUp } from './warm-up';
 
 const cpuSecondsOf = ({ user, system }: NodeJS.CpuUsage) => round((user + system) / 1e6);
 
@@ -45,6 +46,8 @@ async function main() {
           )
         : undefined;
     if (synchronousCommit) console.log(`soak: synchronous commit cost ${JSON.stringify(synchronousCommit)}`);
+    const warm = await warmUp(webBases);
+    console.log(`soak: warmed up: every operation once on each web (${warm.requests} requests, ${warm.ms} ms)`);
 
     const startedAt = new Date();
     const start = Date.now();

@@ -306,7 +306,7 @@ export function writeReport(report: ReturnType<typeof buildReport>) {
       : []),
     ...report.deploys.map(
       (d, i) =>
-        `  deploy ${i + 1}: migration ${d.migration.ms} ms${d.migration.error ? ` FAILED (${d.migration.error})` : ''}; ${d.steps.map((s) => `${s.process} ${s.drainMs === undefined ? '' : `drain ${s.drainMs} + `}stop ${s.stopMs} ms (exit ${s.exit}) + start ${s.startMs} ms`).join(', ')}; streams ${d.streams.opened} open, ${d.streams.endedByServer} ended by the server, ${d.streams.resumed} resumed, ${d.streams.repeats} repeats`,
+        `  deploy ${i + 1}: migration ${d.migration.ms} ms${d.migration.error ? ` FAILED (${d.migration.error})` : ''}; ${d.steps.map((s) => `${s.process} ${s.drainMs === undefined ? '' : `drain ${s.drainMs} + `}stop ${s.stopMs} ms (exit ${s.exit}) + start ${s.startMs} ms`).join(', ')}; streams ${d.streams.opened} open, ${d.streams.endedByServer} ended by the server, ${d.streams.resumed} resumed (slowest answer ${d.streams.slowestAnswerMs} ms), ${d.streams.repeats} repeats`,
     ),
     `  load vs this machine: ${report.load.map((l) => `${l.name} ${l.count} (${l.perSecond}/s; unfaulted ${l.unfaultedPerSecond ?? '—'}/s; ${l.ok ? 'ok' : 'SHORT'})`).join(', ')}`,
     `  memory (RSS MiB start→end, peak; growth after warm-up): ${report.memory.instances
