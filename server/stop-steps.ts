@@ -27,11 +27,13 @@ export const waitOrAbort = (ms: number, signal: AbortSignal) => sleep(ms, undefi
 
 /**
  * Runs `steps` in order, each bounded: a step that fails, or is still running at its bound, is reported
- * and left behind, so a stop never fails nor outlasts its budget, and its report says which step was slow.
+ * and left behind, so a stop never outlasts its budget, and its report says which step was slow. Resolves
+ * with the steps that did not finish (failed or late), never rejects.
  */
-export async function runStopSteps(steps: readonly StopStep[], options: StepOptions): Promise<void> {
+export async function runStopSteps(steps: readonly StopStep[], options: StepOptions): Promise<string[]> {
   const { budgetMs, stepMs, report, now = Date.now, wait = waitOrAbort } = options;
   const deadline = now() + budgetMs;
+  const unfinished: string[] = [];
   for (const [step, run] of steps) {
     const started = now();
     const bound = Math.max(0, Math.min(stepMs, deadline - started));
@@ -49,7 +51,18 @@ export async function runStopSteps(steps: readonly StopStep[], options: StepOpti
     ]);
     timer.abort();
     report({ step, ms: now() - started, ...finished });
+    if (finished.outcome !== 'done') unfinished.push(step);
   }
+  return unfinished;
+}
+
+/**
+ * A service's stop in bounded, logged steps (runStopSteps) that rejects when a step failed or was left
+ * running, so runService exits 1: a stop that did not complete is not reported as a clean one.
+ */
+export async function stopServiceInSteps(steps: readonly StopStep[], options: StepOptions): Promise<void> {
+  const unfinished = await runStopSteps(steps, options);
+  if (unfinished.length) throw new Error(`stop steps not finished: ${unfinished.join(', ')}`);
 }
 
 /** A step that took longer than this is logged as a warning (a soak or production log at `warn` still shows it). */
@@ -64,4 +77,17 @@ export function logStopStep(log: Logger, owner: string, event: StopStepEvent) {
   else if (event.outcome === 'late')
     log.error({ ...fields, ms: event.ms }, `stop step still running at its bound; moving on: ${event.step}`);
   else log.error({ ...fields, ms: event.ms, err: event.error }, `stop step failed: ${event.step}`);
+}
+
+/**
+ * A service's stop within SHUTDOWN_TIMEOUT_MS: the whole stop in three quarters of it, so it ends by itself
+ * before runService's timeout exits the process with 1; each step at most `stepShare` of it; every step
+ * logged with its time.
+ */
+export function serviceStopOptions(shutdownTimeoutMs: number, log: Logger, owner: string, stepShare = 0.5) {
+  return {
+    budgetMs: shutdownTimeoutMs * 0.75,
+    stepMs: shutdownTimeoutMs * stepShare,
+    report: (event: StopStepEvent) => logStopStep(log, owner, event),
+  } satisfies StepOptions;
 }

@@ -5,7 +5,7 @@ import type { Config } from '../server/config';
 import { type AppContext, createAppContext } from '../server/context';
 import { listen } from '../server/lifecycle';
 import { createWorkerRedis } from '../server/redis';
-import { logStopStep, runStopSteps, waitOrAbort } from '../server/stop-steps';
+import { serviceStopOptions, stopServiceInSteps, waitOrAbort } from '../server/stop-steps';
 import { activeTracing } from '../server/tracing/active';
 import {
   bullPrefix,
@@ -48,14 +48,8 @@ export interface WorkerOptions {
   waitToHandBack?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
-/**
- * A stop's share of SHUTDOWN_TIMEOUT_MS: active jobs get a quarter of it to finish before they are handed
- * back; each step of the stop (the workers, the queues, the context) at most half; the whole stop three
- * quarters, so it ends by itself before runService's timeout exits the process with 1.
- */
+/** Active jobs get this share of SHUTDOWN_TIMEOUT_MS to finish before they are handed back. */
 const HAND_BACK_SHARE = 0.25;
-const STEP_SHARE = 0.5;
-const STOP_SHARE = 0.75;
 
 /**
  * Closes BullMQ workers, which wait for their active jobs: once `handBackAfterMs` has passed, `handBack`
@@ -194,7 +188,7 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
       clearInterval(scheduleWatch);
       health?.close();
       // Each step is logged with its time, so a stop that runs long says which step it was.
-      await runStopSteps(
+      await stopServiceInSteps(
         [
           [
             'workers',
@@ -210,11 +204,7 @@ export async function startWorkerRuntime(config: Config, options: WorkerOptions 
           ],
           ['context', () => ctx.close()],
         ],
-        {
-          budgetMs: budget * STOP_SHARE,
-          stepMs: budget * STEP_SHARE,
-          report: (event) => logStopStep(ctx.log, 'worker', event),
-        },
+        serviceStopOptions(budget, ctx.log, 'worker'),
       );
     },
   };

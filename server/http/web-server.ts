@@ -4,6 +4,7 @@ import { drainHttpServer, listen, runService } from '../lifecycle';
 import { createLogger } from '../log';
 import { CLIENT_IP_HEADER, signedClientAddress } from '../ratelimit/client';
 import { createWebRedis } from '../redis';
+import { serviceStopOptions, stopServiceInSteps } from '../stop-steps';
 import { startTracing } from '../tracing/start';
 import { endTransactionStreams } from '../transactions/open-streams';
 import { BodyCappedMessage, bodyCapFor, capRequestBody } from './capped-body';
@@ -27,7 +28,8 @@ await runService('web', async (config) => {
   await app.prepare();
 
   const redis = createWebRedis(config, config.dependencyTimeoutMs);
-  const limitTrackerPage = trackerPageLimiter(config, redis, createLogger(config.logLevel, { process: 'web' }));
+  const log = createLogger(config.logLevel, { process: 'web' });
+  const limitTrackerPage = trackerPageLimiter(config, redis, log);
   const render = (req: BodyCappedMessage, res: ServerResponse) => {
     req.headers[CLIENT_IP_HEADER] = signedClientAddress(req.socket.remoteAddress);
     answerUnavailableRenders(req, res);
@@ -57,11 +59,16 @@ await runService('web', async (config) => {
   await listen(server, config.port, config.host, 'PORT');
   console.log(`[web] Switchyard on http://${config.host}:${config.port}`);
 
-  return async () => {
-    endTransactionStreams();
-    await drainHttpServer(server);
-    await app.close();
-    redis.disconnect();
-    await tracing?.shutdown();
-  };
+  // Each step logged with its time; draining may take the whole budget (in-flight requests finish).
+  return () =>
+    stopServiceInSteps(
+      [
+        ['streams', endTransactionStreams],
+        ['http', () => drainHttpServer(server)],
+        ['next', () => app.close()],
+        ['redis', () => redis.disconnect()],
+        ['tracing', () => tracing?.shutdown()],
+      ],
+      serviceStopOptions(config.shutdownTimeoutMs, log, 'web', 0.75),
+    );
 });
