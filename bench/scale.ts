@@ -124,6 +124,16 @@ function calls(s: Samples): Call[] {
     }),
     dashboard('transactions.search stale', 'transactions.search', { perPage: 25, stale: true }),
     dashboard('transactions.search late', 'transactions.search', { perPage: 25, late: true }),
+    dashboard('transactions.search PENDING, not late', 'transactions.search', {
+      perPage: 25,
+      statuses: ['PENDING'],
+      late: false,
+    }),
+    dashboard('transactions.search PENDING or REFUND, not stale', 'transactions.search', {
+      perPage: 25,
+      statuses: ['PENDING', 'REFUND'],
+      stale: false,
+    }),
     dashboard('transactions.search most late first', 'transactions.search', {
       perPage: 25,
       sort: { field: 'lateness', direction: 'desc' },

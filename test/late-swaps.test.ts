@@ -102,6 +102,9 @@ describe('late swaps', () => {
       [{ sort: { field: 'lateness', direction: 'desc' } }, true],
       [{ sort: { field: 'lateness', direction: 'asc' } }, true],
       [{ late: true, provider: 'relay', sort: { field: 'lateness', direction: 'desc' } }, false],
+      // The status filter as the planner sees it: a generic plan that cannot tell PENDING (a sliver of a year)
+      // from SUCCESS walked the creation-order index to its end when nothing else matched (#44).
+      [{ statuses: ['PENDING'], late: false }, false],
     ];
     for (const [search, lateIndex] of searches) {
       const input = transactionSearchInput.parse(search);
