@@ -228,11 +228,12 @@ describe('the worker process (workers/main.ts)', () => {
 
   it('brings back schedules that vanished from Redis (a flush of the BullMQ keys)', async () => {
     const tracking = createQueue('tracking', t.app.redis, t.app.config.redisPrefix);
+    // The running worker may restore one before the last is removed (it looks every sweep interval), so
+    // what proves they vanished is that each removal found its schedule; their coming back is the worker's.
     for (const id of SCHEDULE_IDS) {
-      await queue.removeJobScheduler(id);
-      await tracking.removeJobScheduler(id);
+      const removed = (await queue.removeJobScheduler(id)) || (await tracking.removeJobScheduler(id));
+      expect(removed, id).toBe(true);
     }
-    expect(await queue.getJobSchedulers()).toEqual([]);
     const keys = async () => (await queue.getJobSchedulers()).map((s) => s.key).sort();
     await waitUntil(async () => (await keys()).length === SCHEDULE_IDS.length, WAIT);
     expect(await keys()).toEqual([...SCHEDULE_IDS].sort());
