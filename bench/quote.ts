@@ -5,7 +5,9 @@
  * as configured (the hanging provider is cut off after a few timeouts) and with the breaker
  * disabled (every quote waits the hanging provider out to its deadline).
  */
-import type { ProviderKey } from '../server/config';
+import { type ProviderKey, parseConfig } from '../server/config';
+import { foldRouteTimeDeltas } from '../server/rollups/route-times';
+import { observedTime, type RouteKey, readRouteTimes } from '../server/route-times/times';
 import { ETH_TO_BTC } from '../test/support/fixtures';
 import { aggregate, httpRequest, unexpected } from './load';
 import type { ApiServers, Bench } from './setup';
@@ -111,6 +113,52 @@ async function serverCpuMs(api: ApiServers): Promise<number> {
   return (usage.user + usage.system) / 1000;
 }
 
+const LOOKUP_PROVIDERS = ['THORCHAIN', 'CHAINFLIP', 'RELAY', 'LIFI'];
+const LOOKUP_ROUTES_PER_PROVIDER = 200;
+
+/**
+ * What the route-time lookups add to a quote (#48), in process, as a quote makes them: the window's daily
+ * rows of busy routes (4 providers × 200 chain and asset pairs × 30 days, each above the minimum sample)
+ * read into memory as the quote path holds them, then one lookup per provider, percentiles included, timed
+ * over many quotes. The quote's own p50 in the same run is the baseline.
+ */
+async function routeTimeLookupMicros(b: Bench): Promise<{ micros: number; routes: number }> {
+  const ctx = { sql: b.sql, config: parseConfig(b.env) };
+  const marker = 'lookup-bench-';
+  await b.sql`
+    insert into route_time_deltas (day, provider, src_chain, dst_chain, src_asset_id, dst_asset_id,
+      execute_seconds, deposit_seconds)
+    select date_trunc('day', now() - d * interval '1 day', 'UTC'), p, ${marker} || (r % 20), ${marker} || (r / 20),
+           r, r + 1000, 20 + (r * 7 + d * 13 + i * 31) % 900, 5 + (r + d + i) % 300
+    from unnest(${LOOKUP_PROVIDERS}::text[]) as p, generate_series(0, 29) as d,
+         generate_series(0, ${LOOKUP_ROUTES_PER_PROVIDER - 1}) as r, generate_series(1, 4) as i`;
+  try {
+    while ((await foldRouteTimeDeltas(ctx)).folded > 0);
+    const times = await readRouteTimes(ctx);
+    const quoteKeys = (n: number): RouteKey[] =>
+      LOOKUP_PROVIDERS.map((provider) => {
+        const r = n % LOOKUP_ROUTES_PER_PROVIDER;
+        return {
+          provider,
+          srcChain: `${marker}${r % 20}`,
+          dstChain: `${marker}${Math.floor(r / 20)}`,
+          srcAssetId: r,
+          dstAssetId: r + 1000,
+        };
+      });
+    let observed = 0;
+    const quotes = b.count(50_000, 5_000);
+    for (let n = 0; n < 1000; n++) for (const key of quoteKeys(n)) if (observedTime(times, key, 30)) observed++;
+    const started = performance.now();
+    for (let n = 0; n < quotes; n++) for (const key of quoteKeys(n)) if (observedTime(times, key, 30)) observed++;
+    const micros = ((performance.now() - started) * 1000) / quotes;
+    if (observed === 0) throw new Error('quote: the route-time lookups found no route');
+    return { micros, routes: times.pairs.size };
+  } finally {
+    await b.sql`delete from route_time_daily where src_chain like ${`${marker}%`}`;
+  }
+}
+
 export async function quoteSection(b: Bench): Promise<void> {
   configureSimulators(b);
   const withBreaker = await scenario(b, 'quote (breaker as configured)', {}, SHORT);
@@ -153,6 +201,17 @@ export async function quoteSection(b: Bench): Promise<void> {
       unit: 'ms',
     });
   }
+  const lookups = await routeTimeLookupMicros(b);
+  console.log(`    route-time lookups: ${lookups.micros.toFixed(2)} µs per quote (${lookups.routes} pairs held)`);
+  b.report.add({
+    section: SECTION,
+    name: `route-time lookups per quote (4 routes; ${lookups.routes} pairs held)`,
+    value: Math.round(lookups.micros * 100) / 100,
+    unit: 'µs',
+    baseline: withBreaker.result.latency.p50Ms * 1000,
+    baselineName: 'quote p50 (breaker on), same run',
+    ratio: lookups.micros / (withBreaker.result.latency.p50Ms * 1000),
+  });
   b.report.add({
     section: SECTION,
     name: 'breaker off: hanging provider dropped after',

@@ -119,12 +119,20 @@ export async function routeTimes(ctx: Pick<AppContext, 'sql' | 'config'>, now = 
 
 const round = (seconds: number | null) => Math.round(seconds ?? 0);
 
+/** Per histogram of a read: a read's cells are complete before any lookup, and a new read makes new ones. */
+const percentilesOfRead = new WeakMap<Map<number, number>, Percentiles>();
+
+/** A quote looks up each of its routes: the percentiles are worked out once per cell and read, not per quote. */
 function percentilesOf(counts: Map<number, number>, samples: number): Percentiles {
-  return {
+  const known = percentilesOfRead.get(counts);
+  if (known?.samples === samples) return known;
+  const worked = {
     p50Seconds: round(percentile(ROUTE_SECONDS, counts, 0.5)),
     p90Seconds: round(percentile(ROUTE_SECONDS, counts, 0.9)),
     samples,
   };
+  percentilesOfRead.set(counts, worked);
+  return worked;
 }
 
 /** The asset pair's cell when it has enough swaps, else the route's (provider × chains). */
@@ -151,5 +159,5 @@ export function observedTime(times: RouteTimes, key: RouteKey, providerEstimateS
 export function observedFromDeposit(times: RouteTimes, key: RouteKey): Percentiles | null {
   const { cell, enough } = cellFor(times, key);
   if (!cell || !enough || cell.depositSamples < times.minSamples) return null;
-  return percentilesOf(cell.deposit, cell.depositSamples);
+  return { ...percentilesOf(cell.deposit, cell.depositSamples) };
 }
