@@ -215,12 +215,12 @@ async function ensureAuditEvents(sql: postgres.Sql, swaps: number, now: Date) {
   await sql`
     insert into audit_events (at, actor_user_id, actor_email, actor_role, action, target_type, target_id,
                               client_address, request_id, hash)
-    select ${now.toISOString()}::timestamptz - (i * ${stepSeconds} * interval '1 second'),
+    select ${now.toISOString()}::timestamptz - (i * ${stepSeconds}::float8 * interval '1 second'),
            u, 'staff' || u || '@switchyard.test', 'support',
            case when i % 10 < 6 then 'transaction.poll_now' when i % 10 < 8 then 'auth.sign_in'
                 when i % 10 = 8 then 'auth.sign_in_failed' else 'webhook.update' end,
            'transaction', 'tx_' || (i % 50000), '198.51.100.' || (i % 200), 'req_' || i, md5(i::text)
-    from generate_series(${have + 1}, ${wanted}) as i,
+    from generate_series(${have + 1}::int, ${wanted}::int) as i,
          lateral (select case when i % 5 < 2 then 'usr_1' else 'usr_' || (i % 40) end as u) as actor`;
   await sql`vacuum (analyze) audit_events`;
 }
