@@ -36,10 +36,14 @@ export function createDb({ url, poolMax, connectTimeoutMs, transactionPooled = f
     prepare: !transactionPooled,
     ...(transactionPooled && { max_pipeline: 0 }),
     onnotice: () => {},
-    // JIT compiles any statement whose estimate passes jit_above_cost, and a generic plan's estimates grow
-    // with the table: tens of ms of compiling for a read of a few buffers (migration 0021 says more). A
-    // pooler refuses startup parameters it does not know, so behind one only the database's default holds.
-    connection: { application_name: 'switchyard', ...(!transactionPooled && { jit: 'off' }) },
+    // JIT compiles any statement whose estimate passes jit_above_cost, and parallel query starts workers past
+    // its own thresholds; a generic plan's estimates grow with the table: tens of ms of compiling or of starting
+    // workers for a read of a few buffers (migrations 0021 and 0024). A pooler refuses startup parameters
+    // it does not know, so behind one only the database's defaults hold.
+    connection: {
+      application_name: 'switchyard',
+      ...(!transactionPooled && { jit: 'off', max_parallel_workers_per_gather: '0' }),
+    },
   });
   const db = drizzle(sql, { schema });
   return { db, sql, close: () => sql.end({ timeout: 2 }) };

@@ -19,6 +19,9 @@ beforeAll(async () => {
 afterAll(() => dropDatabase(name));
 
 const jitOf = async (sql: postgres.Sql) => ((await sql`show jit`)[0] as { jit: string }).jit;
+const parallelOf = async (sql: postgres.Sql) =>
+  ((await sql`show max_parallel_workers_per_gather`)[0] as { max_parallel_workers_per_gather: string })
+    .max_parallel_workers_per_gather;
 
 it('is the migrated database’s default: any session, a pooler’s or the replica’s too, starts with JIT off', async () => {
   const plain = postgres(url, { max: 1, onnotice: () => {} });
@@ -40,5 +43,26 @@ it('is asked for by the product’s own direct connections even where the databa
   } finally {
     await Promise.all([direct.close(), pooled.close()]);
     await withAdmin((sql) => sql.unsafe(`alter database "${name}" set jit = off`));
+  }
+});
+
+// The same for parallel query (0024): a search by hash at 10M planned a Gather Merge per branch of its merge,
+// 20-30 ms of starting workers each for a read of a few buffers (bench/README, run 9).
+it('starts every session, and the product’s direct connections, with parallel query off', async () => {
+  const plain = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    expect(await parallelOf(plain)).toBe('0');
+  } finally {
+    await plain.end();
+  }
+  await withAdmin((sql) => sql.unsafe(`alter database "${name}" reset max_parallel_workers_per_gather`));
+  const direct = createDb({ url, poolMax: 1, connectTimeoutMs: 5000 });
+  const pooled = createDb({ url, poolMax: 1, connectTimeoutMs: 5000, transactionPooled: true });
+  try {
+    expect(await parallelOf(direct.sql)).toBe('0');
+    expect(await parallelOf(pooled.sql)).toBe('2');
+  } finally {
+    await Promise.all([direct.close(), pooled.close()]);
+    await withAdmin((sql) => sql.unsafe(`alter database "${name}" set max_parallel_workers_per_gather = 0`));
   }
 });
