@@ -73,6 +73,12 @@ describe('npm run db:demo', () => {
       select id from transactions where status = 'SUCCESS' and tracking_context->'settlement' ? 'quotedDstAmount' limit 1`;
     const quoted = (await t.json(`/api/v1/transaction/status?transactionId=${settled?.id}`)).body.data.transaction;
     expect(Number(quoted.quotedDstAmount)).toBeGreaterThan(Number(quoted.dstAmount));
+    // Its swaps are inserted settled, past the settle trigger: the loader records their route times (#48).
+    // (300 swaps leave no route the minimum sample for pending swaps' expected-by times: test/route-times-backfill.)
+    const [times] = await t.app.sql<
+      { swaps: number }[]
+    >`select coalesce(sum(swaps), 0)::int as swaps from route_time_daily`;
+    expect(times?.swaps).toBeGreaterThan(0);
     const again = await demo();
     expect(again.code).toBe(1);
     expect(again.stderr).toBe(
