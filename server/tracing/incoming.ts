@@ -38,22 +38,25 @@ export function traceIncomingRequests(tracer: Tracer, peers: Peers, sampleRatio:
     if (event !== 'request') return emit.call(this, event, ...args);
     const [request, response] = args as [IncomingMessage, ServerResponse];
     // Not even a suppressing context: entering any context turns on AsyncLocalStorage's hooks, which then tax
-    // every async resource of the process for good. Outside a kept span nothing below starts a span anyway.
+    // every async resource of the process until no kept request holds them (context.ts). Outside a kept span
+    // nothing below starts a span anyway.
     if (UNTRACED_PATHS.test(request.url ?? '')) return emit.call(this, event, ...args);
     const parent = trustedParent(request, peers);
     if (parent === ROOT_CONTEXT && !(Math.random() < sampleRatio)) return emit.call(this, event, ...args);
     const span = tracer.startSpan(request.method ?? 'GET', { kind: SpanKind.SERVER }, parent);
     const active = trace.setSpan(parent, span);
+    response.once('close', peers.hold());
     if (span.isRecording())
       recordRequest(span, active, request, response, { ...peers, continued: parent !== ROOT_CONTEXT });
     return context.with(active, emit, this, event, ...args);
   };
 }
 
-/** Who is believed (`trust`) and how a `traceparent` is read (`w3c`). */
+/** Who is believed (`trust`), how a `traceparent` is read (`w3c`), and how a request keeps its context flowing until its response closes (`hold`). */
 interface Peers {
   trust: IncomingTrust;
   w3c: TextMapPropagator;
+  hold: () => () => void;
 }
 
 const remoteParent = (request: IncomingMessage, { w3c }: Peers) =>

@@ -21,6 +21,7 @@ import { BatchSpanProcessor, type Span, type SpanProcessor } from '@opentelemetr
 import { BullMQOtel } from 'bullmq-otel';
 import { setActiveTracing, type TracedProcess, type Tracing } from './active';
 import { keptContext } from './client-spans';
+import { ReleasingContextManager } from './context';
 import { traceIncomingRequests } from './incoming';
 import { traceQueries } from './postgres';
 import { traceRedisCommands } from './redis';
@@ -126,8 +127,10 @@ export async function startSdk(
   service: TracedProcess,
 ): Promise<Tracing> {
   const upstreams = new Map<string, string>();
+  const contextManager = new ReleasingContextManager();
   const sdk = new NodeSDK({
     serviceName: `switchyard-${service}`,
+    contextManager,
     sampler: withoutBullmqHousekeeping(options.sampleRatio),
     textMapPropagator: new NoPropagation(),
     spanProcessors: [
@@ -156,7 +159,13 @@ export async function startSdk(
   patchLoadedModules();
   const tracer = trace.getTracer(TRACER);
   // A worker's only server is its health probe.
-  if (service !== 'worker') traceIncomingRequests(tracer, { trust: incomingTrust(options), w3c }, options.sampleRatio);
+  if (service !== 'worker') {
+    traceIncomingRequests(
+      tracer,
+      { trust: incomingTrust(options), w3c, hold: () => contextManager.hold() },
+      options.sampleRatio,
+    );
+  }
   traceRedisCommands(tracer);
   await traceQueries(tracer);
 
