@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handleAuthRequestFor } from '../server/auth/handler';
 import { parseConfig } from '../server/config';
 import { type AppContext, createAppContext } from '../server/context';
+import { DEPENDENCY_RETRY_AFTER_SECONDS } from '../server/errors';
 import { createLogger } from '../server/log';
 import { handleTrpcRequest } from '../server/trpc/handler';
 import { createDashboardContext } from '../server/trpc/init';
@@ -59,6 +60,7 @@ describe('Postgres unreachable', () => {
   it("Better Auth's endpoints answer 503", async () => {
     const res = await handleAuthRequestFor(down, withSession('/api/auth/get-session'));
     expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe(DEPENDENCY_RETRY_AFTER_SECONDS);
     const body = await res.text();
     expect(body).not.toContain(sessionToken);
     expect(body).not.toMatch(/select|auth_session/i);
@@ -71,11 +73,13 @@ describe('Postgres unreachable', () => {
       }),
     );
     expect(signIn.status).toBe(503);
+    expect(signIn.headers.get('retry-after')).toBe(DEPENDENCY_RETRY_AFTER_SECONDS);
   });
 
   it('tRPC answers 503 SERVICE_UNAVAILABLE, for a query and a mutation', async () => {
     const query = await handleTrpcRequest(withSession('/api/trpc/session.me'), down);
     expect(query.status).toBe(503);
+    expect(query.headers.get('retry-after')).toBe(DEPENDENCY_RETRY_AFTER_SECONDS);
     const mutation = await handleTrpcRequest(
       withSession('/api/trpc/transactions.pollNow', {
         method: 'POST',
@@ -85,6 +89,7 @@ describe('Postgres unreachable', () => {
       down,
     );
     expect(mutation.status).toBe(503);
+    expect(mutation.headers.get('retry-after')).toBe(DEPENDENCY_RETRY_AFTER_SECONDS);
     expect(await mutation.text()).not.toContain(sessionToken);
   });
 

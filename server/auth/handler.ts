@@ -1,5 +1,5 @@
 import { type AppContext, getAppContext } from '../context';
-import { toAppError } from '../errors';
+import { DEPENDENCY_RETRY_AFTER_SECONDS, toAppError } from '../errors';
 import { checkReadiness } from '../health';
 import { withCappedBody } from '../http/capped-body';
 import { AUTH_CLIENT_IP_HEADER, clientAddress } from '../ratelimit/client';
@@ -12,14 +12,20 @@ const failure = (status: 500 | 503) =>
     status === 503
       ? { code: 'SERVICE_UNAVAILABLE', message: 'A backing service is temporarily unavailable; retry shortly' }
       : { code: 'INTERNAL_ERROR', message: 'Internal error' },
-    { status, headers: { 'cache-control': 'no-store' } },
+    {
+      status,
+      headers: {
+        'cache-control': 'no-store',
+        ...(status === 503 && { 'retry-after': DEPENDENCY_RETRY_AFTER_SECONDS }),
+      },
+    },
   );
 
 /**
  * Better Auth's HTTP endpoints (sign-in, sign-up, sign-out, session). The address it records and
  * rate-limits on is the one our own layer vouched for, never a header the client chose. A body over
  * DASHBOARD_MAX_BODY_BYTES is refused (413) before Better Auth reads it. A failure is answered here,
- * with nothing of it in the body: 503 while Postgres or Redis is down, else 500.
+ * with nothing of it in the body: 503 with Retry-After while Postgres or Redis is down, else 500.
  */
 export async function handleAuthRequestFor(app: AppContext, request: Request): Promise<Response> {
   const capped = await withCappedBody(request, app.config.dashboardMaxBodyBytes);

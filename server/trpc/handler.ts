@@ -1,6 +1,7 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { authBaseUrl } from '../auth/auth';
 import { type AppContext, getAppContext } from '../context';
+import { DEPENDENCY_RETRY_AFTER_SECONDS } from '../errors';
 import { withCappedBody } from '../http/capped-body';
 import { createDashboardContext } from './init';
 import { rateLimitHeadersOf } from './rate-limit';
@@ -55,6 +56,9 @@ export async function handleTrpcRequest(request: Request, app: AppContext = getA
         'cache-control': 'no-store',
         ...(ctx?.origin.requestId && { 'x-request-id': ctx.origin.requestId }),
         ...rateLimitHeadersOf(errors),
+        ...(errors.some((error) => error.code === 'SERVICE_UNAVAILABLE') && {
+          'retry-after': DEPENDENCY_RETRY_AFTER_SECONDS,
+        }),
       }),
     }),
     onError: ({ error, path }) => {
