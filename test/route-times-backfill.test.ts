@@ -87,5 +87,17 @@ describe('route-time backfill', () => {
     expect(await samplesNow()).toMatchObject({ samples: 7 });
     expect(await backfillRouteTimes(t.app, NOW)).toEqual({ settled: 7, expected: 0 });
     expect(await samplesNow()).toMatchObject({ samples: 7 });
+
+    // What each swap was shown is rebuilt as the trigger records it: our p90 a promise, the provider's estimate apart.
+    const [ours, theirs] = await loadSettled([3, 30]);
+    await t.app.sql`update transactions set quote = jsonb_build_object('observedTime',
+        jsonb_build_object('p50Seconds', 240, 'p90Seconds', 300, 'source', 'observed')) where id = ${ours?.id ?? ''}`;
+    await t.app.sql`update transactions set quote = jsonb_build_object('observedTime',
+        jsonb_build_object('p50Seconds', 600, 'p90Seconds', 600, 'source', 'provider')) where id = ${theirs?.id ?? ''}`;
+    expect(await backfillRouteTimes(t.app, NOW)).toEqual({ settled: 9, expected: 0 });
+    const [promises] = await t.app.sql<{ promised: number; kept: number; estimates: number; estimates_kept: number }[]>`
+      select sum(promised)::int as promised, sum(kept)::int as kept, sum(estimates)::int as estimates,
+        sum(estimates_kept)::int as estimates_kept from route_time_daily`;
+    expect(promises).toEqual({ promised: 1, kept: 1, estimates: 1, estimates_kept: 0 });
   });
 });

@@ -31,7 +31,7 @@ interface Settled {
   seconds: number;
   depositSeconds?: number;
   provider?: string;
-  shown?: { p50Seconds: number; p90Seconds: number };
+  shown?: { p50Seconds: number; p90Seconds: number; source?: 'observed' | 'provider' };
   srcAsset?: { id: number; symbol: string; chain: string };
 }
 
@@ -149,20 +149,49 @@ describe('route times', () => {
       { finishedAt: NOW, seconds: 100, provider: 'THORCHAIN', shown: { p50Seconds: 90, p90Seconds: 120 } },
       { finishedAt: NOW, seconds: 300, provider: 'THORCHAIN', shown: { p50Seconds: 90, p90Seconds: 120 } },
       { finishedAt: NOW, seconds: 50, provider: 'THORCHAIN' },
+      // Below the minimum sample the provider's estimate is shown as p50 and p90: its promise, not ours.
+      {
+        finishedAt: NOW,
+        seconds: 500,
+        provider: 'THORCHAIN',
+        shown: { p50Seconds: 600, p90Seconds: 600, source: 'provider' },
+      },
+      {
+        finishedAt: NOW,
+        seconds: 900,
+        provider: 'THORCHAIN',
+        shown: { p50Seconds: 600, p90Seconds: 600, source: 'provider' },
+      },
+      {
+        finishedAt: NOW,
+        seconds: 700,
+        provider: 'THORCHAIN',
+        shown: { p50Seconds: 600, p90Seconds: 600, source: 'provider' },
+      },
     ]);
     const [row] = await t.app.sql<
-      { swaps: string; promised: string; kept: string; p50_error: Record<string, number> }[]
+      {
+        swaps: string;
+        promised: string;
+        kept: string;
+        estimates: string;
+        estimates_kept: string;
+        p50_error: Record<string, number>;
+      }[]
     >`
-      select swaps::text, promised::text, kept::text, p50_error from route_time_daily where provider = 'THORCHAIN'`;
-    expect(row).toMatchObject({ swaps: '3', promised: '2', kept: '1' });
+      select swaps::text, promised::text, kept::text, estimates::text, estimates_kept::text, p50_error
+      from route_time_daily where provider = 'THORCHAIN'`;
+    expect(row).toMatchObject({ swaps: '6', promised: '2', kept: '1', estimates: '3', estimates_kept: '1' });
     expect(Object.values(row?.p50_error ?? {}).reduce((a, b) => a + b, 0)).toBe(2);
     // The operations page's figure: half the promises kept; |100 − 90| and |300 − 90| put the median error at 110 s.
     const thorchain = (await routeTimeAccuracy(t.app, NOW)).find((p) => p.provider === 'THORCHAIN');
     expect(thorchain).toEqual({
       provider: 'THORCHAIN',
-      swaps: 3,
+      swaps: 6,
       promised: 2,
       keptShare: 0.5,
+      estimates: 3,
+      estimatesKeptShare: 1 / 3,
       medianP50ErrorSeconds: 110,
     });
     expect(await routeTimeAccuracy(t.app, new Date(NOW.getTime() + 45 * DAY))).toEqual([]);

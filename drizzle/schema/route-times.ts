@@ -36,9 +36,11 @@ export const routeTimeDeltas = pgTable('route_time_deltas', {
   executeSeconds: doublePrecision('execute_seconds').notNull(),
   /** Null when no deposit was seen by the provider before the swap settled. */
   depositSeconds: doublePrecision('deposit_seconds'),
-  /** The observed time shown at lock, when there was one. */
+  /** The observed time shown at lock, when it came from our own settled swaps (`source: observed`). */
   shownP50Seconds: doublePrecision('shown_p50_seconds'),
   shownP90Seconds: doublePrecision('shown_p90_seconds'),
+  /** The provider's estimate shown at lock instead, below the minimum sample (`source: provider`). */
+  estimateSeconds: doublePrecision('estimate_seconds'),
 });
 
 export const routeTimeDaily = pgTable(
@@ -48,9 +50,12 @@ export const routeTimeDaily = pgTable(
     swaps: bigint('swaps', { mode: 'number' }).notNull().default(0),
     executeToFinal: histogram('execute_to_final'),
     depositToFinal: histogram('deposit_to_final'),
-    /** Swaps that were shown a p90 at lock, and those of them that finished within it. */
+    /** Swaps that were shown our own p90 at lock, and those of them that finished within it. */
     promised: bigint('promised', { mode: 'number' }).notNull().default(0),
     kept: bigint('kept', { mode: 'number' }).notNull().default(0),
+    /** Swaps that were shown the provider's estimate instead, and those of them that finished within it. */
+    estimates: bigint('estimates', { mode: 'number' }).notNull().default(0),
+    estimatesKept: bigint('estimates_kept', { mode: 'number' }).notNull().default(0),
     /** |actual − shown p50| of the promised swaps, in seconds. */
     p50Error: histogram('p50_error'),
   },

@@ -27,21 +27,26 @@ export async function foldRouteTimeDeltas(ctx: Pick<AppContext, 'sql'>): Promise
     ),
     cells as (
       select ${CELL}, count(*) as swaps, count(shown_p90_seconds) as promised,
-             count(*) filter (where execute_seconds <= shown_p90_seconds) as kept
+             count(*) filter (where execute_seconds <= shown_p90_seconds) as kept,
+             count(estimate_seconds) as estimates,
+             count(*) filter (where execute_seconds <= estimate_seconds) as estimates_kept
       from taken group by ${CELL}
     ),
     ex as (${histogramOf('execute_seconds', 'true')}),
     dep as (${histogramOf('deposit_seconds', 'deposit_seconds is not null')}),
     err as (${histogramOf('abs(execute_seconds - shown_p50_seconds)', 'shown_p50_seconds is not null')}),
     added as (
-      insert into route_time_daily as r (${CELL}, swaps, execute_to_final, deposit_to_final, promised, kept, p50_error)
-      select ${CELL}, swaps, coalesce(ex.h, '{}'), coalesce(dep.h, '{}'), promised, kept, coalesce(err.h, '{}')
+      insert into route_time_daily as r (${CELL}, swaps, execute_to_final, deposit_to_final, promised, kept, p50_error,
+        estimates, estimates_kept)
+      select ${CELL}, swaps, coalesce(ex.h, '{}'), coalesce(dep.h, '{}'), promised, kept, coalesce(err.h, '{}'),
+        estimates, estimates_kept
       from cells left join ex using (${CELL}) left join dep using (${CELL}) left join err using (${CELL})
       on conflict (${CELL}) do update set swaps = r.swaps + excluded.swaps,
         execute_to_final = histogram_add(r.execute_to_final, excluded.execute_to_final),
         deposit_to_final = histogram_add(r.deposit_to_final, excluded.deposit_to_final),
         promised = r.promised + excluded.promised, kept = r.kept + excluded.kept,
-        p50_error = histogram_add(r.p50_error, excluded.p50_error)
+        p50_error = histogram_add(r.p50_error, excluded.p50_error),
+        estimates = r.estimates + excluded.estimates, estimates_kept = r.estimates_kept + excluded.estimates_kept
     )
     select count(*)::int as n from taken`;
   for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
@@ -58,7 +63,7 @@ export async function foldRouteTimeDeltas(ctx: Pick<AppContext, 'sql'>): Promise
  * already settled (the demo dataset), or settled before the trigger existed — for the days from
  * `since`, then folds them. Rebuilds those days: their deltas and daily rows are replaced, under a lock
  * that holds back the trigger's inserts meanwhile, so a run can be repeated and never counts a swap twice.
- * The delta is the one `record_route_time_delta` (migration 0019) writes.
+ * The delta is the one `record_route_time_delta` (migrations 0019 and 0025) writes.
  */
 export async function rebuildRouteTimes(ctx: Pick<AppContext, 'sql'>, since: Date): Promise<{ swaps: number }> {
   const day = new Date(Date.UTC(since.getUTCFullYear(), since.getUTCMonth(), since.getUTCDate())).toISOString();
@@ -68,14 +73,18 @@ export async function rebuildRouteTimes(ctx: Pick<AppContext, 'sql'>, since: Dat
     await sql`delete from route_time_daily where day >= ${day}::timestamptz`;
     const inserted = await sql`
       insert into route_time_deltas (day, provider, src_chain, dst_chain, src_asset_id, dst_asset_id,
-        execute_seconds, deposit_seconds, shown_p50_seconds, shown_p90_seconds)
+        execute_seconds, deposit_seconds, shown_p50_seconds, shown_p90_seconds, estimate_seconds)
       select date_trunc('day', finalized_at, 'UTC'), provider, src_chain, dst_chain,
         coalesce(src_asset_id, 0), coalesce(dst_asset_id, 0),
         greatest(extract(epoch from finalized_at - created_at), 0),
         greatest(extract(epoch from finalized_at - (tracking_context->>'depositSeenAt')::timestamptz), 0),
-        (quote->'observedTime'->>'p50Seconds')::double precision,
-        (quote->'observedTime'->>'p90Seconds')::double precision
-      from transactions where status = 'SUCCESS' and finalized_at >= ${day}::timestamptz`;
+        case when ours then (shown->>'p50Seconds')::double precision end,
+        case when ours then (shown->>'p90Seconds')::double precision end,
+        case when not ours then (shown->>'p90Seconds')::double precision end
+      from transactions,
+        lateral (select quote->'observedTime' as shown) s,
+        lateral (select shown->>'source' is distinct from 'provider' as ours) o
+      where status = 'SUCCESS' and finalized_at >= ${day}::timestamptz`;
     return inserted.count;
   });
   while ((await foldRouteTimeDeltas(ctx)).folded > 0);

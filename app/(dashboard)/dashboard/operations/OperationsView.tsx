@@ -110,7 +110,7 @@ const routeTime = columnsOf<Overview['routeTimes'][number]>();
 const routeTimeColumns = routeTime.columns([
   routeTime.accessor('provider', { header: 'Provider', meta: { rowHeader: true }, ...providerCell }),
   routeTime.accessor('swaps', { header: 'Settled swaps', ...numeric(formatCount) }),
-  routeTime.accessor('promised', { header: 'Shown a p90', ...numeric(formatCount) }),
+  routeTime.accessor('promised', { header: 'Shown our p90', ...numeric(formatCount) }),
   routeTime.accessor('keptShare', {
     header: 'Done within the p90 shown',
     cell: ({ getValue }) => <KeptBar share={getValue()} />,
@@ -118,6 +118,16 @@ const routeTimeColumns = routeTime.columns([
   routeTime.accessor('medianP50ErrorSeconds', {
     header: 'Median p50 error',
     ...numeric((seconds: number | null) => (seconds == null ? '—' : formatUsualDuration(seconds))),
+  }),
+  routeTime.accessor('estimatesKeptShare', {
+    header: "Within the provider's estimate",
+    meta: { numeric: true },
+    cell: ({ row: { original: route } }) =>
+      route.estimatesKeptShare == null ? (
+        <span className={text.muted}>none shown</span>
+      ) : (
+        `${formatPercent(route.estimatesKeptShare, 0)} of ${formatCount(route.estimates)}`
+      ),
   }),
 ]);
 
@@ -171,7 +181,7 @@ export function OperationsView() {
           />
           <TablePanel
             title="Route times"
-            note="per provider over the route-time window: the promise kept (goal 90 %) and how far off the p50 was"
+            note="per provider over the route-time window: our p90's promise kept (goal 90 %), how far off our p50 was, and how the provider's estimate held where we had too few swaps"
             columns={routeTimeColumns}
             data={routeTimes}
             empty={<EmptyState title="No settled swaps in the window yet" />}
