@@ -18,10 +18,11 @@ beforeAll(async () => {
 });
 afterAll(() => dropDatabase(name));
 
-const jitOf = async (sql: postgres.Sql) => ((await sql`show jit`)[0] as { jit: string }).jit;
-const parallelOf = async (sql: postgres.Sql) =>
-  ((await sql`show max_parallel_workers_per_gather`)[0] as { max_parallel_workers_per_gather: string })
-    .max_parallel_workers_per_gather;
+/** A session setting as the connection sees it (`show`); the name is one of this file's constants. */
+const settingOf = async (sql: postgres.Sql, name: 'jit' | 'max_parallel_workers_per_gather') =>
+  ((await sql.unsafe(`show ${name}`))[0] as Record<string, string>)[name];
+const jitOf = (sql: postgres.Sql) => settingOf(sql, 'jit');
+const parallelOf = (sql: postgres.Sql) => settingOf(sql, 'max_parallel_workers_per_gather');
 
 it('is the migrated database’s default: any session, a pooler’s or the replica’s too, starts with JIT off', async () => {
   const plain = postgres(url, { max: 1, onnotice: () => {} });

@@ -7,12 +7,23 @@ const KEY = createContextKey('test');
 const kept = (name: string): Context => ROOT_CONTEXT.setValue(KEY, name);
 const nameIn = (manager: ReleasingContextManager) => manager.active().getValue(KEY);
 
-/** Runs `work` as a kept request would: held, inside its context; resolves with what a timer set in it later sees. */
-function timerSetIn(manager: ReleasingContextManager, context: Context, delayMs: number) {
-  return manager.with(
-    context,
-    () => new Promise((resolve) => setTimeout(() => resolve(nameIn(manager)), delayMs)),
-  ) as Promise<unknown>;
+/**
+ * Work a kept request leaves behind: a continuation made inside `context` that runs only once `later` is
+ * called (an event, not a clock), and resolves with the context it then reads.
+ */
+function leftBehindIn(manager: ReleasingContextManager, context: Context) {
+  let later: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    later = resolve;
+  });
+  const seen = manager.with(context, () => gate.then(() => nameIn(manager)));
+  return { seen, later };
+}
+
+/** Two turns of the event loop: the release runs on the first after the last hold ends. */
+async function afterRelease() {
+  await nextTurn();
+  await nextTurn();
 }
 
 describe('ReleasingContextManager (#45 item 4: tracing you can leave on)', () => {
@@ -31,12 +42,12 @@ describe('ReleasingContextManager (#45 item 4: tracing you can leave on)', () =>
   it('lets the storage go once no request holds it: work left behind reads no context (the old storage is gone)', async () => {
     const manager = new ReleasingContextManager();
     const release = manager.hold();
-    const late = timerSetIn(manager, kept('a'), 30);
+    const late = leftBehindIn(manager, kept('a'));
     release();
-    await nextTurn();
-    await nextTurn();
-    // Without the release the timer still reads 'a': the storage, and its hook on every promise, stayed on.
-    expect(await late).toBeUndefined();
+    await afterRelease();
+    late.later();
+    // Without the release it still reads 'a': the storage, and its hook on every promise, stayed on.
+    expect(await late.seen).toBeUndefined();
     expect(nameIn(manager)).toBeUndefined();
     // A request kept afterwards is carried again.
     const again = manager.hold();
@@ -52,12 +63,12 @@ describe('ReleasingContextManager (#45 item 4: tracing you can leave on)', () =>
     const manager = new ReleasingContextManager();
     const first = manager.hold();
     const second = manager.hold();
-    const secondsTimer = timerSetIn(manager, kept('second'), 30);
+    const secondsWork = leftBehindIn(manager, kept('second'));
     first();
     first();
-    await nextTurn();
-    await nextTurn();
-    expect(await secondsTimer).toBe('second');
+    await afterRelease();
+    secondsWork.later();
+    expect(await secondsWork.seen).toBe('second');
     second();
   });
 });
