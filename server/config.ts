@@ -99,8 +99,12 @@ const SETTINGS = {
     perClient: from('HISTORY_READS_PER_CLIENT', positiveInt.default(3)),
     /** History reads running at once in a process: kept below DATABASE_POOL_MAX so other reads find a connection. */
     maxConcurrent: from('HISTORY_READS_MAX', positiveInt.default(6)),
-    /** How long a history read waits for one of those places before it answers 503. */
-    waitMs: from('HISTORY_READ_WAIT_MS', positiveInt.default(500)),
+    /**
+     * How long a history read waits for one of those places before it answers 503. A waiter holds no
+     * connection, only its request (at most HISTORY_READS_PER_CLIENT per client), so the wait can outlast
+     * a busy process' stalls: at 500 ms a CPU-starved process shed valid reads it would have served.
+     */
+    waitMs: from('HISTORY_READ_WAIT_MS', positiveInt.default(2_000)),
   },
   /** Per client address, in the web and lean servers: open connections, and the time a request has to arrive whole. */
   connections: {
