@@ -101,9 +101,9 @@ describe('sweep', () => {
 
   it('flags swaps in flight past the configured age as stale, once', async () => {
     const executed = await executeSwap(s, BTC_TO_ETH, 'CHAINFLIP');
-    // In flight: its deposit was seen seven hours ago.
-    await s.app.sql`update transactions set created_at = now() - interval '7 hours', inbound_hash = ${'c'.repeat(64)}
-      where id = ${executed.transaction.id}`;
+    // In flight: its deposit was seen seven hours ago, on a route with no times (no late_at).
+    await s.app.sql`update transactions set created_at = now() - interval '7 hours', inbound_hash = ${'c'.repeat(64)},
+      expected_by = null, late_at = null where id = ${executed.transaction.id}`;
     const first = await sweep(
       s.app,
       createTrackingScheduler(createQueue('tracking', s.app.redis, s.app.config.redisPrefix)),
@@ -121,9 +121,9 @@ describe('sweep', () => {
   it('leaves a swap past the configured age but within the time its provider quoted unflagged, until it is late', async () => {
     const executed = await executeSwap(s, BTC_TO_ETH, 'CHAINFLIP');
     const id = executed.transaction.id;
-    // A long streaming swap: quoted at ten hours, in flight for seven.
+    // A long streaming swap: quoted at ten hours, in flight for seven, on a route with no times (no late_at).
     await s.app.sql`update transactions set created_at = now() - interval '7 hours', inbound_hash = ${'d'.repeat(64)},
-      quote = jsonb_set(quote, '{estimatedTime}', '36000') where id = ${id}`;
+      quote = jsonb_set(quote, '{estimatedTime}', '36000'), expected_by = null, late_at = null where id = ${id}`;
     const onTime = await sweep(s.app, s.app.tracking as never);
     expect(onTime.flaggedStale).toBe(0);
     await s.app.sql`update transactions set created_at = now() - interval '11 hours' where id = ${id}`;
@@ -133,6 +133,20 @@ describe('sweep', () => {
       stale: true,
       substatus: 'DELAYED',
     });
+  });
+
+  it('leaves a swap with route times to lateness: the fixed age flags only swaps without them', async () => {
+    const executed = await executeSwap(s, BTC_TO_ETH, 'CHAINFLIP');
+    const id = executed.transaction.id;
+    // In flight for seven hours on a route whose times made it late after two.
+    await s.app.sql`update transactions set created_at = now() - interval '7 hours', inbound_hash = ${'e'.repeat(64)},
+      expected_by = now() - interval '6 hours', late_at = now() - interval '5 hours' where id = ${id}`;
+    const withRouteTimes = await sweep(s.app, s.app.tracking as never);
+    expect(withRouteTimes.flaggedStale).toBe(0);
+    expect(await firstRow(s.app.sql`select stale from transactions where id = ${id}`)).toEqual({ stale: false });
+    await s.app.sql`update transactions set expected_by = null, late_at = null where id = ${id}`;
+    const without = await sweep(s.app, s.app.tracking as never);
+    expect(without.flaggedStale).toBe(1);
   });
 
   it('hands back an execute claim that a crash left without a transaction', async () => {

@@ -21,7 +21,7 @@ const QUOTED_SECONDS = sql`case when jsonb_typeof(${transactions.quote}->'estima
 /**
  * Postgres decides what must be tracked; Redis only schedules. Re-enqueues every pollable
  * transaction whose next poll is overdue (a flushed Redis or a lost job loses nothing), flags
- * swaps in flight for too long stale, ends swaps whose deposit never came, and hands back execute
+ * swaps in flight for too long stale (those without route times: the others turn late instead), ends swaps whose deposit never came, and hands back execute
  * claims a crash left behind.
  */
 export async function sweep(ctx: AppContext, scheduler: TrackingScheduler): Promise<SweepReport> {
@@ -58,6 +58,8 @@ export async function sweep(ctx: AppContext, scheduler: TrackingScheduler): Prom
         lt(transactions.createdAt, sql`now() - make_interval(secs => ${worker.staleAfterMs / 1000})`),
         // Late means past what the provider said too: a long streaming swap within its estimate is on time.
         lt(transactions.createdAt, sql`now() - make_interval(secs => ${QUOTED_SECONDS})`),
+        // The fixed age is the last resort for a swap without route times; one with them turns late at its late_at.
+        isNull(transactions.lateAt),
       ),
     )
     .returning({ id: transactions.id });
