@@ -4,7 +4,7 @@
  * what the http section reads; on, every request is a server span (and a pending swap's read a SQL
  * span) exported to an OTLP/HTTP sink on loopback, or with 1% of new traces kept. Interleaved rounds:
  * bare, lean off, lean on, for settled swaps (answered from memory) and pending ones (read each time);
- * then Next off, traced with 1% kept and traced in full, on settled swaps, unless BENCH_SKIP_NEXT.
+ * then Next off, traced with 1% kept, with none kept and traced in full, on settled swaps, unless BENCH_SKIP_NEXT.
  */
 import { createServer, type Server } from 'node:http';
 import { listen } from '../server/lifecycle';
@@ -43,7 +43,7 @@ async function startSink() {
   };
 }
 
-/** Next untraced, traced with `SAMPLED` of new traces kept, and traced in full: one build, three processes. */
+/** Next untraced, traced with `SAMPLED` of new traces kept, with none kept, and in full: one build, four processes. */
 async function startNextServers(b: Bench, endpoint: string): Promise<Record<string, NextHandle>> {
   const servers: Record<string, NextHandle> = {};
   if (b.settings.skipNext) {
@@ -55,6 +55,7 @@ async function startNextServers(b: Bench, endpoint: string): Promise<Record<stri
     servers['next-off'] = await startNext(childEnv(b.env), { lockWaitSeconds: b.settings.nextLockWaitSeconds });
     for (const [label, env] of [
       ['next-sampled', { ...traced, OTEL_TRACES_SAMPLER_ARG: String(SAMPLED) }],
+      ['next-never', { ...traced, OTEL_TRACES_SAMPLER_ARG: '0' }],
       ['next-on', traced],
     ] as const) {
       servers[label] = await startNext(childEnv(env), { besideRunning: true });
@@ -169,11 +170,19 @@ export async function tracingSection(b: Bench): Promise<void> {
     );
     add('status, pending: lean server, tracing off ÷ bare', rOffPending, rBare, 'bare');
     add('status, pending: lean server, tracing on ÷ tracing off', rOnPending, rOffPending, 'tracing off');
-    const [nextOff, nextSampled, nextOn] = ['next-off', 'next-sampled', 'next-on'].map((label) => r[label]);
-    if (nextOff && nextSampled && nextOn) {
+    const [nextOff, nextSampled, nextNever, nextOn] = ['next-off', 'next-sampled', 'next-never', 'next-on'].map(
+      (label) => r[label],
+    );
+    if (nextOff && nextSampled && nextNever && nextOn) {
       add(
         `status, settled: Next, tracing on, ${SAMPLED * 100}% of traces kept ÷ tracing off`,
         nextSampled,
+        nextOff,
+        'Next, tracing off',
+      );
+      add(
+        'status, settled: Next, tracing on, no trace ever kept ÷ tracing off',
+        nextNever,
         nextOff,
         'Next, tracing off',
       );

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, get, type Server } from 'node:http';
+import Module from 'node:module';
 import { context, ROOT_CONTEXT, type Span, SpanKind, TraceFlags, trace } from '@opentelemetry/api';
 import { ParentBasedSampler } from '@opentelemetry/sdk-trace';
 import { getTracer as nextTracer } from 'next/dist/server/lib/trace/tracer';
@@ -40,8 +41,14 @@ async function work() {
   );
 }
 
+/** `require` and `process.getBuiltinModule` as they were before the SDK started. */
+let requireBefore: unknown;
+let getBuiltinModuleBefore: unknown;
+
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
+  requireBefore = Module.prototype.require;
+  getBuiltinModuleBefore = process.getBuiltinModule;
   tracing = await startSdk(
     { endpoint: receiver.endpoint, sampleRatio: 0, trustedParents: [], trustProxy: false },
     'api',
@@ -94,6 +101,13 @@ describe('a request whose trace is dropped', () => {
       await (await fetch(probeUrl)).text();
     }
     expect(storage.enabled).toBe(false);
+  });
+});
+
+describe('the instrumentation’s require hook', () => {
+  it('is gone once http and https are patched: a later require costs what it costs untraced', () => {
+    expect(Module.prototype.require).toBe(requireBefore);
+    expect(process.getBuiltinModule).toBe(getBuiltinModuleBefore);
   });
 });
 

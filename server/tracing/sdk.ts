@@ -1,5 +1,5 @@
 import type { RequestOptions } from 'node:http';
-import { createRequire, syncBuiltinESMExports } from 'node:module';
+import Module, { createRequire, syncBuiltinESMExports } from 'node:module';
 import {
   type Attributes,
   type Context,
@@ -128,35 +128,35 @@ export async function startSdk(
 ): Promise<Tracing> {
   const upstreams = new Map<string, string>();
   const contextManager = new ReleasingContextManager();
-  const sdk = new NodeSDK({
-    serviceName: `switchyard-${service}`,
-    contextManager,
-    sampler: withoutBullmqHousekeeping(options.sampleRatio),
-    textMapPropagator: new NoPropagation(),
-    spanProcessors: [
-      new QueryStringScrubber(),
-      new InheritedAttributes(),
-      new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: tracesUrl(options.endpoint) }) }),
-    ],
-    // Metrics stay Prometheus (`/api/metrics`) and logs stay pino on stdout: traces only here.
-    metricReaders: [],
-    logRecordProcessors: [],
-    instrumentations: [
-      new HttpInstrumentation({
-        disableIncomingRequestInstrumentation: true,
-        ignoreOutgoingRequestHook: () => !keptContext(),
-        // A webhook URL's path may be its secret (Slack- and Discord-style receivers): only a provider's is kept.
-        startOutgoingSpanHook: (request) => {
-          const { key, origin } = hostKey(request);
-          const provider = upstreams.get(key);
-          return provider ? { [PROVIDER_ATTRIBUTE]: provider } : { 'url.full': origin };
-        },
-      }),
-    ],
-  });
-  sdk.start();
+  const makeSdk = () =>
+    new NodeSDK({
+      serviceName: `switchyard-${service}`,
+      contextManager,
+      sampler: withoutBullmqHousekeeping(options.sampleRatio),
+      textMapPropagator: new NoPropagation(),
+      spanProcessors: [
+        new QueryStringScrubber(),
+        new InheritedAttributes(),
+        new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: tracesUrl(options.endpoint) }) }),
+      ],
+      // Metrics stay Prometheus (`/api/metrics`) and logs stay pino on stdout: traces only here.
+      metricReaders: [],
+      logRecordProcessors: [],
+      instrumentations: [
+        new HttpInstrumentation({
+          disableIncomingRequestInstrumentation: true,
+          ignoreOutgoingRequestHook: () => !keptContext(),
+          // A webhook URL's path may be its secret (Slack- and Discord-style receivers): only a provider's is kept.
+          startOutgoingSpanHook: (request) => {
+            const { key, origin } = hostKey(request);
+            const provider = upstreams.get(key);
+            return provider ? { [PROVIDER_ATTRIBUTE]: provider } : { 'url.full': origin };
+          },
+        }),
+      ],
+    });
+  const sdk = patchHttpOnce(makeSdk);
   letNextTraceKeptRequestsOnly();
-  patchLoadedModules();
   const tracer = trace.getTracer(TRACER);
   // A worker's only server is its health probe.
   if (service !== 'worker') {
@@ -216,12 +216,23 @@ function letNextTraceKeptRequestsOnly() {
 }
 
 /**
- * The instrumentation patches a module when it is `require`d after it starts; this process imports
- * its modules as ES modules, which those hooks never see. Requiring them here hands each to it, and
- * node:http's ES module bindings are then synced to the patched functions.
+ * The instrumentation patches a module when it is `require`d after it starts, through a hook on every
+ * `require` and `process.getBuiltinModule` of the process; this process imports its modules as ES
+ * modules, which that hook never sees. Requiring http and https here hands each to it (patched in place,
+ * node:http's ES module bindings then synced to the patched functions), and the hook is then taken off:
+ * left on, every later `require` resolved its module's path first, and Next requires modules while it
+ * serves (bench `tracing`: a Next server that never kept a trace served ~0.9 of an untraced one).
  */
-function patchLoadedModules() {
+function patchHttpOnce(makeSdk: () => NodeSDK): NodeSDK {
+  // The hook goes on when the instrumentation is made, before the SDK starts.
+  const { require: moduleRequire } = Module.prototype;
+  const { getBuiltinModule } = process;
+  const sdk = makeSdk();
+  sdk.start();
   const require = createRequire(import.meta.url);
   for (const name of ['http', 'https']) require(name);
   syncBuiltinESMExports();
+  Module.prototype.require = moduleRequire;
+  process.getBuiltinModule = getBuiltinModule;
+  return sdk;
 }
