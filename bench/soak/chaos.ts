@@ -45,15 +45,19 @@ const SCALED_KINDS = [
 export type ChaosKind = (typeof SINGLE_KINDS)[number] | (typeof SCALED_KINDS)[number];
 const TOPOLOGY_KINDS: readonly ChaosKind[] =
   SOAK.topology === 'scaled' ? [...SINGLE_KINDS, ...SCALED_KINDS] : SINGLE_KINDS;
-const unknownFaults = (SOAK.faults ?? []).filter((f) => !TOPOLOGY_KINDS.includes(f as ChaosKind));
+/** SOAK_FAULTS=none: the load alone, e.g. to read route-time accuracy in steady conditions. */
+const NO_FAULTS = SOAK.faults?.length === 1 && SOAK.faults[0] === 'none';
+const unknownFaults = NO_FAULTS ? [] : (SOAK.faults ?? []).filter((f) => !TOPOLOGY_KINDS.includes(f as ChaosKind));
 if (unknownFaults.length)
   throw new Error(
     `SOAK_FAULTS: ${unknownFaults.join(', ')} not among this topology's faults (${TOPOLOGY_KINDS.join(', ')})`,
   );
-/** The faults this run injects: SOAK_FAULTS's, or every one of the topology. */
-export const CHAOS_KINDS: readonly ChaosKind[] = SOAK.faults?.length
-  ? TOPOLOGY_KINDS.filter((k) => SOAK.faults?.includes(k))
-  : TOPOLOGY_KINDS;
+/** The faults this run injects: SOAK_FAULTS's (none for `none`), or every one of the topology. */
+export const CHAOS_KINDS: readonly ChaosKind[] = NO_FAULTS
+  ? []
+  : SOAK.faults?.length
+    ? TOPOLOGY_KINDS.filter((k) => SOAK.faults?.includes(k))
+    : TOPOLOGY_KINDS;
 
 export interface ChaosEvent {
   kind: ChaosKind;

@@ -25,7 +25,7 @@ if (topology !== 'single' && topology !== 'scaled') throw new Error('SOAK_TOPOLO
 
 export const SOAK = {
   seconds,
-  /** SOAK_FAULTS=deploy,kill-worker: only these faults (each still twice); unset, every fault of the topology. */
+  /** SOAK_FAULTS=deploy,kill-worker: only these faults (each still twice); `none`: no fault; unset, every fault of the topology. */
   faults: process.env.SOAK_FAULTS?.split(',')
     .map((f) => f.trim())
     .filter(Boolean),
