@@ -67,7 +67,8 @@ const minutes = (...values: number[]) => values.map((m) => m * 60);
 describe('route times', () => {
   it('are the p50 and p90 of the window’s settled swaps, read from daily rollups', async () => {
     const yesterday = new Date(NOW.getTime() - DAY);
-    // 10 swaps: 2..11 minutes; p50 6.5 min, p90 10.1 min (bucket bounds: whole minutes over 10 min).
+    // 10 swaps: 2..11 minutes (15 s buckets to 10 min, then whole minutes). The p50 reads each swap as its
+    // bucket's middle: 6.6 min (6:07.5 and 7:07.5); the p90, a promise, as its bucket's end: 11.1 min (11:00, 12:00).
     await settle(
       minutes(2, 3, 4, 5, 6, 7, 8, 9, 10, 11).map((seconds) => ({
         finishedAt: yesterday,
@@ -79,12 +80,12 @@ describe('route times', () => {
     await settle([1, 2, 3].map(() => ({ finishedAt: new Date(NOW.getTime() - 40 * DAY), seconds: 3600 })));
     const times = await readRouteTimes(t.app, NOW);
     expect(observedTime(times, RELAY_ETH_BTC, 900)).toEqual({
-      p50Seconds: 390,
-      p90Seconds: 606,
+      p50Seconds: 398,
+      p90Seconds: 666,
       samples: 10,
       source: 'observed',
     });
-    expect(observedFromDeposit(times, RELAY_ETH_BTC)).toEqual({ p50Seconds: 195, p90Seconds: 303, samples: 10 });
+    expect(observedFromDeposit(times, RELAY_ETH_BTC)).toEqual({ p50Seconds: 203, p90Seconds: 318, samples: 10 });
     // 45 days later the same swaps have left the window.
     const later = await readRouteTimes(t.app, new Date(NOW.getTime() + 45 * DAY));
     expect(observedTime(later, RELAY_ETH_BTC, 900)).toEqual({
@@ -93,6 +94,20 @@ describe('route times', () => {
       samples: 0,
       source: 'provider',
     });
+  });
+
+  it('promise a p90 the swaps counted finished within, however narrow their bucket', async () => {
+    // 20 fills of 1 to 4 s, all in the first bucket [0, 5): read at its start, the p90 would be 0 s, a promise
+    // every one of them broke.
+    const fills = Array.from({ length: 20 }, (_, i) => 1 + (i % 4));
+    await settle(fills.map((seconds) => ({ finishedAt: NOW, seconds, provider: 'LIFI' })));
+    const shown = observedTime(await readRouteTimes(t.app, NOW), { ...RELAY_ETH_BTC, provider: 'LIFI' }, 60);
+    expect(shown).toMatchObject({ source: 'observed', samples: 20 });
+    expect(fills.filter((seconds) => seconds <= (shown?.p90Seconds ?? 0)).length).toBeGreaterThanOrEqual(18);
+    expect(shown?.p50Seconds).toBeGreaterThan(0);
+    // The tests below count LI.FI's swaps from none.
+    await t.app.sql`delete from route_time_daily where provider = 'LIFI'`;
+    await t.app.sql`delete from transactions where provider = 'LIFI'`;
   });
 
   it('fall back to the provider’s estimate below the minimum sample, and to null without one', async () => {
@@ -116,18 +131,18 @@ describe('route times', () => {
       minutes(20, 20, 20).map((seconds) => ({ finishedAt: NOW, seconds, provider: 'CHAINFLIP', srcAsset: usdc })),
     );
     await settle(minutes(2, 2, 2, 2).map((seconds) => ({ finishedAt: NOW, seconds, provider: 'CHAINFLIP' })));
-    // The pair has 3 (under 5): the route's 7 answer, mostly 2-minute swaps.
+    // The pair has 3 (under 5): the route's 7 answer, mostly 2-minute swaps (the middle of [2:00, 2:15)).
     expect(observedTime(await readRouteTimes(t.app, NOW), pair, 60)).toMatchObject({
       samples: 7,
       source: 'observed',
-      p50Seconds: 120,
+      p50Seconds: 128,
     });
     await settle(
       minutes(20, 20).map((seconds) => ({ finishedAt: NOW, seconds, provider: 'CHAINFLIP', srcAsset: usdc })),
     );
     expect(observedTime(await readRouteTimes(t.app, NOW), pair, 60)).toEqual({
-      p50Seconds: 1200,
-      p90Seconds: 1200,
+      p50Seconds: 1230,
+      p90Seconds: 1260,
       samples: 5,
       source: 'observed',
     });
@@ -236,7 +251,7 @@ describe('expected by and late', () => {
     };
     const seen = new Date(NOW.getTime() + 5 * 60_000);
     const after = await expectationAfterDeposit(t.app, swap, seen);
-    expect(after?.expectedBy.toISOString()).toBe(new Date(seen.getTime() + 303_000).toISOString());
+    expect(after?.expectedBy.toISOString()).toBe(new Date(seen.getTime() + 318_000).toISOString());
     expect(await expectationAfterDeposit(t.app, { ...swap, provider: 'LIFI' }, seen)).toBeNull();
   });
 
@@ -247,14 +262,14 @@ describe('expected by and late', () => {
     const relay = quoted.body.data.find((r: { provider: string }) => r.provider === 'RELAY');
     expect(relay?.observedTime).toMatchObject({ source: 'observed', samples: 10 });
     const locked = await t.post('/api/v1/quote/lock', { ...ETH_TO_BTC, provider: 'RELAY' });
-    expect(locked.body.data.observedTime).toMatchObject({ source: 'observed', p90Seconds: 606 });
+    expect(locked.body.data.observedTime).toMatchObject({ source: 'observed', p90Seconds: 666 });
     const executed = await t.post('/api/v1/quote/execute', { lockId: locked.body.data.lockId });
     expect(executed.status).toBe(200);
     const status = await t.json(`/api/v1/transaction/status?transactionId=${executed.body.data.transaction.id}`);
     expect(status.status, JSON.stringify(status.body)).toBe(200);
     const { expectedBy, transaction } = status.body.data;
     if (status.body.data.final) expect(expectedBy).toBeNull();
-    else expect(Date.parse(expectedBy) - Date.parse(transaction.createdAt)).toBeCloseTo(606_000, -3);
+    else expect(Date.parse(expectedBy) - Date.parse(transaction.createdAt)).toBeCloseTo(666_000, -3);
   });
 });
 

@@ -77,11 +77,36 @@ export function addCounts(into: Map<number, number>, more: HistogramCounts | nul
   return into;
 }
 
-/** The `p` percentile (0–1) the way `percentile_cont` interpolates, each value taken as its bucket's lower bound. */
-export function percentile(scale: HistogramScale, counts: Map<number, number>, p: number): number | null {
+/** Where a stored key's bucket ends: the next bound (a fine key's next step); the last, open bucket ends where it starts. */
+function upperBound(scale: HistogramScale, key: number): number {
+  const fine = key < 1 ? scale.fine?.find(({ below }) => key < below) : undefined;
+  if (fine) return Math.min(fine.below, key + 1 / fine.perUnit);
+  return scale.bounds[Math.max(1, key)] ?? lowerBound(scale, key);
+}
+
+/** Which point of its bucket a value is read as: where it starts, its middle, or where it ends. */
+export type BucketReading = 'lower' | 'middle' | 'upper';
+
+function readBucket(scale: HistogramScale, key: number, reading: BucketReading): number {
+  if (reading === 'lower') return lowerBound(scale, key);
+  if (reading === 'upper') return upperBound(scale, key);
+  return (lowerBound(scale, key) + upperBound(scale, key)) / 2;
+}
+
+/**
+ * The `p` percentile (0–1) the way `percentile_cont` interpolates, each value read as its bucket's lower
+ * bound (exact for values on a bound), or its middle or upper bound: a figure promised as "within" (a p90
+ * shown to a swapper) reads the upper bound, so at least that share of the counted values lie at or under it.
+ */
+export function percentile(
+  scale: HistogramScale,
+  counts: Map<number, number>,
+  p: number,
+  reading: BucketReading = 'lower',
+): number | null {
   const buckets = [...counts]
     .filter(([, n]) => n > 0)
-    .map(([key, n]) => [lowerBound(scale, key), n] as const)
+    .map(([key, n]) => [readBucket(scale, key, reading), n] as const)
     .sort(([a], [b]) => a - b);
   const total = buckets.reduce((sum, [, n]) => sum + n, 0);
   if (total === 0) return null;
