@@ -176,9 +176,10 @@ describe('a swap whose deposit never comes', () => {
     const waiting = (await executeSwap(t, BTC_TO_ETH, 'THORCHAIN')).transaction.id as string;
     const inFlight = (await executeSwap(t, BTC_TO_ETH, 'THORCHAIN')).transaction.id as string;
     await t.post('/api/v1/transaction/track', { transactionId: inFlight, txHash: randomHex() });
-    // Both past the time THORChain quoted, which a swap must pass to be late.
-    await t.app
-      .sql`update transactions set created_at = now() - interval '1 day' where id in (${waiting}, ${inFlight})`;
+    // Both past the time THORChain quoted, which a swap must pass to be late, on a route with no times (the
+    // fixed stale age is for those; a swap with a late_at turns late instead).
+    await t.app.sql`update transactions set created_at = now() - interval '1 day', expected_by = null, late_at = null
+      where id in (${waiting}, ${inFlight})`;
     const quickToStale = { ...t.app, config: { ...t.app.config, worker: { ...t.app.config.worker, staleAfterMs: 1 } } };
     await new Promise((resolve) => setTimeout(resolve, 5));
     await sweep(quickToStale, t.app.tracking as never);
