@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { keysetCursorParam, storable } from '../schemas/common';
+import { dateBound, keysetCursorParam, storable } from '../schemas/common';
 import { AUDIT_ACTION_NAMES, AUDIT_TARGET_TYPES } from './catalog';
 
 export const AUDIT_PAGE_SIZE = 50;
@@ -11,8 +11,8 @@ export const auditFilterInput = z.object({
   action: z.enum(AUDIT_ACTION_NAMES as [string, ...string[]]).optional(),
   targetType: z.enum(AUDIT_TARGET_TYPES as [string, ...string[]]).optional(),
   targetId: storable(z.string().trim().min(1).max(200)).optional(),
-  from: z.coerce.date().optional(),
-  to: z.coerce.date().optional(),
+  from: dateBound.optional(),
+  to: dateBound.optional(),
 });
 export type AuditFilter = z.output<typeof auditFilterInput>;
 

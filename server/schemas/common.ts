@@ -58,6 +58,11 @@ const NUL = '\u0000';
 export const storable = <T extends z.ZodString>(text: T) =>
   text.refine((value) => !value.includes(NUL), 'must not contain NUL characters');
 
+/** A filter's date bound: a real date in years 1970–9999 (Postgres refuses the six-digit years a JS Date can hold). */
+export const dateBound = z.coerce
+  .date()
+  .refine((d) => d.getUTCFullYear() >= 1970 && d.getUTCFullYear() <= 9999, 'Use a date between 1970 and 9999');
+
 /** A dashboard record key: a transaction, lock or user id. */
 export const recordId = storable(z.string().trim().min(1).max(64));
 

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { TX_STATUSES, type TxStatus } from '../transactions/statuses';
-import { booleanParam, keysetCursorParam, listParam, paginationQuery, recordId, searchParam, storable } from './common';
+import {
+  booleanParam,
+  dateBound,
+  keysetCursorParam,
+  listParam,
+  paginationQuery,
+  recordId,
+  searchParam,
+  storable,
+} from './common';
 import { referralCodeSchema } from './swap';
 
 export const MAX_HISTORY_ADDRESSES = 20;
@@ -79,11 +88,6 @@ export const SEARCH_MATCHES_CAP = 10_000;
 export const TRANSACTION_SORT_FIELDS = ['createdAt', 'amountUsd', 'status', 'provider', 'lateness'] as const;
 export type TransactionSortField = (typeof TRANSACTION_SORT_FIELDS)[number];
 
-/** A search bound: a real date in years 1970–9999 (Postgres refuses the six-digit years a JS Date can hold). */
-const searchBound = z.coerce
-  .date()
-  .refine((d) => d.getUTCFullYear() >= 1970 && d.getUTCFullYear() <= 9999, 'Use a date between 1970 and 9999');
-
 export const transactionSearchInput = z
   .object({
     /** A transaction id, lock id, any of the three hashes, or a wallet. */
@@ -92,8 +96,8 @@ export const transactionSearchInput = z
     provider: storable(z.string().trim().max(32)).optional(),
     /** Matches the source or the destination chain. */
     chain: storable(z.string().trim().max(32)).optional(),
-    from: searchBound.optional(),
-    to: searchBound.optional(),
+    from: dateBound.optional(),
+    to: dateBound.optional(),
     referralCode: storable(z.string().trim().max(64)).optional(),
     stale: z.boolean().optional(),
     /** Pending swaps past their route's p90 × LATE_FACTOR. */
