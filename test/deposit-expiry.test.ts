@@ -181,7 +181,6 @@ describe('a swap whose deposit never comes', () => {
     await t.app.sql`update transactions set created_at = now() - interval '1 day', expected_by = null, late_at = null
       where id in (${waiting}, ${inFlight})`;
     const quickToStale = { ...t.app, config: { ...t.app.config, worker: { ...t.app.config.worker, staleAfterMs: 1 } } };
-    await new Promise((resolve) => setTimeout(resolve, 5));
     await sweep(quickToStale, t.app.tracking as never);
     expect((await row(waiting)).stale).toBe(false);
     expect((await row(inFlight)).stale).toBe(true);

@@ -11,7 +11,6 @@ import { expect, test } from '../support/test';
 // scripts/e2e-server.sh starts the simulators from SIMULATOR_BASE_PORT in PROVIDER_KEYS order: CHAINFLIP is third.
 const CHAINFLIP_SIMULATOR = `http://127.0.0.1:${Number(process.env.SIMULATOR_BASE_PORT ?? 4810) + 2}`;
 
-/** A day of settled swaps on a route: `seconds` → how many took that long (each a bound of the histogram). */
 /** Chainflip's swaps shown its own estimate in the Route times window, and those that finished within it. */
 async function chainflipEstimates(): Promise<{ shown: number; kept: number }> {
   const sql = e2eDatabase();
@@ -25,6 +24,7 @@ async function chainflipEstimates(): Promise<{ shown: number; kept: number }> {
   }
 }
 
+/** A day of settled swaps on a route: `seconds` → how many took that long (each a bound of the histogram). */
 async function seedRouteTimes(
   provider: string,
   srcChain: string,

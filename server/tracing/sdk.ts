@@ -222,6 +222,8 @@ function letNextTraceKeptRequestsOnly() {
  * node:http's ES module bindings then synced to the patched functions), and the hook is then taken off:
  * left on, every later `require` resolved its module's path first, and Next requires modules while it
  * serves (bench `tracing`: a Next server that never kept a trace served ~0.9 of an untraced one).
+ * Once per process, as each process starts tracing: the instrumentation's hook is a process-wide
+ * singleton, so an SDK started again after this would find no hook to patch http with.
  */
 function patchHttpOnce(makeSdk: () => NodeSDK): NodeSDK {
   // The hook goes on when the instrumentation is made, before the SDK starts.

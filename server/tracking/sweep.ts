@@ -21,8 +21,8 @@ const QUOTED_SECONDS = sql`case when jsonb_typeof(${transactions.quote}->'estima
 /**
  * Postgres decides what must be tracked; Redis only schedules. Re-enqueues every pollable
  * transaction whose next poll is overdue (a flushed Redis or a lost job loses nothing), flags
- * swaps in flight for too long stale (those without route times: the others turn late instead), ends swaps whose deposit never came, and hands back execute
- * claims a crash left behind.
+ * swaps in flight for too long stale (those without route times: the others turn late instead),
+ * ends swaps whose deposit never came, and hands back execute claims a crash left behind.
  */
 export async function sweep(ctx: AppContext, scheduler: TrackingScheduler): Promise<SweepReport> {
   const { worker } = ctx.config;
