@@ -33,12 +33,14 @@ export function exportAuditEvents(
     {
       header: AUDIT_EXPORT_HEADER,
       count: (conn) => conn`select count(*) from audit_events where ${auditWhere(conn, filter)}`,
-      rows: (conn) => conn`
+      rows: {
+        batches: (conn) => conn`
         select id::text, to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), actor_user_id, actor_email,
                actor_role, action, target_type, target_id, before::text, after::text, request_id, client_address,
                user_agent, prev_hash, hash
         from audit_events where ${auditWhere(conn, filter)}
         order by at desc, id desc`,
+      },
     },
     exportFilename('audit', now),
     signal,

@@ -10,6 +10,15 @@ const t = transactions;
 const iso = (column: AnyPgColumn) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const decimal = (column: AnyPgColumn) => sql`trim_scale(${column})::text`;
 
+/**
+ * A value as `csvCell` writes it, made in SQL for COPY: a would-be formula (`= + - @`, tab, CR first)
+ * gets a leading `'`, and an empty text is null (COPY would write `""`). `csvCell` leaves it as it is.
+ */
+const FORMULA_START = sql.raw(String.raw`'^([=+@\t\r-])', '''\1'`);
+export const csvText = (value: SQL) => sql`nullif(regexp_replace((${value})::text, ${FORMULA_START}), '')`;
+const csvColumns = (columns: Record<string, SQL>) =>
+  Object.fromEntries(Object.entries(columns).map(([name, value]) => [name, csvText(value)]));
+
 /** The export's columns, in order (README: "Exports"); every value is read as text, exactly as stored. */
 export const TRANSACTION_EXPORT_COLUMNS = {
   id: sql`${t.id}`,
@@ -42,6 +51,7 @@ const HEADER = TRANSACTION_EXPORT_HEADER;
 /** How a caller narrows and reshapes the export: a scope of its own, columns ahead of the export's, its own order. */
 export interface ExportShape {
   extra?: SQL;
+  /** Read as they are, for `around` to reshape (its records are made safe as they are written): not with COPY. */
   leading?: Record<string, SQL>;
   order?: (SQL | AnyPgColumn)[];
 }
@@ -56,7 +66,7 @@ export async function transactionExportQuery(
   return {
     count: ctx.db.select({ n: count() }).from(t).where(where).toSQL(),
     rows: ctx.db
-      .select({ ...leading, ...TRANSACTION_EXPORT_COLUMNS })
+      .select({ ...leading, ...csvColumns(TRANSACTION_EXPORT_COLUMNS) })
       .from(t)
       .where(where)
       .orderBy(...(order ?? searchOrder(input.sort)))
@@ -94,7 +104,9 @@ export async function exportTransactions(
     {
       header,
       count: (conn) => conn.unsafe(query.count.sql, query.count.params as never[]),
-      rows: (conn) => conn.unsafe(query.rows.sql, query.rows.params as never[]),
+      rows: around
+        ? { batches: (conn) => conn.unsafe(query.rows.sql, query.rows.params as never[]) }
+        : { copy: query.rows },
       around,
     },
     filename,
