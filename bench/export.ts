@@ -57,6 +57,16 @@ function rssOf(group: number): number {
   return 0;
 }
 
+/**
+ * Line feeds in a chunk, found natively: both readers count the same way, and neither is the bottleneck (a
+ * byte-by-byte loop over the 350 MB body held the web export to ~25k rows/s while the server sat idle).
+ */
+function lineFeeds(chunk: Uint8Array) {
+  let count = 0;
+  for (let at = chunk.indexOf(0x0a); at >= 0; at = chunk.indexOf(0x0a, at + 1)) count++;
+  return count;
+}
+
 /** Streams the body to its end, counting lines. */
 async function drain(body: ReadableStream<Uint8Array>) {
   const reader = body.getReader();
@@ -64,7 +74,7 @@ async function drain(body: ReadableStream<Uint8Array>) {
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return lines;
-    for (const byte of value) if (byte === 0x0a) lines++;
+    lines += lineFeeds(value);
   }
 }
 
@@ -90,7 +100,7 @@ function psqlCopy(url: string, query: string): Promise<{ lines: number; ms: numb
     ]);
     let lines = 0;
     child.stdout.on('data', (chunk: Buffer) => {
-      for (const byte of chunk) if (byte === 0x0a) lines++;
+      lines += lineFeeds(chunk);
     });
     let errors = '';
     child.stderr.on('data', (chunk: Buffer) => {
