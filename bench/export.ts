@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { createUserWithRole } from '../server/auth/users';
 import { parseConfig } from '../server/config';
 import { createAppContext } from '../server/context';
+import { withLiterals } from '../server/exports/stream';
 import { transactionExportQuery } from '../server/exports/transactions';
 import { transactionSearchInput } from '../server/schemas/transactions';
 import { childEnv } from './config';
@@ -86,14 +87,6 @@ async function drain(body: ReadableStream<Uint8Array>) {
   }
 }
 
-/** Parameters written into the statement, for psql (they are strings and numbers the search made). */
-function inline(sqlText: string, params: unknown[]) {
-  return sqlText.replace(/\$(\d+)/g, (_, n) => {
-    const value = params[Number(n) - 1];
-    return typeof value === 'number' ? String(value) : `'${String(value).replaceAll("'", "''")}'`;
-  });
-}
-
 function psqlCopy(url: string, query: string): Promise<{ lines: number; ms: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -134,6 +127,9 @@ export async function exportSection(b: Bench): Promise<void> {
   await createUserWithRole(app, { email, name: 'Export bench', password: PASSWORD, role: 'support' });
   const input = transactionSearchInput.parse({ from: YEAR.from, to: YEAR.to });
   const query = await transactionExportQuery(app, input);
+  // The statement the web export's COPY runs, its values written in the same way.
+  const conn = await app.sql.reserve();
+  const copyStatement = await withLiterals(conn, query.rows).finally(() => conn.release());
   await app.close();
 
   if (b.settings.skipNext) {
@@ -158,7 +154,7 @@ export async function exportSection(b: Bench): Promise<void> {
 
     // A warm-up: the first request loads the route's chunks.
     await drain((await fetch(exportUrl({ query: 'nothing-matches' }), { headers: { cookie } })).body as ReadableStream);
-    const copy = await psqlCopy(b.settings.databaseUrl, inline(query.rows.sql, query.rows.params));
+    const copy = await psqlCopy(b.settings.databaseUrl, copyStatement);
 
     const web = webProcess(next.pid);
     const before = rssOf(web);
