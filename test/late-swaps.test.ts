@@ -95,7 +95,7 @@ describe('late swaps', () => {
           where tablename = 'transactions' and indexdef like '%WHERE%status = ''PENDING''%'`
       ).map((row) => row.name),
     );
-    expect(pendingOnly).toContain('transactions_late_idx');
+    expect(pendingOnly).toContain('transactions_late_created_idx');
     // [search, read in the late index's order]: a lateness sort over every pending swap that has a time has no other path.
     const searches: [object, boolean][] = [
       [{ late: true }, false],
@@ -135,7 +135,7 @@ describe('late swaps', () => {
           pendingOnly.has(scan['Index Name'] ?? '') || /status = 'PENDING'/.test(scan['Index Cond'] ?? '');
         expect(pending, `${JSON.stringify(search)}: ${JSON.stringify(scan)}`).toBe(true);
       }
-      if (lateIndex) expect(reads.map((scan) => scan['Index Name'])).toEqual(['transactions_late_idx']);
+      if (lateIndex) expect(reads.map((scan) => scan['Index Name'])).toEqual(['transactions_late_created_idx']);
     }
   });
 

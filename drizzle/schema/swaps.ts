@@ -168,7 +168,14 @@ export const transactions = pgTable(
     index('transactions_amount_created_idx').on(t.amountUsd.desc().nullsLast(), t.createdAt.desc(), t.id.desc()),
     index('transactions_stale_idx').on(t.createdAt, t.id).where(sql`${t.status} = 'PENDING' and ${t.stale}`),
     index('transactions_due_poll_idx').on(t.nextPollAt).where(sql`${t.status} = 'PENDING'`),
-    index('transactions_late_idx').on(t.lateAt, t.id).where(sql`${t.status} = 'PENDING' and ${t.lateAt} is not null`),
+    // Pending swaps by when they turn late, with their creation time: the late filter's page sorts from it alone.
+    index('transactions_late_created_idx')
+      .on(t.lateAt, t.id, t.createdAt)
+      .where(sql`${t.status} = 'PENDING' and ${t.lateAt} is not null`),
+    // Pending swaps in creation order with what the late filters test: "not late" and its count read no heap row.
+    index('transactions_pending_created_idx')
+      .on(t.createdAt, t.id, t.lateAt, t.status)
+      .where(sql`${t.status} = 'PENDING'`),
     // Swaps still waiting for their deposit, by when the provider stops taking it: what the expiry sweep reads.
     index('transactions_awaiting_deposit_idx')
       .on(t.depositDeadline)

@@ -205,6 +205,15 @@ async function newestByAlternatives(
   const positions = await mergedAlternatives(ctx, where, alternatives, direction, offset + take)
     .limit(take)
     .offset(offset);
+  return rowsInOrder(ctx, positions);
+}
+
+/**
+ * A page's rows by primary key, in the order its positions came: the positions are read with the filters
+ * and the sort from an index alone where one holds them (the late ones), so no heap row is fetched for a
+ * match the page skips or the sort discards.
+ */
+async function rowsInOrder(ctx: AppContext, positions: { id: string }[]): Promise<TransactionRow[]> {
   const ids = positions.map((p) => p.id);
   if (!ids.length) return [];
   const rows = await ctx.db.select().from(transactions).where(inArray(transactions.id, ids));
@@ -249,12 +258,13 @@ export async function searchTransactions(
     alternatives && input.sort.field === 'createdAt'
       ? newestByAlternatives(ctx, where, alternatives, input.sort.direction, offset, input.perPage + 1)
       : ctx.db
-          .select()
+          .select({ id: transactions.id })
           .from(transactions)
           .where(and(where, alternatives && or(...alternatives)))
           .orderBy(...searchOrder(input.sort))
           .limit(input.perPage + 1)
-          .offset(offset),
+          .offset(offset)
+          .then((positions) => rowsInOrder(ctx, positions)),
     counting,
   ]);
   const matched = counted?.value ?? 0;
