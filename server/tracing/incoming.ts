@@ -21,7 +21,7 @@ const UNTRACED_PATHS = /^\/(api\/health|api\/metrics|_next\/)/;
 
 /**
  * A server span per incoming request, in place of the node:http instrumentation's. Sampling is decided
- * once, here, before anything is made: a new trace is kept at `sampleRatio`, and a request that starts
+ * once, here, before anything is made: a new trace is kept at the ratio (`keepsInWindows`), and a request that starts
  * none runs outside OpenTelemetry altogether (no span, no ids, no context entry), so its SQL, Redis
  * commands, provider calls and Next's own spans start nothing (they start only under a kept span) and
  * the jobs it enqueues carry no trace (the sampler drops a root producer span). A kept request's span
@@ -29,7 +29,7 @@ const UNTRACED_PATHS = /^\/(api\/health|api\/metrics|_next\/)/;
  * `traceparent` (OTEL_TRUSTED_PARENTS) is a parent, whose decision it follows; anyone else's becomes a
  * link on a span we keep.
  */
-export function traceIncomingRequests(tracer: Tracer, peers: Peers, sampleRatio: number) {
+export function traceIncomingRequests(tracer: Tracer, peers: Peers, keepNewTrace: () => boolean) {
   const prototype = Server.prototype as Server & { [PATCHED]?: true };
   if (prototype[PATCHED]) return;
   prototype[PATCHED] = true;
@@ -42,7 +42,7 @@ export function traceIncomingRequests(tracer: Tracer, peers: Peers, sampleRatio:
     // nothing below starts a span anyway.
     if (UNTRACED_PATHS.test(request.url ?? '')) return emit.call(this, event, ...args);
     const parent = trustedParent(request, peers);
-    if (parent === ROOT_CONTEXT && !(Math.random() < sampleRatio)) return emit.call(this, event, ...args);
+    if (parent === ROOT_CONTEXT && !keepNewTrace()) return emit.call(this, event, ...args);
     const span = tracer.startSpan(request.method ?? 'GET', { kind: SpanKind.SERVER }, parent);
     const active = trace.setSpan(parent, span);
     response.once('close', peers.hold());

@@ -35,3 +35,33 @@ class RootSampler implements Sampler {
  * parent's decision (a caller's sampled `traceparent`, a job's enqueuer).
  */
 export const withoutBullmqHousekeeping = (ratio: number) => new ParentBasedSampler({ root: new RootSampler(ratio) });
+
+/** How often a window of kept new traces comes round: `keepsInWindows`. */
+export const SAMPLE_PERIOD_MS = 1000;
+
+/**
+ * Whether a request that starts a new trace now is kept: those that start inside one window of
+ * `ratio × period`, placed at random in each period. A request is kept at `ratio` whenever it arrives, as
+ * with a coin per request, but the kept ones come together: while any kept request is in flight Node runs
+ * the context storage's hook on every promise of the process (`context.ts`), and kept requests spread one
+ * by one at a 1 % ratio cost the lean status path 89 µs of CPU a request against 64 µs untraced (74 µs in windows).
+ */
+export function keepsInWindows(
+  ratio: number,
+  { periodMs = SAMPLE_PERIOD_MS, now = () => performance.now(), random = Math.random } = {},
+): () => boolean {
+  if (ratio >= 1) return () => true;
+  if (!(ratio > 0)) return () => false;
+  const windowMs = ratio * periodMs;
+  let period = Number.NaN;
+  let opensAt = 0;
+  return () => {
+    const at = now();
+    const current = Math.floor(at / periodMs);
+    if (current !== period) {
+      period = current;
+      opensAt = current * periodMs + random() * (periodMs - windowMs);
+    }
+    return at >= opensAt && at < opensAt + windowMs;
+  };
+}

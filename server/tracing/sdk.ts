@@ -25,7 +25,7 @@ import { ReleasingContextManager } from './context';
 import { traceIncomingRequests } from './incoming';
 import { traceQueries } from './postgres';
 import { traceRedisCommands } from './redis';
-import { withoutBullmqHousekeeping } from './sampler';
+import { keepsInWindows, withoutBullmqHousekeeping } from './sampler';
 import { incomingTrust } from './trust';
 
 const TRACER = 'switchyard';
@@ -163,7 +163,7 @@ export async function startSdk(
     traceIncomingRequests(
       tracer,
       { trust: incomingTrust(options), w3c, hold: () => contextManager.hold() },
-      options.sampleRatio,
+      keepsInWindows(options.sampleRatio),
     );
   }
   traceRedisCommands(tracer);
