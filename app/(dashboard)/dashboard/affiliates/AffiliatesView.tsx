@@ -85,9 +85,20 @@ const codeColumns = (isAdmin: boolean) =>
 const referred = columnsOf<Overview['recent'][number]>();
 const referredColumns = referred.columns([
   referred.accessor('createdAt', { header: 'Created', cell: (c) => formatDateTime(c.getValue()) }),
-  referred.accessor('referralCode', { header: 'Code', cell: (c) => <span className={text.mono}>{c.getValue()}</span> }),
+  // As on the Transactions page: a code may break anywhere and a route at its spaces when the table is short
+  // of room (the demo year's longest route held this table 3 px past its panel at 1280 px).
+  referred.accessor('referralCode', {
+    header: 'Code',
+    meta: { anywhere: true },
+    cell: (c) => <span className={text.mono}>{c.getValue()}</span>,
+  }),
   referred.accessor('status', { header: 'Status', cell: (c) => <StatusBadge status={c.getValue()} /> }),
-  referred.display({ id: 'swap', header: 'Swap', cell: ({ row: { original: tx } }) => <SwapRoute {...tx} /> }),
+  referred.display({
+    id: 'swap',
+    header: 'Swap',
+    meta: { breakable: true },
+    cell: ({ row: { original: tx } }) => <SwapRoute {...tx} />,
+  }),
   referred.accessor('amountUsd', { header: 'USD', ...numeric(formatUsd) }),
   referred.accessor('provider', { header: 'Provider', ...providerCell }),
 ]);
