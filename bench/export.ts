@@ -177,36 +177,28 @@ export async function exportSection(b: Bench): Promise<void> {
 
     // Rounds in turn, the order swapped each round, so what the machine does meanwhile (and whose pages are
     // cached) falls on both readers alike; the ratio is the median of each round's own.
-    const rounds: { psqlRate: number; webRate: number; growth: number; before: number; peak: number }[] = [];
+    const rounds: { psqlRate: number; webRate: number; before: number; peak: number }[] = [];
+    const growth = (r: { before: number; peak: number }) => r.peak - r.before;
     for (let round = 0; round < ROUNDS; round++) {
-      const measured: Partial<{
-        copy: Awaited<ReturnType<typeof psqlCopy>>;
-        web: Awaited<ReturnType<typeof webExport>>;
-      }> = {};
-      for (const reader of round % 2 ? (['web', 'psql'] as const) : (['psql', 'web'] as const)) {
-        if (reader === 'psql') measured.copy = await psqlCopy(b.settings.databaseUrl, copyStatement);
-        else measured.web = await webExport();
-      }
-      const { copy, web: served } = measured as Required<typeof measured>;
+      const readCopy = () => psqlCopy(b.settings.databaseUrl, copyStatement);
+      const [copy, served] =
+        round % 2 === 0
+          ? [await readCopy(), await webExport()]
+          : await webExport().then(async (served) => [await readCopy(), served] as const);
       if (served.total !== rows || served.lines !== rows + 1 || copy.lines !== rows + 1) {
         b.report.violation(
           `export: ${rows} rows, X-Total-Count ${served.total}, web lines ${served.lines}, psql lines ${copy.lines}`,
         );
       }
-      rounds.push({
-        psqlRate: rows / (copy.ms / 1000),
-        webRate: rows / (served.ms / 1000),
-        growth: served.peak - served.before,
-        before: served.before,
-        peak: served.peak,
-      });
+      const measured = { psqlRate: rows / (copy.ms / 1000), webRate: rows / (served.ms / 1000) };
+      rounds.push({ ...measured, before: served.before, peak: served.peak });
       console.log(
-        `    export round ${round + 1}/${ROUNDS}: psql ${Math.round(rows / (copy.ms / 1000))} rows/s, web ${Math.round(rows / (served.ms / 1000))} rows/s, RSS +${((served.peak - served.before) / 1048576).toFixed(1)} MB`,
+        `    export round ${round + 1}/${ROUNDS}: psql ${Math.round(measured.psqlRate)} rows/s, web ${Math.round(measured.webRate)} rows/s, RSS +${(growth(served) / 1048576).toFixed(1)} MB`,
       );
     }
     const psqlRate = median(rounds.map((r) => r.psqlRate));
     const webRate = median(rounds.map((r) => r.webRate));
-    const worst = rounds.reduce((most, r) => (r.growth > most.growth ? r : most));
+    const worst = rounds.reduce((most, r) => (growth(r) > growth(most) ? r : most));
     b.report.details.exportRounds = rounds;
     b.report.add({ section: SECTION, name: `psql \\copy ${rows} rows`, value: psqlRate, unit: 'rows/s' });
     b.report.add({
@@ -229,7 +221,7 @@ export async function exportSection(b: Bench): Promise<void> {
     b.report.add({
       section: SECTION,
       name: 'web process RSS growth during an export (most of any round)',
-      value: worst.growth / 1024 / 1024,
+      value: growth(worst) / 1024 / 1024,
       unit: 'MB',
       target: 50,
       note: `RSS ${Math.round(worst.before / 1048576)} MB before, ${Math.round(worst.peak / 1048576)} MB at most`,

@@ -567,11 +567,13 @@ describe('query plans', { timeout: 120_000 }, () => {
 
   it('the late filters read a backlog of pending swaps from an index alone, and only the page by key', async () => {
     // A backlog far larger than a page, as an outage leaves: every late swap's row was fetched and sorted (#44).
-    const backlog = await t.app.sql<{ id: string }[]>`
+    // What the rows held before, put back after (the tests after this one read the same dataset).
+    const backlog = await t.app.sql<{ id: string; late_at: string | null; finalized_at: string | null }[]>`
       update transactions set status = 'PENDING', finalized_at = null,
-        late_at = case when abs(hashtext(id)) % 10 = 0 then now() + interval '1 day' else created_at + interval '1 hour' end
-      where id in (select id from transactions where status = 'SUCCESS' order by id limit 3000)
-      returning id`;
+        late_at = case when abs(hashtext(transactions.id)) % 10 = 0 then now() + interval '1 day' else transactions.created_at + interval '1 hour' end
+      from (select id, late_at, finalized_at from transactions where status = 'SUCCESS' order by id limit 3000) as before
+      where transactions.id = before.id
+      returning before.id, before.late_at::text, before.finalized_at::text`;
     await t.app.sql`vacuum (analyze) transactions`;
     try {
       const caller = await callerFor(app, (await signedInUser(t.app, 'admin')).headers);
@@ -604,8 +606,9 @@ describe('query plans', { timeout: 120_000 }, () => {
       }
     } finally {
       await t.app.sql`
-        update transactions set status = 'SUCCESS', late_at = null, finalized_at = created_at
-        where id = any(${backlog.map((row) => row.id)})`;
+        update transactions set status = 'SUCCESS', late_at = before.late_at, finalized_at = before.finalized_at
+        from jsonb_to_recordset(${JSON.stringify(backlog)}::jsonb) as before(id text, late_at timestamptz, finalized_at timestamptz)
+        where transactions.id = before.id`;
     }
   });
 
