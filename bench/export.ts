@@ -6,7 +6,6 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { createUserWithRole } from '../server/auth/users';
 import { parseConfig } from '../server/config';
 import { createAppContext } from '../server/context';
 import { withLiterals } from '../server/exports/stream';
@@ -16,6 +15,7 @@ import { childEnv } from './config';
 import { insertSyntheticTransactions } from './fixtures';
 import { median } from './load';
 import { startNext } from './procs';
+import { sessionCookie } from './session';
 import type { Bench } from './setup';
 
 const SECTION = 'export';
@@ -23,7 +23,6 @@ const ROWS = 1_000_000;
 const CHUNK = 100_000;
 /** psql and the web in turn, this many times each. */
 const ROUNDS = 3;
-const PASSWORD = 'bench-export-password-not-secret';
 /** Rows of their own: a year no other section writes, read through the created_at index. */
 const YEAR = { from: '2019-01-01T00:00:00.000Z', to: '2019-12-31T23:59:59.999Z' };
 
@@ -48,7 +47,7 @@ async function fill(b: Bench, rows: number) {
 }
 
 /** The web process: the node process in the server's process group (found once: a scan of /proc is not free). */
-function webProcess(group: number): string | undefined {
+export function webProcess(group: number): string | undefined {
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -60,7 +59,7 @@ function webProcess(group: number): string | undefined {
 }
 
 /** A process' resident set, in bytes (0 once it is gone). */
-function rssOf(pid: string | undefined): number {
+export function rssOf(pid: string | undefined): number {
   try {
     const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
     return rss ? Number(rss) * 1024 : 0;
@@ -126,8 +125,6 @@ export async function exportSection(b: Bench): Promise<void> {
   b.report.note(`export: ${rows} rows loaded in ${Math.round((performance.now() - filled) / 1000)} s`);
 
   const app = createAppContext(parseConfig(b.env));
-  const email = `export-bench-${Date.now()}@bench.switchyard.test`;
-  await createUserWithRole(app, { email, name: 'Export bench', password: PASSWORD, role: 'support' });
   const input = transactionSearchInput.parse({ from: YEAR.from, to: YEAR.to });
   const query = await transactionExportQuery(app, input);
   // The statement the web export's COPY runs, its values written in the same way.
@@ -139,19 +136,10 @@ export async function exportSection(b: Bench): Promise<void> {
     b.report.note('export: not measured (BENCH_SKIP_NEXT=1)');
     return;
   }
+  const cookie = await sessionCookie(b.env, 'support');
   const next = await startNext(childEnv(b.env), { lockWaitSeconds: b.settings.nextLockWaitSeconds });
   try {
     const base = `http://127.0.0.1:${next.port}`;
-    const signedIn = await fetch(`${base}/api/auth/sign-in/email`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: base },
-      body: JSON.stringify({ email, password: PASSWORD }),
-    });
-    if (!signedIn.ok) throw new Error(`sign-in: ${signedIn.status}`);
-    const cookie = signedIn.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
     const exportUrl = (search: unknown) =>
       `${base}/api/exports/transactions?input=${encodeURIComponent(JSON.stringify(search))}`;
 

@@ -9,16 +9,14 @@
  * targets (dashboard p50 ≤ 150 ms, public p99 ≤ 50 ms at the large size, growth ≤ 2). Also bytes per swap
  * and how long each load took. The databases are dropped at the end unless BENCH_SCALE_KEEP=1.
  */
-import { randomBytes } from 'node:crypto';
 import { affiliateId } from '../drizzle/seed/swap-dataset';
-import { getAuth } from '../server/auth/auth';
-import { createUserWithRole } from '../server/auth/users';
 import { parseConfig } from '../server/config';
 import { createAppContext } from '../server/context';
 import { childEnv } from './config';
 import { type Aggregate, interleaved, unexpected } from './load';
 import { type NextHandle, startNext } from './procs';
 import { diskUse, dropScaleDataset, SCALE_TAG, type ScaleDataset, SKEW, scaleDataset } from './scale-dataset';
+import { sessionCookie } from './session';
 import type { ApiServers, Bench } from './setup';
 
 const SECTION = 'scale';
@@ -208,23 +206,6 @@ function calls(s: Samples): Call[] {
   ];
 }
 
-/** An admin of the dataset's database, signed in: the session cookie the dashboard sends. */
-async function adminCookie(env: Record<string, string>): Promise<string> {
-  const app = createAppContext(parseConfig(env));
-  try {
-    const email = `bench-admin-${randomBytes(4).toString('hex')}@switchyard.test`;
-    const password = randomBytes(16).toString('hex');
-    await createUserWithRole(app, { email, name: 'Bench admin', password, role: 'admin' });
-    const { headers } = await getAuth(app).api.signInEmail({ body: { email, password }, returnHeaders: true });
-    return headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
-  } finally {
-    await app.close();
-  }
-}
-
 type Measured = Map<string, Aggregate>;
 
 const resultKey = (call: Call, server: 'next' | 'lean') =>
@@ -251,7 +232,7 @@ async function serve(
   started(() => next.stop());
   const lean = await b.startApi({ DATABASE_URL: dataset.url });
   started(() => lean.child.stop());
-  const cookie = await adminCookie(env);
+  const cookie = await sessionCookie(env, 'admin');
   const app = createAppContext(parseConfig(env));
   const found = await samples(app.sql, dataset.swaps).finally(() => app.close());
   const firstPage = await fetch(`http://127.0.0.1:${lean.port}/api/v1/transaction/history`);
