@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { benchSettings, childEnv } from './config';
-import { rssOf, webProcess } from './export';
+import { transactionsExportUrl, webProcess, withPeakRss } from './export';
 import { startNext } from './procs';
 import { Report } from './report';
 import { scaleDatabaseUrl } from './scale-dataset';
@@ -45,6 +45,7 @@ function download(url: string, cookie: string): Promise<{ lines: number; total: 
     });
     child.on('error', reject);
     child.on('exit', (code) => {
+      // `a+` creates the file if curl failed before writing it: no headers then, rather than ENOENT.
       const headers = readFileSync(headersFile, { encoding: 'utf8', flag: 'a+' });
       rmSync(dirname(headersFile), { recursive: true, force: true });
       const total = Number(/x-total-count: (\d+)/i.exec(headers)?.[1] ?? Number.NaN);
@@ -61,18 +62,14 @@ const env = { ...bench.env, DATABASE_URL: databaseUrl };
 const next = await startNext(childEnv(env), { lockWaitSeconds: settings.nextLockWaitSeconds });
 try {
   const cookie = await sessionCookie(env, 'support');
-  const exportUrl = (search: unknown) =>
-    `http://127.0.0.1:${next.port}/api/exports/transactions?input=${encodeURIComponent(JSON.stringify(search))}`;
   // A warm-up, as in the bench's section: the first request loads the route's chunks.
-  await download(exportUrl({ query: 'nothing-matches' }), cookie);
-  const web = webProcess(next.pid);
-  const before = rssOf(web);
-  let peak = before;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, rssOf(web));
-  }, 250);
+  await download(transactionsExportUrl(next.port, { query: 'nothing-matches' }), cookie);
   const started = performance.now();
-  const got = await download(exportUrl({}), cookie).finally(() => clearInterval(sampler));
+  const {
+    result: got,
+    before,
+    peak,
+  } = await withPeakRss(webProcess(next.pid), () => download(transactionsExportUrl(next.port, {}), cookie), 250);
   const seconds = (performance.now() - started) / 1000;
   console.log(
     [

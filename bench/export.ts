@@ -68,6 +68,25 @@ export function rssOf(pid: string | undefined): number {
   }
 }
 
+/** The transactions export of `search` on the web server at `port`, as the dashboard's button asks for it. */
+export const transactionsExportUrl = (port: number, search: unknown) =>
+  `http://127.0.0.1:${port}/api/exports/transactions?input=${encodeURIComponent(JSON.stringify(search))}`;
+
+/** `read` run while a process' resident set is sampled every `everyMs`: its result, the RSS before and the most seen. */
+export async function withPeakRss<T>(pid: string | undefined, read: () => Promise<T>, everyMs = 100) {
+  const before = rssOf(pid);
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssOf(pid));
+  }, everyMs);
+  try {
+    const result = await read();
+    return { result, before, peak: Math.max(peak, rssOf(pid)) };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
 /**
  * Line feeds in a chunk, found natively: both readers count the same way, and neither is the bottleneck (a
  * byte-by-byte loop over the 350 MB body held the web export to ~25k rows/s while the server sat idle).
@@ -139,28 +158,18 @@ export async function exportSection(b: Bench): Promise<void> {
   const cookie = await sessionCookie(b.env, 'support');
   const next = await startNext(childEnv(b.env), { lockWaitSeconds: b.settings.nextLockWaitSeconds });
   try {
-    const base = `http://127.0.0.1:${next.port}`;
-    const exportUrl = (search: unknown) =>
-      `${base}/api/exports/transactions?input=${encodeURIComponent(JSON.stringify(search))}`;
-
+    const exportUrl = (search: unknown) => transactionsExportUrl(next.port, search);
     // A warm-up: the first request loads the route's chunks.
     await drain((await fetch(exportUrl({ query: 'nothing-matches' }), { headers: { cookie } })).body as ReadableStream);
     const web = webProcess(next.pid);
     const webExport = async () => {
-      const before = rssOf(web);
-      let peak = before;
-      const sampler = setInterval(() => {
-        peak = Math.max(peak, rssOf(web));
-      }, 100);
       const started = performance.now();
-      try {
+      const { result, before, peak } = await withPeakRss(web, async () => {
         const res = await fetch(exportUrl(YEAR), { headers: { cookie } });
         const total = Number(res.headers.get('x-total-count'));
-        const lines = await drain(res.body as ReadableStream<Uint8Array>);
-        return { total, lines, ms: performance.now() - started, before, peak: Math.max(peak, rssOf(web)) };
-      } finally {
-        clearInterval(sampler);
-      }
+        return { total, lines: await drain(res.body as ReadableStream<Uint8Array>) };
+      });
+      return { ...result, ms: performance.now() - started, before, peak };
     };
 
     // Rounds in turn, the order swapped each round, so what the machine does meanwhile (and whose pages are
@@ -169,10 +178,15 @@ export async function exportSection(b: Bench): Promise<void> {
     const growth = (r: { before: number; peak: number }) => r.peak - r.before;
     for (let round = 0; round < ROUNDS; round++) {
       const readCopy = () => psqlCopy(b.settings.databaseUrl, copyStatement);
-      const [copy, served] =
-        round % 2 === 0
-          ? [await readCopy(), await webExport()]
-          : await webExport().then(async (served) => [await readCopy(), served] as const);
+      let copy: Awaited<ReturnType<typeof readCopy>>;
+      let served: Awaited<ReturnType<typeof webExport>>;
+      if (round % 2 === 0) {
+        copy = await readCopy();
+        served = await webExport();
+      } else {
+        served = await webExport();
+        copy = await readCopy();
+      }
       if (served.total !== rows || served.lines !== rows + 1 || copy.lines !== rows + 1) {
         b.report.violation(
           `export: ${rows} rows, X-Total-Count ${served.total}, web lines ${served.lines}, psql lines ${copy.lines}`,
