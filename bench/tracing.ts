@@ -5,6 +5,8 @@
  * span) exported to an OTLP/HTTP sink on loopback, or with 1% of new traces kept. Interleaved rounds:
  * bare, lean off, lean on, for settled swaps (answered from memory) and pending ones (read each time);
  * then Next off, traced with 1% kept, with none kept and traced in full, on settled swaps, unless BENCH_SKIP_NEXT.
+ * A second untraced lean process ÷ the first says how far two identical servers read apart in this run:
+ * on this 2-core VM that spread (up to ±10 %) is as large as what 1% tracing costs.
  */
 import { createServer, type Server } from 'node:http';
 import { listen } from '../server/lifecycle';
@@ -96,6 +98,7 @@ export async function tracingSection(b: Bench): Promise<void> {
   const hashes = await seed(b);
   const sink = await startSink();
   const off = await b.api();
+  const offTwin = await b.startApi();
   const on = await startChild('api-traced', new URL('./serve.ts', import.meta.url).pathname, ['lean'], {
     env: childEnv({ ...b.env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint }),
   });
@@ -120,6 +123,7 @@ export async function tracingSection(b: Bench): Promise<void> {
         paths: hashes.settled.map((h) => `/status?hash=${h}`),
       },
       { label: 'off', port: off.port, pid: off.child.pid, paths: hashes.settled.map(statusPath) },
+      { label: 'off-twin', port: offTwin.port, pid: offTwin.child.pid, paths: hashes.settled.map(statusPath) },
       { label: 'on', port: onPort, pid: on.pid, paths: hashes.settled.map(statusPath) },
       {
         label: 'on-sampled',
@@ -155,6 +159,12 @@ export async function tracingSection(b: Bench): Promise<void> {
       'on-pending',
     ].map((label) => r[label] as Aggregate) as [Aggregate, Aggregate, Aggregate, Aggregate, Aggregate, Aggregate];
     add('status, settled: lean server, tracing off ÷ bare', rOff, rBare, 'bare');
+    add(
+      'status, settled: lean server, tracing off, a second process ÷ the first (the noise)',
+      r['off-twin'] as Aggregate,
+      rOff,
+      'tracing off',
+    );
     add('status, settled: lean server, tracing on ÷ tracing off', rOn, rOff, 'tracing off');
     add(
       `status, settled: lean server, tracing on, ${SAMPLED * 100}% of traces kept ÷ tracing off`,
@@ -190,6 +200,7 @@ export async function tracingSection(b: Bench): Promise<void> {
     }
   } finally {
     await Promise.all(Object.values(next).map((s) => s.stop()));
+    await offTwin.child.stop();
     await on.stop();
     await sampled.stop();
     await never.stop();

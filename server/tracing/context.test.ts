@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { type Context, createContextKey, ROOT_CONTEXT } from '@opentelemetry/api';
+import { type Context, createContextKey, ROOT_CONTEXT, type Span, trace } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { ReleasingContextManager } from './context';
 
@@ -18,6 +18,17 @@ function leftBehindIn(manager: ReleasingContextManager, context: Context) {
   });
   const seen = manager.with(context, () => gate.then(() => nameIn(manager)));
   return { seen, later };
+}
+
+/** What a request kept now reads of its own context after a turn of the event loop. */
+async function keptRequestReads(manager: ReleasingContextManager, name: string) {
+  const release = manager.hold();
+  const seen = await manager.with(kept(name), async () => {
+    await nextTurn();
+    return nameIn(manager);
+  });
+  release();
+  return seen;
 }
 
 /** Two turns of the event loop: the release runs on the first after the last hold ends. */
@@ -50,13 +61,7 @@ describe('ReleasingContextManager (#45 item 4: tracing you can leave on)', () =>
     expect(await late.seen).toBeUndefined();
     expect(nameIn(manager)).toBeUndefined();
     // A request kept afterwards is carried again.
-    const again = manager.hold();
-    const seen = await manager.with(kept('b'), async () => {
-      await nextTurn();
-      return nameIn(manager);
-    });
-    expect(seen).toBe('b');
-    again();
+    expect(await keptRequestReads(manager, 'b')).toBe('b');
   });
 
   it('keeps the storage while another kept request is still in flight, and counts a release once', async () => {
@@ -70,5 +75,32 @@ describe('ReleasingContextManager (#45 item 4: tracing you can leave on)', () =>
     secondsWork.later();
     expect(await secondsWork.seen).toBe('second');
     second();
+  });
+
+  it('in a server, lets go a context with no recording span entered while no request holds it (a late bound listener, the exporter)', async () => {
+    const manager = new ReleasingContextManager({ releaseUnheld: true });
+    const unheld = leftBehindIn(manager, kept('export'));
+    await afterRelease();
+    unheld.later();
+    // Without the release the storage stays on, and its hook taxes every promise, until a kept request ends.
+    expect(await unheld.seen).toBeUndefined();
+    expect(await keptRequestReads(manager, 'next')).toBe('next');
+  });
+
+  it('in a server, keeps a context whose span is being recorded though no request holds it (work of its own)', async () => {
+    const manager = new ReleasingContextManager({ releaseUnheld: true });
+    const recording = { isRecording: () => true } as unknown as Span;
+    const work = leftBehindIn(manager, trace.setSpan(kept('background'), recording));
+    await afterRelease();
+    work.later();
+    expect(await work.seen).toBe('background');
+  });
+
+  it('in a worker, keeps a context entered with no request to hold it: a job carries its trace to its end', async () => {
+    const manager = new ReleasingContextManager();
+    const job = leftBehindIn(manager, kept('job'));
+    await afterRelease();
+    job.later();
+    expect(await job.seen).toBe('job');
   });
 });

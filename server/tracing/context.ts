@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { type Context, ROOT_CONTEXT } from '@opentelemetry/api';
+import { type Context, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 
 /**
@@ -11,11 +11,22 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
  * the storage is disabled on the next turn of the event loop and a fresh one takes its place, so a
  * resource that still carries the old one's context (a timer set during a kept request) reads nothing
  * once it is re-enabled. Work a kept request leaves running past its response runs outside its trace.
+ *
+ * With `releaseUnheld` (a server, whose kept requests hold it), a context entered while no request is held
+ * and with no span being recorded is let go on the next turn as well: a listener bound to a kept request
+ * that fires after its span ended, or the span processor's export (run inside a `suppressTracing` context
+ * every few seconds), used to turn the storage back on with nothing to let it go until the next kept request
+ * ended; in the bench the sampled lean server's storage was on 78 % of the time, and 0.15 % after. A worker
+ * keeps the storage on: its jobs' contexts are entered with no request to hold them.
  */
 export class ReleasingContextManager extends AsyncLocalStorageContextManager {
   private storage = new AsyncLocalStorage<Context>();
   private held = 0;
   private releaseScheduled = false;
+
+  constructor(private readonly options: { releaseUnheld?: boolean } = {}) {
+    super();
+  }
 
   override active(): Context {
     return this.storage.getStore() ?? ROOT_CONTEXT;
@@ -28,11 +39,13 @@ export class ReleasingContextManager extends AsyncLocalStorageContextManager {
     ...args: A
   ): ReturnType<F> {
     const bound = thisArg == null ? fn : fn.bind(thisArg);
+    this.releaseIfUnheld(context);
     return this.storage.run(context, bound as never, ...args) as ReturnType<F>;
   }
 
   override attach(context: Context) {
     const previous = this.active();
+    this.releaseIfUnheld(context);
     this.storage.enterWith(context);
     let disposed = false;
     return {
@@ -57,15 +70,23 @@ export class ReleasingContextManager extends AsyncLocalStorageContextManager {
       if (released) return;
       released = true;
       this.held--;
-      if (this.held === 0 && !this.releaseScheduled) {
-        this.releaseScheduled = true;
-        // After the listeners of the same close (bound to the request's context) have run.
-        setImmediate(() => {
-          this.releaseScheduled = false;
-          if (this.held === 0) this.letGo();
-        });
-      }
+      if (this.held === 0) this.releaseSoon();
     };
+  }
+
+  /** A context with a span being recorded (work of its own, a kept request's) keeps the storage on. */
+  private releaseIfUnheld(context: Context) {
+    if (this.held === 0 && this.options.releaseUnheld && !trace.getSpan(context)?.isRecording()) this.releaseSoon();
+  }
+
+  /** On the next turn of the event loop (after the listeners of the same close, bound to the request's context, have run), unless a request holds it by then. */
+  private releaseSoon() {
+    if (this.releaseScheduled) return;
+    this.releaseScheduled = true;
+    setImmediate(() => {
+      this.releaseScheduled = false;
+      if (this.held === 0) this.letGo();
+    });
   }
 
   private letGo() {

@@ -127,7 +127,7 @@ export async function startSdk(
   service: TracedProcess,
 ): Promise<Tracing> {
   const upstreams = new Map<string, string>();
-  const contextManager = new ReleasingContextManager();
+  const contextManager = new ReleasingContextManager({ releaseUnheld: service !== 'worker' });
   const makeSdk = () =>
     new NodeSDK({
       serviceName: `switchyard-${service}`,
