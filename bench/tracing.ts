@@ -6,13 +6,15 @@
  * bare, lean off, lean on, for settled swaps (answered from memory) and pending ones (read each time);
  * then Next off, traced with 1% kept, with none kept and traced in full, on settled swaps, unless BENCH_SKIP_NEXT.
  * A second untraced lean process ÷ the first says how far two identical servers read apart in this run:
- * on this 2-core VM that spread (up to ±10 %) is as large as what 1% tracing costs.
+ * on this 2-core VM that spread (up to ±11 %) is larger than what 1% tracing costs, so the 1% rows pool
+ * two processes on each side (the median of both processes' rounds). The section's own servers take small
+ * database pools: a dozen processes would otherwise take more connections than Postgres' 100.
  */
 import { createServer, type Server } from 'node:http';
 import { listen } from '../server/lifecycle';
 import { childEnv } from './config';
 import { insertSyntheticTransactions } from './fixtures';
-import { type Aggregate, unexpected, warmedGetRounds } from './load';
+import { type Aggregate, aggregate, unexpected, warmedGetRounds } from './load';
 import { type NextHandle, startChild, startNext } from './procs';
 import type { Bench } from './setup';
 
@@ -23,6 +25,8 @@ const SAMPLE_HASHES = 1000;
 const SAMPLED = 0.01;
 /** As in the http section: shorter rounds of Next say more about JIT and GC than about the route. */
 const ROUND_MIN_MS = 2000;
+/** DATABASE_POOL_MAX of the servers this section starts; settled swaps are answered from memory. */
+const POOL = { DATABASE_POOL_MAX: '4' };
 
 /** A collector that takes every export and keeps nothing but a count. */
 async function startSink() {
@@ -45,18 +49,22 @@ async function startSink() {
   };
 }
 
-/** Next untraced, traced with `SAMPLED` of new traces kept, with none kept, and in full: one build, four processes. */
+/** Next untraced (twice), traced with `SAMPLED` of new traces kept (twice), with none kept, and in full: one build, six processes. */
 async function startNextServers(b: Bench, endpoint: string): Promise<Record<string, NextHandle>> {
   const servers: Record<string, NextHandle> = {};
   if (b.settings.skipNext) {
     b.report.note('tracing: Next not measured (BENCH_SKIP_NEXT=1)');
     return servers;
   }
-  const traced = { ...b.env, OTEL_EXPORTER_OTLP_ENDPOINT: endpoint };
+  const untraced = { ...b.env, ...POOL };
+  const traced = { ...untraced, OTEL_EXPORTER_OTLP_ENDPOINT: endpoint };
   try {
-    servers['next-off'] = await startNext(childEnv(b.env), { lockWaitSeconds: b.settings.nextLockWaitSeconds });
+    servers['next-off'] = await startNext(childEnv(untraced), { lockWaitSeconds: b.settings.nextLockWaitSeconds });
+    const sampled = { ...traced, OTEL_TRACES_SAMPLER_ARG: String(SAMPLED) };
     for (const [label, env] of [
-      ['next-sampled', { ...traced, OTEL_TRACES_SAMPLER_ARG: String(SAMPLED) }],
+      ['next-off-2', untraced],
+      ['next-sampled', sampled],
+      ['next-sampled-2', sampled],
       ['next-never', { ...traced, OTEL_TRACES_SAMPLER_ARG: '0' }],
       ['next-on', traced],
     ] as const) {
@@ -98,16 +106,14 @@ export async function tracingSection(b: Bench): Promise<void> {
   const hashes = await seed(b);
   const sink = await startSink();
   const off = await b.api();
-  const offTwin = await b.startApi();
-  const on = await startChild('api-traced', new URL('./serve.ts', import.meta.url).pathname, ['lean'], {
-    env: childEnv({ ...b.env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint }),
-  });
-  const sampled = await startChild('api-sampled', new URL('./serve.ts', import.meta.url).pathname, ['lean'], {
-    env: childEnv({ ...b.env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_TRACES_SAMPLER_ARG: String(SAMPLED) }),
-  });
-  const never = await startChild('api-never', new URL('./serve.ts', import.meta.url).pathname, ['lean'], {
-    env: childEnv({ ...b.env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_TRACES_SAMPLER_ARG: '0' }),
-  });
+  const offTwin = await b.startApi(POOL);
+  const traced = { ...b.env, ...POOL, OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint };
+  const lean = (name: string, env: Record<string, string>) =>
+    startChild(name, new URL('./serve.ts', import.meta.url).pathname, ['lean'], { env: childEnv(env) });
+  const on = await lean('api-traced', traced);
+  const sampled = await lean('api-sampled', { ...traced, OTEL_TRACES_SAMPLER_ARG: String(SAMPLED) });
+  const sampledTwin = await lean('api-sampled-2', { ...traced, OTEL_TRACES_SAMPLER_ARG: String(SAMPLED) });
+  const never = await lean('api-never', { ...traced, OTEL_TRACES_SAMPLER_ARG: '0' });
   const bare = await startChild('bare', new URL('./serve.ts', import.meta.url).pathname, ['bare'], {
     env: childEnv(b.env),
   });
@@ -131,6 +137,12 @@ export async function tracingSection(b: Bench): Promise<void> {
         pid: sampled.pid,
         paths: hashes.settled.map(statusPath),
       },
+      {
+        label: 'on-sampled-2',
+        port: sampledTwin.info.port as number,
+        pid: sampledTwin.pid,
+        paths: hashes.settled.map(statusPath),
+      },
       { label: 'on-never', port: never.info.port as number, pid: never.pid, paths: hashes.settled.map(statusPath) },
       { label: 'off-pending', port: off.port, paths: hashes.pending.map(statusPath) },
       { label: 'on-pending', port: onPort, paths: hashes.pending.map(statusPath) },
@@ -150,14 +162,11 @@ export async function tracingSection(b: Bench): Promise<void> {
     if (sink.received().exports === 0) b.report.note('tracing: the traced server exported nothing');
     const add = (name: string, agg: Aggregate, base: Aggregate, baselineName: string) =>
       b.report.add({ section: SECTION, name, value: agg.rps, unit: 'req/s', baseline: base.rps, baselineName });
-    const [rBare, rOff, rOn, rSampled, rOffPending, rOnPending] = [
-      'bare',
-      'off',
-      'on',
-      'on-sampled',
-      'off-pending',
-      'on-pending',
-    ].map((label) => r[label] as Aggregate) as [Aggregate, Aggregate, Aggregate, Aggregate, Aggregate, Aggregate];
+    const [rBare, rOff, rOn, rOffPending, rOnPending] = ['bare', 'off', 'on', 'off-pending', 'on-pending'].map(
+      (label) => r[label] as Aggregate,
+    ) as [Aggregate, Aggregate, Aggregate, Aggregate, Aggregate];
+    const pooled = (a: string, b: string) =>
+      aggregate(`${a} + ${b}`, [...(r[a]?.rounds ?? []), ...(r[b]?.rounds ?? [])]);
     add('status, settled: lean server, tracing off ÷ bare', rOff, rBare, 'bare');
     add(
       'status, settled: lean server, tracing off, a second process ÷ the first (the noise)',
@@ -167,9 +176,9 @@ export async function tracingSection(b: Bench): Promise<void> {
     );
     add('status, settled: lean server, tracing on ÷ tracing off', rOn, rOff, 'tracing off');
     add(
-      `status, settled: lean server, tracing on, ${SAMPLED * 100}% of traces kept ÷ tracing off`,
-      rSampled,
-      rOff,
+      `status, settled: lean server, tracing on, ${SAMPLED * 100}% of traces kept ÷ tracing off (two processes each)`,
+      pooled('on-sampled', 'on-sampled-2'),
+      pooled('off', 'off-twin'),
       'tracing off',
     );
     add(
@@ -180,14 +189,25 @@ export async function tracingSection(b: Bench): Promise<void> {
     );
     add('status, pending: lean server, tracing off ÷ bare', rOffPending, rBare, 'bare');
     add('status, pending: lean server, tracing on ÷ tracing off', rOnPending, rOffPending, 'tracing off');
-    const [nextOff, nextSampled, nextNever, nextOn] = ['next-off', 'next-sampled', 'next-never', 'next-on'].map(
-      (label) => r[label],
-    );
-    if (nextOff && nextSampled && nextNever && nextOn) {
+    const [nextOff, nextOffTwin, nextSampled, nextSampledTwin, nextNever, nextOn] = [
+      'next-off',
+      'next-off-2',
+      'next-sampled',
+      'next-sampled-2',
+      'next-never',
+      'next-on',
+    ].map((label) => r[label]);
+    if (nextOff && nextOffTwin && nextSampled && nextSampledTwin && nextNever && nextOn) {
       add(
-        `status, settled: Next, tracing on, ${SAMPLED * 100}% of traces kept ÷ tracing off`,
-        nextSampled,
+        'status, settled: Next, tracing off, a second process ÷ the first (the noise)',
+        nextOffTwin,
         nextOff,
+        'Next, tracing off',
+      );
+      add(
+        `status, settled: Next, tracing on, ${SAMPLED * 100}% of traces kept ÷ tracing off (two processes each)`,
+        pooled('next-sampled', 'next-sampled-2'),
+        pooled('next-off', 'next-off-2'),
         'Next, tracing off',
       );
       add(
@@ -203,6 +223,7 @@ export async function tracingSection(b: Bench): Promise<void> {
     await offTwin.child.stop();
     await on.stop();
     await sampled.stop();
+    await sampledTwin.stop();
     await never.stop();
     await bare.stop();
     await sink.close();
