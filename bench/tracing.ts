@@ -108,50 +108,36 @@ export async function tracingSection(b: Bench): Promise<void> {
   const off = await b.api();
   const offTwin = await b.startApi(POOL);
   const traced = { ...b.env, ...POOL, OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint };
-  const lean = (name: string, env: Record<string, string>) =>
-    startChild(name, new URL('./serve.ts', import.meta.url).pathname, ['lean'], { env: childEnv(env) });
-  const on = await lean('api-traced', traced);
-  const sampled = await lean('api-sampled', { ...traced, OTEL_TRACES_SAMPLER_ARG: String(SAMPLED) });
-  const sampledTwin = await lean('api-sampled-2', { ...traced, OTEL_TRACES_SAMPLER_ARG: String(SAMPLED) });
-  const never = await lean('api-never', { ...traced, OTEL_TRACES_SAMPLER_ARG: '0' });
-  const bare = await startChild('bare', new URL('./serve.ts', import.meta.url).pathname, ['bare'], {
-    env: childEnv(b.env),
-  });
+  const sampledEnv = { ...traced, OTEL_TRACES_SAMPLER_ARG: String(SAMPLED) };
+  const serve = (name: string, mode: 'lean' | 'bare', env: Record<string, string>) =>
+    startChild(name, new URL('./serve.ts', import.meta.url).pathname, [mode], { env: childEnv(env) });
+  const on = await serve('api-traced', 'lean', traced);
+  const sampled = await serve('api-sampled', 'lean', sampledEnv);
+  const sampledTwin = await serve('api-sampled-2', 'lean', sampledEnv);
+  const never = await serve('api-never', 'lean', { ...traced, OTEL_TRACES_SAMPLER_ARG: '0' });
+  const bare = await serve('bare', 'bare', b.env);
   const next = await startNextServers(b, sink.endpoint);
   try {
-    const statusPath = (h: string) => `/api/v1/transaction/status?hash=${h}`;
-    const onPort = on.info.port as number;
+    const statusPaths = (of: string[]) => of.map((h) => `/api/v1/transaction/status?hash=${h}`);
+    const settled = (label: string, port: number, pid: number | undefined) => ({
+      label,
+      port,
+      pid,
+      paths: statusPaths(hashes.settled),
+    });
+    const child = (label: string, handle: { info: Record<string, unknown>; pid?: number }) =>
+      settled(label, handle.info.port as number, handle.pid);
     const targets = [
-      {
-        label: 'bare',
-        port: bare.info.port as number,
-        pid: bare.pid,
-        paths: hashes.settled.map((h) => `/status?hash=${h}`),
-      },
-      { label: 'off', port: off.port, pid: off.child.pid, paths: hashes.settled.map(statusPath) },
-      { label: 'off-twin', port: offTwin.port, pid: offTwin.child.pid, paths: hashes.settled.map(statusPath) },
-      { label: 'on', port: onPort, pid: on.pid, paths: hashes.settled.map(statusPath) },
-      {
-        label: 'on-sampled',
-        port: sampled.info.port as number,
-        pid: sampled.pid,
-        paths: hashes.settled.map(statusPath),
-      },
-      {
-        label: 'on-sampled-2',
-        port: sampledTwin.info.port as number,
-        pid: sampledTwin.pid,
-        paths: hashes.settled.map(statusPath),
-      },
-      { label: 'on-never', port: never.info.port as number, pid: never.pid, paths: hashes.settled.map(statusPath) },
-      { label: 'off-pending', port: off.port, paths: hashes.pending.map(statusPath) },
-      { label: 'on-pending', port: onPort, paths: hashes.pending.map(statusPath) },
-      ...Object.entries(next).map(([label, { port, pid }]) => ({
-        label,
-        port,
-        pid,
-        paths: hashes.settled.map(statusPath),
-      })),
+      { ...child('bare', bare), paths: hashes.settled.map((h) => `/status?hash=${h}`) },
+      settled('off', off.port, off.child.pid),
+      settled('off-twin', offTwin.port, offTwin.child.pid),
+      child('on', on),
+      child('on-sampled', sampled),
+      child('on-sampled-2', sampledTwin),
+      child('on-never', never),
+      { label: 'off-pending', port: off.port, paths: statusPaths(hashes.pending) },
+      { label: 'on-pending', port: on.info.port as number, paths: statusPaths(hashes.pending) },
+      ...Object.entries(next).map(([label, { port, pid }]) => settled(label, port, pid)),
     ];
     const r = await warmedGetRounds(b.load, targets, b.settings.connections, b.ms, ROUND_MIN_MS);
     b.report.details.tracing = { ...r, sink: sink.received() };
