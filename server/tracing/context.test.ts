@@ -50,7 +50,7 @@ describe('ReleasingContextManager (#45 item 4: tracing you can leave on)', () =>
     release();
   });
 
-  it('lets the storage go once no request holds it: work left behind reads no context (the old storage is gone)', async () => {
+  it('lets the storage go once no request holds it: work left behind reads no context (what it entered is stale)', async () => {
     const manager = new ReleasingContextManager();
     const release = manager.hold();
     const late = leftBehindIn(manager, kept('a'));
@@ -62,6 +62,27 @@ describe('ReleasingContextManager (#45 item 4: tracing you can leave on)', () =>
     expect(nameIn(manager)).toBeUndefined();
     // A request kept afterwards is carried again.
     expect(await keptRequestReads(manager, 'b')).toBe('b');
+  });
+
+  it('turns the storage off at each release and uses the same one again: a promise made after it carries none of its marks, and each kept request marks with one key', async () => {
+    const manager = new ReleasingContextManager();
+    const marks = () => Object.getOwnPropertySymbols(Promise.resolve());
+    const others = new Set(marks());
+    const ownMarksWhileKept = async () => {
+      const release = manager.hold();
+      const own = await manager.with(kept('a'), async () => marks().filter((mark) => !others.has(mark)));
+      release();
+      await afterRelease();
+      return own;
+    };
+    const first = await ownMarksWhileKept();
+    expect(first).toHaveLength(1);
+    // Off: Node runs no hook of ours on a promise made now.
+    expect(marks().filter((mark) => first.includes(mark))).toEqual([]);
+    // One storage throughout: a fresh one at each release gave every long-lived resource (a keep-alive
+    // connection's) a key more per release, and the objects made in each window a shape of their own.
+    expect(await ownMarksWhileKept()).toEqual(first);
+    expect(await ownMarksWhileKept()).toEqual(first);
   });
 
   it('keeps the storage while another kept request is still in flight, and counts a release once', async () => {

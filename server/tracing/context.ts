@@ -8,9 +8,12 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
  * promise) the process creates until that storage is disabled: at 1 % of requests kept, the lean server
  * served 0.83 of its untraced status throughput, one that never kept a request 1.00 (bench `tracing`).
  * A request we keep holds the storage from its start to its response's close (`hold`); when none is held,
- * the storage is disabled on the next turn of the event loop and a fresh one takes its place, so a
- * resource that still carries the old one's context (a timer set during a kept request) reads nothing
- * once it is re-enabled. Work a kept request leaves running past its response runs outside its trace.
+ * the storage is disabled on the next turn of the event loop and what was entered before is stale: a
+ * resource that still carries such a context (a timer set during a kept request) reads nothing once the
+ * storage is on again. Work a kept request leaves running past its response runs outside its trace. The
+ * storage is the same one throughout (each entry carries the release it follows): a fresh one per release
+ * would give every long-lived resource a key more at each (a keep-alive connection's, once per window), and
+ * the objects made in each window a shape of their own.
  *
  * With `releaseUnheld` (a server, whose kept requests hold it), a context entered while no request is held
  * and with no span being recorded is let go on the next turn as well: a listener bound to a kept request
@@ -22,7 +25,9 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
  * A worker keeps the storage on: its jobs' contexts are entered with no request to hold them.
  */
 export class ReleasingContextManager extends AsyncLocalStorageContextManager {
-  private storage = new AsyncLocalStorage<Context>();
+  private readonly storage = new AsyncLocalStorage<Entered>();
+  /** Raised at each release: what was entered before it is stale once the storage is on again. */
+  private generation = 0;
   private held = 0;
   private releaseScheduled = false;
 
@@ -31,7 +36,8 @@ export class ReleasingContextManager extends AsyncLocalStorageContextManager {
   }
 
   override active(): Context {
-    return this.storage.getStore() ?? ROOT_CONTEXT;
+    const entered = this.storage.getStore();
+    return entered !== undefined && entered.generation === this.generation ? entered.context : ROOT_CONTEXT;
   }
 
   override with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
@@ -42,19 +48,19 @@ export class ReleasingContextManager extends AsyncLocalStorageContextManager {
   ): ReturnType<F> {
     const bound = thisArg == null ? fn : fn.bind(thisArg);
     this.releaseIfUnheld(context);
-    return this.storage.run(context, bound as never, ...args) as ReturnType<F>;
+    return this.storage.run(this.entered(context), bound as never, ...args) as ReturnType<F>;
   }
 
   override attach(context: Context) {
     const previous = this.active();
     this.releaseIfUnheld(context);
-    this.storage.enterWith(context);
+    this.storage.enterWith(this.entered(context));
     let disposed = false;
     return {
       dispose: () => {
         if (disposed) return;
         disposed = true;
-        this.storage.enterWith(previous);
+        this.storage.enterWith(this.entered(previous));
       },
     };
   }
@@ -76,6 +82,10 @@ export class ReleasingContextManager extends AsyncLocalStorageContextManager {
     };
   }
 
+  private entered(context: Context): Entered {
+    return { context, generation: this.generation };
+  }
+
   /** A context with a span being recorded (work of its own, a kept request's) keeps the storage on. */
   private releaseIfUnheld(context: Context) {
     if (this.held === 0 && this.options.releaseUnheld && !trace.getSpan(context)?.isRecording()) this.releaseSoon();
@@ -93,6 +103,12 @@ export class ReleasingContextManager extends AsyncLocalStorageContextManager {
 
   private letGo() {
     this.storage.disable();
-    this.storage = new AsyncLocalStorage<Context>();
+    this.generation++;
   }
+}
+
+/** A context as the storage holds it: with the release it was entered after. */
+interface Entered {
+  context: Context;
+  generation: number;
 }
