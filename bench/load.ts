@@ -230,6 +230,18 @@ export interface GetTarget {
   paths: string[];
 }
 
+/** A round of GETs against `t`, `connections` at a time. */
+const getSpec = (t: GetTarget, connections: number, durationMs: number, warmupMs: number) => ({
+  label: t.label,
+  port: t.port,
+  pid: t.pid,
+  requests: t.paths.map((p) => httpRequest('GET', t.port, p)),
+  connections,
+  durationMs,
+  warmupMs,
+  maxRequests: 5_000_000,
+});
+
 /**
  * Every target warmed once (Next loads route modules and JITs on first use), then five interleaved rounds
  * that count. `ms` scales the bench's seconds (Bench.ms).
@@ -242,16 +254,7 @@ export async function warmedGetRounds(
   /** Rounds shorter than this say more about JIT and GC than about the server (the gate's small scale). */
   minRoundMs = 500,
 ): Promise<Record<string, Aggregate>> {
-  const spec = (t: GetTarget, durationMs: number, warmupMs: number) => ({
-    label: t.label,
-    port: t.port,
-    pid: t.pid,
-    requests: t.paths.map((p) => httpRequest('GET', t.port, p)),
-    connections,
-    durationMs,
-    warmupMs,
-    maxRequests: 5_000_000,
-  });
+  const spec = (t: GetTarget, durationMs: number, warmupMs: number) => getSpec(t, connections, durationMs, warmupMs);
   await interleaved(
     load,
     targets.map((t) => spec(t, ms(1.5, minRoundMs), 0)),
@@ -262,6 +265,81 @@ export async function warmedGetRounds(
     load,
     targets.map((t) => spec(t, ms(3, minRoundMs), ms(0.5, 250))),
     5,
+  );
+}
+
+/** Two servers to load at the same time: `value` is read as a share of `baseline`; pairs of one `group` are read as one. */
+export interface SideBySidePair {
+  group: string;
+  value: GetTarget;
+  baseline: GetTarget;
+}
+
+export interface SideBySide {
+  /** Each round's value ÷ baseline, over all the group's pairs. */
+  ratios: number[];
+  /** Their median. */
+  ratio: number;
+  value: Aggregate;
+  baseline: Aggregate;
+}
+
+/**
+ * Pairs of servers loaded at the same time, each on its own `connections`, round after round (the pairs in
+ * an order rotated per round), after every server has been warmed alone for `warmMs` (a server that had
+ * served more before its pair, Next above all, read faster than its twin). Both servers of a pair meet the
+ * same moment of a shared machine (a neighbour's load, the scheduler, the other processes), which moved one
+ * server's rounds by up to 2× here when servers took turns; run together, they compete for the same cores,
+ * and the ratio of their rates is the ratio of what a request costs each. A group's figure is the median of
+ * its rounds' ratios.
+ */
+export async function sideBySideRounds(
+  load: LoadGenerator,
+  pairs: SideBySidePair[],
+  {
+    connections,
+    durationMs,
+    warmupMs,
+    warmMs,
+    rounds,
+  }: { connections: number; durationMs: number; warmupMs: number; warmMs: number; rounds: number },
+  log: (line: string) => void = console.log,
+): Promise<Record<string, SideBySide>> {
+  const run = (t: GetTarget, duration: number, warmup: number) => {
+    const { pid: _pid, ...spec } = getSpec(t, connections, duration, warmup);
+    return load.run(spec);
+  };
+  const servers = new Map(pairs.flatMap((p) => [p.value, p.baseline]).map((t) => [t.label, t]));
+  for (const server of servers.values()) await run(server, warmMs, 0);
+  const results = new Map<string, { ratios: number[]; value: LoadResult[]; baseline: LoadResult[] }>();
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < pairs.length; k++) {
+      const pair = pairs[(k + round) % pairs.length] as SideBySidePair;
+      const [value, baseline] = await Promise.all([
+        run(pair.value, durationMs, warmupMs),
+        run(pair.baseline, durationMs, warmupMs),
+      ]);
+      const ratio = value.rps / baseline.rps;
+      const group = results.get(pair.group) ?? { ratios: [], value: [], baseline: [] };
+      group.ratios.push(ratio);
+      group.value.push(value);
+      group.baseline.push(baseline);
+      results.set(pair.group, group);
+      log(
+        `    round ${round + 1}/${rounds} ${pair.value.label} ${Math.round(value.rps)} req/s beside ${pair.baseline.label} ${Math.round(baseline.rps)} req/s: ${ratio.toFixed(3)}${value.errors + baseline.errors ? `, ${value.errors + baseline.errors} errors` : ''}`,
+      );
+    }
+  }
+  return Object.fromEntries(
+    [...results].map(([group, r]) => [
+      group,
+      {
+        ratios: r.ratios,
+        ratio: median(r.ratios),
+        value: aggregate(`${group}: value`, r.value),
+        baseline: aggregate(`${group}: baseline`, r.baseline),
+      },
+    ]),
   );
 }
 

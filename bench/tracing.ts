@@ -1,20 +1,30 @@
 /**
  * Tracing's cost on the status path. Off (no OTEL_EXPORTER_OTLP_ENDPOINT, as by default) the product
  * loads no OpenTelemetry code at all, so the lean server's status ratio to the bare server must be
- * what the http section reads; on, every request is a server span (and a pending swap's read a SQL
- * span) exported to an OTLP/HTTP sink on loopback, or with 1% of new traces kept. Interleaved rounds:
- * bare, lean off, lean on, for settled swaps (answered from memory) and pending ones (read each time);
- * then Next off, traced with 1% kept, with none kept and traced in full, on settled swaps, unless BENCH_SKIP_NEXT.
- * A second untraced lean process ÷ the first says how far two identical servers read apart in this run:
- * on this 2-core VM that spread (up to ±11 %) is larger than what 1% tracing costs, so the 1% rows pool
- * two processes on each side (the median of both processes' rounds). The section's own servers take small
- * database pools: a dozen processes would otherwise take more connections than Postgres' 100.
+ * what the http section reads (interleaved rounds: bare, lean off, for settled swaps answered from memory
+ * and pending ones read each time). On, every request is a server span (and a pending swap's read a SQL
+ * span) exported to an OTLP/HTTP sink on loopback, or with 1% of new traces kept, or none; lean and Next
+ * (unless BENCH_SKIP_NEXT), on settled swaps.
+ * Traced against untraced is read side by side (`sideBySideRounds`): on this 2-core VM a server's rounds
+ * moved by up to 2× from one moment to the next when servers took turns, more than 1% tracing costs,
+ * while two servers loaded at once meet the same moment. The 1% rows pair `PER_SIDE` traced processes
+ * with as many untraced ones (a process' own luck, its JIT and heap layout, is pooled too); the other
+ * servers are paired with the first untraced one, a second untraced one among them (the noise).
+ * The section's own servers take small database pools: a dozen processes would otherwise take more
+ * connections than Postgres' 100.
  */
 import { createServer, type Server } from 'node:http';
 import { listen } from '../server/lifecycle';
 import { childEnv } from './config';
 import { insertSyntheticTransactions } from './fixtures';
-import { type Aggregate, aggregate, unexpected, warmedGetRounds } from './load';
+import {
+  type Aggregate,
+  type GetTarget,
+  type SideBySidePair,
+  sideBySideRounds,
+  unexpected,
+  warmedGetRounds,
+} from './load';
 import { type NextHandle, startChild, startNext } from './procs';
 import type { Bench } from './setup';
 
@@ -27,6 +37,18 @@ const SAMPLED = 0.01;
 const ROUND_MIN_MS = 2000;
 /** DATABASE_POOL_MAX of the servers this section starts; settled swaps are answered from memory. */
 const POOL = { DATABASE_POOL_MAX: '4' };
+/** Traced processes (and untraced ones beside them) behind each 1% row. */
+const PER_SIDE = 3;
+/** Each server of a side-by-side pair: enough to keep it busy whenever the scheduler gives it a core. */
+const PAIR_CONNECTIONS = 16;
+const PAIR_ROUNDS = 6;
+/** Next's rounds side by side, and how long each Next server is warmed alone first: Next's JIT warms over thousands of requests, and a major GC takes ~100 ms. */
+const NEXT_PAIR_SECONDS = 5;
+const NEXT_WARM_SECONDS = 12;
+
+/** `prefix`, `prefix-2`, …: the labels of one side's processes. */
+const sideOf = (prefix: string) =>
+  Array.from({ length: PER_SIDE }, (_, k) => (k === 0 ? prefix : `${prefix}-${k + 1}`));
 
 /** A collector that takes every export and keeps nothing but a count. */
 async function startSink() {
@@ -49,7 +71,7 @@ async function startSink() {
   };
 }
 
-/** Next untraced (twice), traced with `SAMPLED` of new traces kept (twice), with none kept, and in full: one build, six processes. */
+/** Next untraced and traced with `SAMPLED` of new traces kept (`PER_SIDE` processes each), with none kept, and in full: one build. */
 async function startNextServers(b: Bench, endpoint: string): Promise<Record<string, NextHandle>> {
   const servers: Record<string, NextHandle> = {};
   if (b.settings.skipNext) {
@@ -58,18 +80,17 @@ async function startNextServers(b: Bench, endpoint: string): Promise<Record<stri
   }
   const untraced = { ...b.env, ...POOL };
   const traced = { ...untraced, OTEL_EXPORTER_OTLP_ENDPOINT: endpoint };
+  const sampled = { ...traced, OTEL_TRACES_SAMPLER_ARG: String(SAMPLED) };
+  const [first, ...rest] = [
+    ...sideOf('next-off').map((label) => [label, untraced] as const),
+    ...sideOf('next-sampled').map((label) => [label, sampled] as const),
+    ['next-never', { ...traced, OTEL_TRACES_SAMPLER_ARG: '0' }] as const,
+    ['next-on', traced] as const,
+  ];
   try {
-    servers['next-off'] = await startNext(childEnv(untraced), { lockWaitSeconds: b.settings.nextLockWaitSeconds });
-    const sampled = { ...traced, OTEL_TRACES_SAMPLER_ARG: String(SAMPLED) };
-    for (const [label, env] of [
-      ['next-off-2', untraced],
-      ['next-sampled', sampled],
-      ['next-sampled-2', sampled],
-      ['next-never', { ...traced, OTEL_TRACES_SAMPLER_ARG: '0' }],
-      ['next-on', traced],
-    ] as const) {
-      servers[label] = await startNext(childEnv(env), { besideRunning: true });
-    }
+    if (first)
+      servers[first[0]] = await startNext(childEnv(first[1]), { lockWaitSeconds: b.settings.nextLockWaitSeconds });
+    for (const [label, env] of rest) servers[label] = await startNext(childEnv(env), { besideRunning: true });
   } catch (error) {
     b.report.note(`tracing: Next not measured: ${(error as Error).message.slice(0, 400)}`);
     await Promise.all(Object.values(servers).map((s) => s.stop()));
@@ -105,113 +126,151 @@ async function seed(b: Bench) {
 export async function tracingSection(b: Bench): Promise<void> {
   const hashes = await seed(b);
   const sink = await startSink();
-  const off = await b.api();
-  const offTwin = await b.startApi(POOL);
   const traced = { ...b.env, ...POOL, OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint };
   const sampledEnv = { ...traced, OTEL_TRACES_SAMPLER_ARG: String(SAMPLED) };
   const serve = (name: string, mode: 'lean' | 'bare', env: Record<string, string>) =>
     startChild(name, new URL('./serve.ts', import.meta.url).pathname, [mode], { env: childEnv(env) });
+  // Every untraced server started as the traced ones are (not the bench's shared one, which other rounds warm).
+  const untraced = await Promise.all(sideOf('api-off').map((name) => serve(name, 'lean', { ...b.env, ...POOL })));
   const on = await serve('api-traced', 'lean', traced);
-  const sampled = await serve('api-sampled', 'lean', sampledEnv);
-  const sampledTwin = await serve('api-sampled-2', 'lean', sampledEnv);
+  const sampled = await Promise.all(sideOf('api-sampled').map((name) => serve(name, 'lean', sampledEnv)));
   const never = await serve('api-never', 'lean', { ...traced, OTEL_TRACES_SAMPLER_ARG: '0' });
   const bare = await serve('bare', 'bare', b.env);
   const next = await startNextServers(b, sink.endpoint);
   try {
     const statusPaths = (of: string[]) => of.map((h) => `/api/v1/transaction/status?hash=${h}`);
-    const settled = (label: string, port: number, pid: number | undefined) => ({
+    const target = (label: string, port: number, pid?: number, paths = statusPaths(hashes.settled)): GetTarget => ({
       label,
       port,
       pid,
-      paths: statusPaths(hashes.settled),
+      paths,
     });
-    const child = (label: string, handle: { info: Record<string, unknown>; pid?: number }) =>
-      settled(label, handle.info.port as number, handle.pid);
-    const targets = [
-      { ...child('bare', bare), paths: hashes.settled.map((h) => `/status?hash=${h}`) },
-      settled('off', off.port, off.child.pid),
-      settled('off-twin', offTwin.port, offTwin.child.pid),
-      child('on', on),
-      child('on-sampled', sampled),
-      child('on-sampled-2', sampledTwin),
-      child('on-never', never),
-      { label: 'off-pending', port: off.port, paths: statusPaths(hashes.pending) },
-      { label: 'on-pending', port: on.info.port as number, paths: statusPaths(hashes.pending) },
-      ...Object.entries(next).map(([label, { port, pid }]) => settled(label, port, pid)),
-    ];
-    const r = await warmedGetRounds(b.load, targets, b.settings.connections, b.ms, ROUND_MIN_MS);
-    b.report.details.tracing = { ...r, sink: sink.received() };
-    for (const agg of Object.values(r)) {
+    const child = (label: string, handle: { info: Record<string, unknown>; pid?: number }, paths?: string[]) =>
+      target(label, handle.info.port as number, handle.pid, paths);
+    const untracedLean = untraced.map((handle, k) => child(sideOf('off')[k] as string, handle));
+    const offPending = child('off-pending', untraced[0] as (typeof untraced)[number], statusPaths(hashes.pending));
+    const nextTarget = (label: string) => {
+      const server = next[label];
+      return server && target(label, server.port, server.pid);
+    };
+    const nextUntraced = sideOf('next-off').map(nextTarget);
+    const pairsOf = (group: string, values: (GetTarget | undefined)[], baselines: (GetTarget | undefined)[]) =>
+      values.flatMap((value, k) => {
+        const baseline = baselines[k];
+        return value && baseline ? [{ group, value, baseline }] : [];
+      });
+    const pairRounds = (pairs: SideBySidePair[], seconds: number, warmSeconds: number) =>
+      sideBySideRounds(b.load, pairs, {
+        connections: PAIR_CONNECTIONS,
+        durationMs: b.ms(seconds, ROUND_MIN_MS),
+        warmupMs: b.ms(0.5, 250),
+        warmMs: b.ms(warmSeconds, ROUND_MIN_MS),
+        rounds: PAIR_ROUNDS,
+      });
+    const side = {
+      ...(await pairRounds(
+        [
+          ...pairsOf(
+            'lean 1%',
+            sampled.map((handle, k) => child(sideOf('on-sampled')[k] as string, handle)),
+            untracedLean,
+          ),
+          ...pairsOf('lean never', [child('on-never', never)], untracedLean),
+          ...pairsOf('lean 100%', [child('on', on)], untracedLean),
+          ...pairsOf('lean pending 100%', [child('on-pending', on, statusPaths(hashes.pending))], [offPending]),
+          ...pairsOf('lean noise', [untracedLean[1]], untracedLean),
+        ],
+        3,
+        4,
+      )),
+      ...(await pairRounds(
+        [
+          ...pairsOf('next 1%', sideOf('next-sampled').map(nextTarget), nextUntraced),
+          ...pairsOf('next never', [nextTarget('next-never')], nextUntraced),
+          ...pairsOf('next 100%', [nextTarget('next-on')], nextUntraced),
+          ...pairsOf('next noise', [nextUntraced[1]], nextUntraced),
+        ],
+        NEXT_PAIR_SECONDS,
+        NEXT_WARM_SECONDS,
+      )),
+    };
+    // The untraced server against the bare one, as the http section reads it: in turns, after the pairs.
+    const r = await warmedGetRounds(
+      b.load,
+      [
+        { ...child('bare', bare), paths: hashes.settled.map((h) => `/status?hash=${h}`) },
+        untracedLean[0] as GetTarget,
+        offPending,
+      ],
+      b.settings.connections,
+      b.ms,
+      ROUND_MIN_MS,
+    );
+    b.report.details.tracing = { ...r, sideBySide: side, sink: sink.received() };
+    for (const agg of [...Object.values(r), ...Object.values(side).flatMap((g) => [g.value, g.baseline])]) {
       const odd = unexpected(agg, [200]);
       if (odd) b.report.note(`unexpected answers — ${odd}`);
     }
     if (sink.received().exports === 0) b.report.note('tracing: the traced server exported nothing');
     const add = (name: string, agg: Aggregate, base: Aggregate, baselineName: string) =>
       b.report.add({ section: SECTION, name, value: agg.rps, unit: 'req/s', baseline: base.rps, baselineName });
-    const [rBare, rOff, rOn, rOffPending, rOnPending] = ['bare', 'off', 'on', 'off-pending', 'on-pending'].map(
-      (label) => r[label] as Aggregate,
-    ) as [Aggregate, Aggregate, Aggregate, Aggregate, Aggregate];
-    const pooled = (a: string, b: string) =>
-      aggregate(`${a} + ${b}`, [...(r[a]?.rounds ?? []), ...(r[b]?.rounds ?? [])]);
+    const addSideBySide = (name: string, group: string, baselineName: string) => {
+      const g = side[group];
+      if (!g) return;
+      const spread = `rounds ${Math.min(...g.ratios).toFixed(2)}–${Math.max(...g.ratios).toFixed(2)}`;
+      b.report.add({
+        section: SECTION,
+        name: `${name} (side by side, median of ${g.ratios.length} rounds' ratios; ${spread})`,
+        value: g.value.rps,
+        unit: 'req/s',
+        baseline: g.baseline.rps,
+        baselineName,
+        ratio: g.ratio,
+      });
+    };
+    const [rBare, rOff, rOffPending] = ['bare', 'off', 'off-pending'].map((label) => r[label] as Aggregate) as [
+      Aggregate,
+      Aggregate,
+      Aggregate,
+    ];
     add('status, settled: lean server, tracing off ÷ bare', rOff, rBare, 'bare');
-    add(
+    addSideBySide(
       'status, settled: lean server, tracing off, a second process ÷ the first (the noise)',
-      r['off-twin'] as Aggregate,
-      rOff,
+      'lean noise',
       'tracing off',
     );
-    add('status, settled: lean server, tracing on ÷ tracing off', rOn, rOff, 'tracing off');
-    add(
-      `status, settled: lean server, tracing on, ${SAMPLED * 100}% of traces kept ÷ tracing off (two processes each)`,
-      pooled('on-sampled', 'on-sampled-2'),
-      pooled('off', 'off-twin'),
+    addSideBySide('status, settled: lean server, tracing on ÷ tracing off', 'lean 100%', 'tracing off');
+    addSideBySide(
+      `status, settled: lean server, tracing on, ${SAMPLED * 100}% of traces kept ÷ tracing off (${PER_SIDE} pairs)`,
+      'lean 1%',
       'tracing off',
     );
-    add(
+    addSideBySide(
       'status, settled: lean server, tracing on, no trace ever kept ÷ tracing off',
-      r['on-never'] as Aggregate,
-      rOff,
+      'lean never',
       'tracing off',
     );
     add('status, pending: lean server, tracing off ÷ bare', rOffPending, rBare, 'bare');
-    add('status, pending: lean server, tracing on ÷ tracing off', rOnPending, rOffPending, 'tracing off');
-    const [nextOff, nextOffTwin, nextSampled, nextSampledTwin, nextNever, nextOn] = [
-      'next-off',
-      'next-off-2',
-      'next-sampled',
-      'next-sampled-2',
-      'next-never',
-      'next-on',
-    ].map((label) => r[label]);
-    if (nextOff && nextOffTwin && nextSampled && nextSampledTwin && nextNever && nextOn) {
-      add(
-        'status, settled: Next, tracing off, a second process ÷ the first (the noise)',
-        nextOffTwin,
-        nextOff,
-        'Next, tracing off',
-      );
-      add(
-        `status, settled: Next, tracing on, ${SAMPLED * 100}% of traces kept ÷ tracing off (two processes each)`,
-        pooled('next-sampled', 'next-sampled-2'),
-        pooled('next-off', 'next-off-2'),
-        'Next, tracing off',
-      );
-      add(
-        'status, settled: Next, tracing on, no trace ever kept ÷ tracing off',
-        nextNever,
-        nextOff,
-        'Next, tracing off',
-      );
-      add('status, settled: Next, tracing on ÷ tracing off', nextOn, nextOff, 'Next, tracing off');
-    }
+    addSideBySide('status, pending: lean server, tracing on ÷ tracing off', 'lean pending 100%', 'tracing off');
+    addSideBySide(
+      'status, settled: Next, tracing off, a second process ÷ the first (the noise)',
+      'next noise',
+      'Next, tracing off',
+    );
+    addSideBySide(
+      `status, settled: Next, tracing on, ${SAMPLED * 100}% of traces kept ÷ tracing off (${PER_SIDE} pairs)`,
+      'next 1%',
+      'Next, tracing off',
+    );
+    addSideBySide(
+      'status, settled: Next, tracing on, no trace ever kept ÷ tracing off',
+      'next never',
+      'Next, tracing off',
+    );
+    addSideBySide('status, settled: Next, tracing on ÷ tracing off', 'next 100%', 'Next, tracing off');
   } finally {
     await Promise.all(Object.values(next).map((s) => s.stop()));
-    await offTwin.child.stop();
-    await on.stop();
-    await sampled.stop();
-    await sampledTwin.stop();
-    await never.stop();
-    await bare.stop();
+    await Promise.all([...untraced, on, ...sampled, never, bare].map((s) => s.stop()));
     await sink.close();
   }
 }
