@@ -11,6 +11,12 @@ import type { LoadResult, LoadSpec, RoundsResult, RoundsSpec, WorkerMessage } fr
 const CRLF2 = Buffer.from('\r\n\r\n');
 const CRLF = Buffer.from('\r\n');
 
+/** What one run (`runLoad`, `runRounds`) keeps of its answers beyond counts; runs may be in flight at once. */
+interface RunRecord {
+  /** The body of the first response with status >= 500, for the report. */
+  errorSample?: string;
+}
+
 interface Pending {
   startedAt: number;
   resolve(status: number): void;
@@ -28,23 +34,24 @@ class Connection {
   private scan = 0;
   private pending: Pending | null = null;
   private dead = false;
-  /** The body of the first response with status >= 500, for the report. */
-  static errorSample: string | undefined;
 
-  private constructor(private readonly socket: Socket) {
+  private constructor(
+    private readonly socket: Socket,
+    private readonly record: RunRecord,
+  ) {
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', (error) => this.fail(error));
     socket.on('close', () => this.fail(new Error('connection closed')));
   }
 
-  static open(host: string, port: number, timeoutMs: number): Promise<Connection> {
+  static open(host: string, port: number, timeoutMs: number, record: RunRecord): Promise<Connection> {
     return new Promise((resolve, reject) => {
       const socket = connect({ host, port });
       const timer = setTimeout(() => socket.destroy(new Error('connect timeout')), timeoutMs);
       socket.once('connect', () => {
         clearTimeout(timer);
-        resolve(new Connection(socket));
+        resolve(new Connection(socket, record));
       });
       socket.once('error', (error) => {
         clearTimeout(timer);
@@ -120,8 +127,8 @@ class Connection {
 
   private complete(end: number) {
     const buf = this.buf as Buffer;
-    if (this.status >= 500 && Connection.errorSample === undefined) {
-      Connection.errorSample = `${this.status} ${buf.toString('utf8', this.headerEnd, Math.min(end, this.headerEnd + 300))}`;
+    if (this.status >= 500 && this.record.errorSample === undefined) {
+      this.record.errorSample = `${this.status} ${buf.toString('utf8', this.headerEnd, Math.min(end, this.headerEnd + 300))}`;
     }
     const status = this.status;
     this.buf = end < buf.length ? buf.subarray(end) : null;
@@ -147,10 +154,14 @@ function watchTimeouts(connections: () => Iterable<Connection>, timeoutMs: numbe
   return () => clearInterval(timer);
 }
 
-async function openWithRetry(spec: { host: string; port: number; timeoutMs: number }, until: number) {
+async function openWithRetry(
+  spec: { host: string; port: number; timeoutMs: number },
+  until: number,
+  record: RunRecord,
+) {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await Connection.open(spec.host, spec.port, spec.timeoutMs);
+      return await Connection.open(spec.host, spec.port, spec.timeoutMs, record);
     } catch (error) {
       if (attempt >= 20 || performance.now() > until) throw error;
       await sleep(50);
@@ -160,7 +171,7 @@ async function openWithRetry(spec: { host: string; port: number; timeoutMs: numb
 
 /** N closed-loop connections for warmup + duration; only responses completed after warmup count. */
 async function runLoad(spec: LoadSpec): Promise<LoadResult> {
-  Connection.errorSample = undefined;
+  const record: RunRecord = {};
   const payloads = spec.requests.map((r) => Buffer.from(r));
   const histogram = new Histogram();
   const statuses: Record<string, number> = {};
@@ -180,7 +191,7 @@ async function runLoad(spec: LoadSpec): Promise<LoadResult> {
       if (!conn?.alive) {
         if (conn) live.delete(conn);
         try {
-          conn = await openWithRetry(spec, stopAt);
+          conn = await openWithRetry(spec, stopAt, record);
         } catch {
           errors += 1;
           return;
@@ -218,13 +229,13 @@ async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     elapsedMs: Math.round(elapsedMs),
     rps: (counted / elapsedMs) * 1000,
     latency: histogram.summary(),
-    errorSample: Connection.errorSample,
+    errorSample: record.errorSample,
   };
 }
 
 /** Each round sends one request on every one of `parallel` connections at once and waits for all answers. */
 async function runRounds(spec: RoundsSpec): Promise<RoundsResult> {
-  Connection.errorSample = undefined;
+  const record: RunRecord = {};
   const histogram = new Histogram();
   const statuses: Record<string, number> = {};
   const started = performance.now();
@@ -237,7 +248,7 @@ async function runRounds(spec: RoundsSpec): Promise<RoundsResult> {
     if (performance.now() > stopAt) break;
     const payload = Buffer.from(request);
     for (let i = 0; i < conns.length; i++) {
-      if (!conns[i]?.alive) conns[i] = await openWithRetry(spec, stopAt);
+      if (!conns[i]?.alive) conns[i] = await openWithRetry(spec, stopAt, record);
     }
     const answers = await Promise.all(
       conns.map(async (c) => {
@@ -265,7 +276,7 @@ async function runRounds(spec: RoundsSpec): Promise<RoundsResult> {
     elapsedMs: Math.round(elapsedMs),
     roundsPerSecond: (successes.length / elapsedMs) * 1000,
     latency: histogram.summary(),
-    errorSample: Connection.errorSample,
+    errorSample: record.errorSample,
   };
 }
 

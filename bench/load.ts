@@ -234,7 +234,6 @@ export interface GetTarget {
 const getSpec = (t: GetTarget, connections: number, durationMs: number, warmupMs: number) => ({
   label: t.label,
   port: t.port,
-  pid: t.pid,
   requests: t.paths.map((p) => httpRequest('GET', t.port, p)),
   connections,
   durationMs,
@@ -254,7 +253,10 @@ export async function warmedGetRounds(
   /** Rounds shorter than this say more about JIT and GC than about the server (the gate's small scale). */
   minRoundMs = 500,
 ): Promise<Record<string, Aggregate>> {
-  const spec = (t: GetTarget, durationMs: number, warmupMs: number) => getSpec(t, connections, durationMs, warmupMs);
+  const spec = (t: GetTarget, durationMs: number, warmupMs: number) => ({
+    ...getSpec(t, connections, durationMs, warmupMs),
+    pid: t.pid,
+  });
   await interleaved(
     load,
     targets.map((t) => spec(t, ms(1.5, minRoundMs), 0)),
@@ -305,10 +307,7 @@ export async function sideBySideRounds(
   }: { connections: number; durationMs: number; warmupMs: number; warmMs: number; rounds: number },
   log: (line: string) => void = console.log,
 ): Promise<Record<string, SideBySide>> {
-  const run = (t: GetTarget, duration: number, warmup: number) => {
-    const { pid: _pid, ...spec } = getSpec(t, connections, duration, warmup);
-    return load.run(spec);
-  };
+  const run = (t: GetTarget, duration: number, warmup: number) => load.run(getSpec(t, connections, duration, warmup));
   const servers = new Map(pairs.flatMap((p) => [p.value, p.baseline]).map((t) => [t.label, t]));
   for (const server of servers.values()) await run(server, warmMs, 0);
   const results = new Map<string, { ratios: number[]; value: LoadResult[]; baseline: LoadResult[] }>();

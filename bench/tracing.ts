@@ -42,7 +42,10 @@ const PER_SIDE = 3;
 /** Each server of a side-by-side pair: enough to keep it busy whenever the scheduler gives it a core. */
 const PAIR_CONNECTIONS = 16;
 const PAIR_ROUNDS = 6;
-/** Next's rounds side by side, and how long each Next server is warmed alone first: Next's JIT warms over thousands of requests, and a major GC takes ~100 ms. */
+/** A lean server's rounds side by side, and how long each is warmed alone first. */
+const LEAN_PAIR_SECONDS = 3;
+const LEAN_WARM_SECONDS = 4;
+/** The same for Next: its JIT warms over thousands of requests, and a major GC of it takes ~100 ms. */
 const NEXT_PAIR_SECONDS = 5;
 const NEXT_WARM_SECONDS = 12;
 
@@ -180,8 +183,8 @@ export async function tracingSection(b: Bench): Promise<void> {
           ...pairsOf('lean pending 100%', [child('on-pending', on, statusPaths(hashes.pending))], [offPending]),
           ...pairsOf('lean noise', [untracedLean[1]], untracedLean),
         ],
-        3,
-        4,
+        LEAN_PAIR_SECONDS,
+        LEAN_WARM_SECONDS,
       )),
       ...(await pairRounds(
         [
@@ -198,7 +201,11 @@ export async function tracingSection(b: Bench): Promise<void> {
     const r = await warmedGetRounds(
       b.load,
       [
-        { ...child('bare', bare), paths: hashes.settled.map((h) => `/status?hash=${h}`) },
+        child(
+          'bare',
+          bare,
+          hashes.settled.map((h) => `/status?hash=${h}`),
+        ),
         untracedLean[0] as GetTarget,
         offPending,
       ],
