@@ -314,10 +314,19 @@ export async function sideBySideRounds(
   for (let round = 0; round < rounds; round++) {
     for (let k = 0; k < pairs.length; k++) {
       const pair = pairs[(k + round) % pairs.length] as SideBySidePair;
+      const cpuBefore = [cpuMicros(pair.value.pid), cpuMicros(pair.baseline.pid)];
       const [value, baseline] = await Promise.all([
         run(pair.value, durationMs, warmupMs),
         run(pair.baseline, durationMs, warmupMs),
       ]);
+      const cpuAfter = [cpuMicros(pair.value.pid), cpuMicros(pair.baseline.pid)];
+      [value, baseline].forEach((result, i) => {
+        const before = cpuBefore[i];
+        const after = cpuAfter[i];
+        const served = result.rps * ((durationMs + warmupMs) / 1000);
+        if (before !== undefined && after !== undefined && served > 0)
+          result.cpuUsPerRequest = (after - before) / served;
+      });
       const ratio = value.rps / baseline.rps;
       const group = results.get(pair.group) ?? { ratios: [], value: [], baseline: [] };
       group.ratios.push(ratio);
@@ -325,7 +334,7 @@ export async function sideBySideRounds(
       group.baseline.push(baseline);
       results.set(pair.group, group);
       log(
-        `    round ${round + 1}/${rounds} ${pair.value.label} ${Math.round(value.rps)} req/s beside ${pair.baseline.label} ${Math.round(baseline.rps)} req/s: ${ratio.toFixed(3)}${value.errors + baseline.errors ? `, ${value.errors + baseline.errors} errors` : ''}`,
+        `    round ${round + 1}/${rounds} ${pair.value.label} ${Math.round(value.rps)} req/s beside ${pair.baseline.label} ${Math.round(baseline.rps)} req/s: ${ratio.toFixed(3)}${value.cpuUsPerRequest && baseline.cpuUsPerRequest ? ` (CPU/req ${value.cpuUsPerRequest.toFixed(0)} µs, ${baseline.cpuUsPerRequest.toFixed(0)} µs: ${(baseline.cpuUsPerRequest / value.cpuUsPerRequest).toFixed(3)})` : ''}${value.errors + baseline.errors ? `, ${value.errors + baseline.errors} errors` : ''}`,
       );
     }
   }

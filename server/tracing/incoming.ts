@@ -46,8 +46,7 @@ export function traceIncomingRequests(tracer: Tracer, peers: Peers, keepNewTrace
     const span = tracer.startSpan(request.method ?? 'GET', { kind: SpanKind.SERVER }, parent);
     const active = trace.setSpan(parent, span);
     response.once('close', peers.hold());
-    if (span.isRecording())
-      recordRequest(span, active, request, response, { ...peers, continued: parent !== ROOT_CONTEXT });
+    if (span.isRecording()) recordRequest(span, request, response, { ...peers, continued: parent !== ROOT_CONTEXT });
     return context.with(active, emit, this, event, ...args);
   };
 }
@@ -67,10 +66,16 @@ function trustedParent(request: IncomingMessage, peers: Peers): Context {
   return peers.trust.trusts(peers.trust.clientAddress(request)) ? remoteParent(request, peers) : ROOT_CONTEXT;
 }
 
-/** What a kept request's span says: method, path (never the query), client address, status; an outsider's parent as a link. */
+/**
+ * What a kept request's span says: method, path (never the query), client address, status; an outsider's
+ * parent as a link. The request and response are not bound to the span's context (`context.bind` on an
+ * emitter gives the object methods of its own): a kept request's objects then had another hidden class than
+ * every other request's, and V8 threw away code it had optimized for theirs (header reads and writes,
+ * `emit`) each time one came by. The handler's own work runs in the context (`context.with` below and
+ * every promise made in it); a listener the handler adds runs in the emitter's.
+ */
 function recordRequest(
   span: Span,
-  active: Context,
   request: IncomingMessage,
   response: ServerResponse,
   peers: Peers & { continued: boolean },
@@ -87,8 +92,6 @@ function recordRequest(
     const outside = trace.getSpanContext(remoteParent(request, peers));
     if (outside && isSpanContextValid(outside)) span.addLink({ context: outside });
   }
-  context.bind(active, request);
-  context.bind(active, response);
   response.once('close', () => {
     span.setAttribute('http.response.status_code', response.statusCode);
     if (response.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });

@@ -14,7 +14,6 @@ import {
   type TracerProvider,
   trace,
 } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { core, NodeSDK } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor, type Span, type SpanProcessor } from '@opentelemetry/sdk-trace';
@@ -22,6 +21,7 @@ import { BullMQOtel } from 'bullmq-otel';
 import { setActiveTracing, type TracedProcess, type Tracing } from './active';
 import { keptContext } from './client-spans';
 import { ReleasingContextManager } from './context';
+import { ExportThread } from './export-thread';
 import { traceIncomingRequests } from './incoming';
 import { traceQueries } from './postgres';
 import { traceRedisCommands } from './redis';
@@ -137,7 +137,7 @@ export async function startSdk(
       spanProcessors: [
         new QueryStringScrubber(),
         new InheritedAttributes(),
-        new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: tracesUrl(options.endpoint) }) }),
+        new BatchSpanProcessor({ exporter: new ExportThread(tracesUrl(options.endpoint)) }),
       ],
       // Metrics stay Prometheus (`/api/metrics`) and logs stay pino on stdout: traces only here.
       metricReaders: [],

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { listen } from '../../server/lifecycle';
 
 /** One span as an OTLP/HTTP JSON export carries it, with its process's `service.name`. */
@@ -47,7 +47,9 @@ const attributesOf = (list: OtlpAttribute[] = []) =>
  */
 export async function startOtlpReceiver() {
   const spans: ReceivedSpan[] = [];
+  const headers: IncomingHttpHeaders[] = [];
   const server: Server = createServer((req, res) => {
+    headers.push(req.headers);
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -78,6 +80,8 @@ export async function startOtlpReceiver() {
   return {
     endpoint: `http://127.0.0.1:${port}`,
     spans,
+    /** Each export's request headers, in the order they came. */
+    headers,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
