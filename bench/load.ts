@@ -194,6 +194,15 @@ function cpuMicros(pid: number | undefined): number | undefined {
   return found ? ticks * 10_000 : undefined;
 }
 
+/**
+ * Sets `result.cpuUsPerRequest` from the server's CPU before and after a run of `runMs` (warm-up included), where
+ * /proc told both; requests served are estimated from the counted rate, as over the whole run.
+ */
+function recordCpuPerRequest(result: LoadResult, before: number | undefined, after: number | undefined, runMs: number) {
+  const served = result.rps * (runMs / 1000);
+  if (before !== undefined && after !== undefined && served > 0) result.cpuUsPerRequest = (after - before) / served;
+}
+
 /** A/B/… rounds: every round runs each spec once, in an order rotated per round, so drift hits all alike. */
 export async function interleaved(
   load: LoadGenerator,
@@ -209,9 +218,7 @@ export async function interleaved(
       const cpuBefore = cpuMicros(pid);
       const result = await load.run(run);
       const cpuAfter = cpuMicros(pid);
-      const served = result.rps * ((run.durationMs + run.warmupMs) / 1000);
-      if (cpuBefore !== undefined && cpuAfter !== undefined && served > 0)
-        result.cpuUsPerRequest = (cpuAfter - cpuBefore) / served;
+      recordCpuPerRequest(result, cpuBefore, cpuAfter, run.durationMs + run.warmupMs);
       results.get(spec.label)?.push(result);
       log(
         `    round ${round + 1}/${rounds} ${spec.label}: ${Math.round(result.rps)} req/s, p50 ${result.latency.p50Ms} ms, p99 ${result.latency.p99Ms} ms${result.cpuUsPerRequest ? `, ${result.cpuUsPerRequest.toFixed(1)} µs CPU/req` : ''}${result.errors ? `, ${result.errors} errors` : ''}`,
@@ -314,19 +321,13 @@ export async function sideBySideRounds(
   for (let round = 0; round < rounds; round++) {
     for (let k = 0; k < pairs.length; k++) {
       const pair = pairs[(k + round) % pairs.length] as SideBySidePair;
-      const cpuBefore = [cpuMicros(pair.value.pid), cpuMicros(pair.baseline.pid)];
+      const cpuBefore = { value: cpuMicros(pair.value.pid), baseline: cpuMicros(pair.baseline.pid) };
       const [value, baseline] = await Promise.all([
         run(pair.value, durationMs, warmupMs),
         run(pair.baseline, durationMs, warmupMs),
       ]);
-      const cpuAfter = [cpuMicros(pair.value.pid), cpuMicros(pair.baseline.pid)];
-      [value, baseline].forEach((result, i) => {
-        const before = cpuBefore[i];
-        const after = cpuAfter[i];
-        const served = result.rps * ((durationMs + warmupMs) / 1000);
-        if (before !== undefined && after !== undefined && served > 0)
-          result.cpuUsPerRequest = (after - before) / served;
-      });
+      recordCpuPerRequest(value, cpuBefore.value, cpuMicros(pair.value.pid), durationMs + warmupMs);
+      recordCpuPerRequest(baseline, cpuBefore.baseline, cpuMicros(pair.baseline.pid), durationMs + warmupMs);
       const ratio = value.rps / baseline.rps;
       const group = results.get(pair.group) ?? { ratios: [], value: [], baseline: [] };
       group.ratios.push(ratio);

@@ -45,7 +45,7 @@ describe('ExportThread', () => {
     }
   });
 
-  it('reports a failed export (collector down) and still shuts down', async () => {
+  it('reports an export the collector refuses, and still shuts down', async () => {
     const refusing = createServer((_req, res) => res.writeHead(400).end());
     const port = await listen(refusing, 0, '127.0.0.1');
     const exporter = new ExportThread(`http://127.0.0.1:${port}/v1/traces`);
