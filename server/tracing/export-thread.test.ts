@@ -1,5 +1,6 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createServer } from 'node:http';
+import type { Worker } from 'node:worker_threads';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOtlpReceiver } from '../../test/support/otlp-receiver';
@@ -59,6 +60,28 @@ describe('ExportThread', () => {
     }
     const afterShutdown = await exported(exporter, finishedSpans(['late']));
     expect(afterShutdown.code).toBe(1);
+  });
+
+  it('fails what was in flight when its thread stops, refuses what comes after, and still shuts down', async () => {
+    const hanging = createServer(() => {});
+    const port = await listen(hanging, 0, '127.0.0.1');
+    const exporter = new ExportThread(`http://127.0.0.1:${port}/v1/traces`);
+    const arrived = new Promise<void>((resolve) => hanging.once('request', () => resolve()));
+    try {
+      const inFlight = exported(exporter, finishedSpans(['in flight']));
+      await arrived;
+      await (exporter as unknown as { thread: Worker }).thread.terminate();
+      const result = await inFlight;
+      expect(result.code).toBe(1);
+      expect(result.error?.message).toMatch(/export thread stopped/);
+      const after = await exported(exporter, finishedSpans(['after']));
+      expect(after.code).toBe(1);
+      expect(after.error?.message).toMatch(/has stopped/);
+    } finally {
+      await exporter.shutdown();
+      hanging.closeAllConnections();
+      await new Promise<void>((resolve) => hanging.close(() => resolve()));
+    }
   });
 
   it('answers forceFlush once every export posted has been answered', async () => {

@@ -18,6 +18,7 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { core, NodeSDK } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor, type Span, type SpanProcessor } from '@opentelemetry/sdk-trace';
 import { BullMQOtel } from 'bullmq-otel';
+import { createLogger, type Logger } from '../log';
 import { setActiveTracing, type TracedProcess, type Tracing } from './active';
 import { keptContext } from './client-spans';
 import { ReleasingContextManager } from './context';
@@ -25,6 +26,7 @@ import { ExportThread } from './export-thread';
 import { traceIncomingRequests } from './incoming';
 import { traceQueries } from './postgres';
 import { traceRedisCommands } from './redis';
+import { reportTracingErrors } from './report-errors';
 import { keepsInWindows, withoutBullmqHousekeeping } from './sampler';
 import { incomingTrust } from './trust';
 
@@ -113,6 +115,20 @@ function hostKey(options: RequestOptions): { key: string; origin: string } {
   return { key: port === defaultPort ? host : `${host}:${port}`, origin: `${protocol}//${host}:${port}` };
 }
 
+/** `OTEL_BSP_*`, as the SDK reads them for a processor it makes itself (ours is made here). */
+function batchOptionsFromEnv() {
+  const read = (name: string) => {
+    const value = core.getNumberFromEnv(name);
+    return value !== undefined && value >= 0 ? value : undefined;
+  };
+  return {
+    maxQueueSize: read('OTEL_BSP_MAX_QUEUE_SIZE'),
+    scheduledDelayMillis: read('OTEL_BSP_SCHEDULE_DELAY'),
+    exportTimeoutMillis: read('OTEL_BSP_EXPORT_TIMEOUT'),
+    maxExportBatchSize: read('OTEL_BSP_MAX_EXPORT_BATCH_SIZE'),
+  };
+}
+
 const tracesUrl = (endpoint: string) => new URL('v1/traces', endpoint.endsWith('/') ? endpoint : `${endpoint}/`).href;
 
 /**
@@ -125,7 +141,9 @@ const tracesUrl = (endpoint: string) => new URL('v1/traces', endpoint.endsWith('
 export async function startSdk(
   options: { endpoint: string; sampleRatio: number; trustedParents: string[]; trustProxy: boolean },
   service: TracedProcess,
+  log: Pick<Logger, 'warn'> = createLogger('warn', { process: service }),
 ): Promise<Tracing> {
+  core.setGlobalErrorHandler(reportTracingErrors(log));
   const upstreams = new Map<string, string>();
   const contextManager = new ReleasingContextManager({ releaseUnheld: service !== 'worker' });
   const makeSdk = () =>
@@ -137,7 +155,7 @@ export async function startSdk(
       spanProcessors: [
         new QueryStringScrubber(),
         new InheritedAttributes(),
-        new BatchSpanProcessor({ exporter: new ExportThread(tracesUrl(options.endpoint)) }),
+        new BatchSpanProcessor({ exporter: new ExportThread(tracesUrl(options.endpoint)), ...batchOptionsFromEnv() }),
       ],
       // Metrics stay Prometheus (`/api/metrics`) and logs stay pino on stdout: traces only here.
       metricReaders: [],
@@ -192,7 +210,15 @@ export async function startSdk(
   return {
     async shutdown() {
       setActiveTracing(undefined);
-      await sdk.shutdown();
+      // A collector that is down loses the last batch; that must not fail the process' stop.
+      await sdk
+        .shutdown()
+        .catch((error: unknown) =>
+          log.warn(
+            { error: error instanceof Error ? error.message : String(error) },
+            'tracing: the last spans were not exported at shutdown',
+          ),
+        );
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import { createLogger } from '../log';
 import type { TracedProcess, Tracing } from './active';
 
 /**
@@ -8,5 +9,9 @@ import type { TracedProcess, Tracing } from './active';
 export async function startTracing(config: Config, service: TracedProcess): Promise<Tracing | undefined> {
   if (!config.tracing.endpoint) return undefined;
   const { startSdk } = await import('./sdk');
-  return startSdk({ ...config.tracing, endpoint: config.tracing.endpoint, trustProxy: config.trustProxy }, service);
+  return startSdk(
+    { ...config.tracing, endpoint: config.tracing.endpoint, trustProxy: config.trustProxy },
+    service,
+    createLogger(config.logLevel, { process: service }),
+  );
 }
