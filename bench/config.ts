@@ -64,7 +64,7 @@ export function benchSettings(source: Record<string, string | undefined>): Bench
     connections: Math.round(positive(source.BENCH_CONNECTIONS, 10, 'BENCH_CONNECTIONS')),
     skipNext: source.BENCH_SKIP_NEXT === '1',
     nextLockWaitSeconds: positive(source.BENCH_NEXT_LOCK_WAIT_S, 150, 'BENCH_NEXT_LOCK_WAIT_S'),
-    budgetMs: positive(source.BENCH_BUDGET_S, 570, 'BENCH_BUDGET_S') * 1000,
+    budgetMs: positive(source.BENCH_BUDGET_S, 1800, 'BENCH_BUDGET_S') * 1000,
     gate: source.BENCH_GATE === '1',
     resultsPath: new URL(
       `./results/${source.BENCH_GATE === '1' ? 'gate' : 'latest'}${RUN_SUFFIX}.json`,

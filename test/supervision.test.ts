@@ -76,7 +76,8 @@ async function productEnv() {
     SIMULATOR_BASE_PORT: String(picked.range),
     PROVIDERS_MODE: 'simulated',
     SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
-    LOG_LEVEL: 'warn',
+    // info: a start that never becomes ready shows what each process said.
+    LOG_LEVEL: 'info',
     TRACKING_TIME_SCALE: '0.05',
     TRACKING_MIN_INTERVAL_MS: '100',
   };
@@ -91,6 +92,16 @@ async function productEnv() {
 }
 type Product = Awaited<ReturnType<typeof productEnv>>;
 
+/** What a readiness probe answered, for a start that never became ready. */
+async function probe(url: string): Promise<string> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+    return `${res.status} ${(await res.text()).slice(0, 300)}`;
+  } catch (error) {
+    return `no answer: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
 async function startUp(product: Product): Promise<Run> {
   const run = spawnNpm(['run', 'up', '--', '--no-build'], product.env);
   const ready = await waitUntil(
@@ -101,7 +112,15 @@ async function startUp(product: Product): Promise<Run> {
         (await httpOk(`${product.urls.relay}/__sim/state`)())),
     { timeoutMs: START_TIMEOUT_MS, intervalMs: 200 },
   );
-  expect(ready && run.child.exitCode === null, run.output()).toBe(true);
+  if (!ready || run.child.exitCode !== null) {
+    const probes = {
+      web: await probe(`${product.urls.web}/api/health/ready`),
+      worker: await probe(product.urls.worker),
+      relay: await probe(`${product.urls.relay}/__sim/state`),
+      exitCode: run.child.exitCode,
+    };
+    expect.fail(`not ready within ${START_TIMEOUT_MS} ms: ${JSON.stringify(probes)}\n${run.output()}`);
+  }
   run.tree = processTree(run.child.pid as number);
   return run;
 }
