@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb } from '../server/db';
 import { demoLoadRefusal, holdsDemoSwaps } from '../server/demo-data';
+import { executeResultSchema } from '../server/schemas/responses';
 import { fanOutChange } from '../server/webhooks/fan-out';
 import { startTestApp, type TestApp } from './support/app';
 import { callerFor, signedInUser } from './support/dashboard';
@@ -73,6 +74,34 @@ describe('npm run db:demo', () => {
       select id from transactions where status = 'SUCCESS' and tracking_context->'settlement' ? 'quotedDstAmount' limit 1`;
     const quoted = (await t.json(`/api/v1/transaction/status?transactionId=${settled?.id}`)).body.data.transaction;
     expect(Number(quoted.quotedDstAmount)).toBeGreaterThan(Number(quoted.dstAmount));
+    // Each swap keeps what execute answered, in the shape execute answers: a pending one's /tx page shows
+    // the deposit to send or the wallet call to sign, one of each mode the providers use.
+    const answers = await t.app.sql<{ id: string; execution: unknown }[]>`select id, execution from transactions`;
+    expect(answers.filter((row) => !executeResultSchema.safeParse(row.execution).success).map((row) => row.id)).toEqual(
+      [],
+    );
+    const modes = new Map<string, string>();
+    for (const row of answers) {
+      const mode = executeResultSchema.parse(row.execution).providerResult.execution;
+      if (!modes.has(mode)) modes.set(mode, row.id);
+    }
+    expect([...modes.keys()].sort()).toEqual(['deposit-address', 'deposit-channel', 'evm-calldata']);
+    for (const [mode, id] of modes) {
+      const served = (await t.json(`/api/v1/transaction/execution?transactionId=${id}`)).body.data.execution;
+      expect(served.providerResult.execution).toBe(mode);
+      expect(served.transaction.id).toBe(id);
+      expect(served.exec.meta.executionMode).toBe(mode);
+    }
+    // THORChain's memo names the destination as THORChain does (`=:ETH.ETH:<recipient>`).
+    const codes = (
+      await t.app.sql<{ code: string }[]>`
+      select provider_ids ->> 'thorchain' as code from chains where provider_ids ? 'thorchain'`
+    ).map((row) => row.code);
+    const memos = answers
+      .map((row) => executeResultSchema.parse(row.execution).providerResult.depositMemo)
+      .filter((memo): memo is string => memo !== undefined);
+    expect(memos.length).toBeGreaterThan(0);
+    for (const memo of memos) expect(codes).toContain(/^=:([A-Z]+)\./.exec(memo)?.[1]);
     // Its swaps are inserted settled, past the settle trigger: the loader records their route times (#48).
     // (300 swaps leave no route the minimum sample for pending swaps' expected-by times: test/route-times-backfill.)
     const [times] = await t.app.sql<

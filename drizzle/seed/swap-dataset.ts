@@ -107,6 +107,10 @@ const weighted = <T>(entries: [T, number][]) => entries.flatMap(([value, w]) => 
 interface Catalog {
   ids: number[][];
   chains: string[][];
+  chainIds: number[][];
+  /** THORChain's (null where it has none) and Chainflip's names of the chain (the memo's `ETH.ETH`, a channel id's `Ethereum`). */
+  thorchainCodes: (string | null)[][];
+  chainflipNames: string[][];
   types: string[][];
   symbols: string[][];
   contracts: (string | null)[][];
@@ -121,6 +125,9 @@ async function catalogPairs(sql: postgres.Sql): Promise<Catalog> {
     {
       id: number;
       chain: string;
+      chain_id: string;
+      thorchain_code: string | null;
+      chainflip_name: string;
       type: string;
       symbol: string;
       address: string;
@@ -129,7 +136,9 @@ async function catalogPairs(sql: postgres.Sql): Promise<Catalog> {
       decimals: number;
       price: string | null;
     }[]
-  >`select a.id, a.chain_key as chain, c.type, a.symbol, a.address, a.is_native as native, a.image, a.decimals,
+  >`select a.id, a.chain_key as chain, c.chain_id::text,
+           c.provider_ids ->> 'thorchain' as thorchain_code,
+           coalesce(c.provider_ids ->> 'chainflip', initcap(c.key)) as chainflip_name, c.type, a.symbol, a.address, a.is_native as native, a.image, a.decimals,
            a.price_usd::text as price
     from assets a join chains c on c.key = a.chain_key`;
   const find = ([chain, symbol]: [string, string]) => rows.find((r) => r.chain === chain && r.symbol === symbol);
@@ -145,6 +154,9 @@ async function catalogPairs(sql: postgres.Sql): Promise<Catalog> {
   return {
     ids: side((r) => r.id),
     chains: side((r) => r.chain),
+    chainIds: side((r) => Number(r.chain_id)),
+    thorchainCodes: side((r) => r.thorchain_code),
+    chainflipNames: side((r) => r.chainflip_name),
     types: side((r) => r.type),
     symbols: side((r) => r.symbol),
     contracts: side((r) => (r.native ? null : r.address)),
@@ -199,6 +211,9 @@ async function swapChunk(
   const a = (values: (string | number | null)[], type: string) => sql`${arrayLiteral(values)}::${sql.unsafe(type)}`;
   const [srcIds, dstIds] = cat.ids as [number[], number[]];
   const [srcChains, dstChains] = cat.chains as [string[], string[]];
+  const [srcChainIds] = cat.chainIds as [number[], number[]];
+  const [, dstThorchainCodes] = cat.thorchainCodes as [(string | null)[], (string | null)[]];
+  const [srcChainflipNames] = cat.chainflipNames as [string[], string[]];
   const [srcTypes, dstTypes] = cat.types as [string[], string[]];
   const [srcSymbols, dstSymbols] = cat.symbols as [string[], string[]];
   const [srcContracts, dstContracts] = cat.contracts as [(string | null)[], (string | null)[]];
@@ -352,12 +367,7 @@ async function swapChunk(
              'fee', jsonb_build_object('usd', quoted_fee, 'currency', 'USD'), 'estimatedTime', 60 + floor(u3 * 900)::int)`
            },
            jsonb_build_object('requestId', ${o.slim ? sql`i` : sql`md5(tx_id)`}),
-           ${
-             o.slim
-               ? sql`case when status = 'PENDING' then jsonb_build_object('depositAddress', recipient) end`
-               : sql`jsonb_build_object('depositAddress', recipient, 'amount', src_amount::text,
-             'expiresAt', to_char(at + interval '1 hour', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))`
-           },
+           ${o.slim ? sql`null` : sql`e.answer`},
            ${
              o.slim
                ? sql`jsonb_build_object('requestId', i)`
@@ -372,7 +382,86 @@ async function swapChunk(
            },
            case when status = 'PENDING' then ${now}::timestamptz + u1 * interval '60 seconds' end,
            status = 'PENDING' and age > 21600, at + interval '1 hour', finalized_at, at, coalesce(finalized_at, at)
-    from y`;
+    from y ${
+      o.slim
+        ? sql``
+        : sql`cross join lateral (${executeAnswer(sql, {
+            srcChainIds: a(srcChainIds, 'bigint[]'),
+            dstThorchainCodes: a(dstThorchainCodes, 'text[]'),
+            srcChainflipNames: a(srcChainflipNames, 'text[]'),
+          })}) as e`
+    }`;
+}
+
+/**
+ * What execute answered, in the shape it answers (`executeResultSchema`; the /tx page shows its deposit or
+ * wallet call while a swap waits for the swapper): a deposit address with THORChain's memo, a Chainflip
+ * deposit channel, or a wallet call from an EVM chain, with made-up addresses, calldata and ids. Read from `y`.
+ */
+function executeAnswer(
+  sql: postgres.Sql,
+  names: Record<'srcChainIds' | 'dstThorchainCodes' | 'srcChainflipNames', postgres.PendingQuery<postgres.Row[]>>,
+) {
+  return sql`
+    select jsonb_build_object(
+      'provider', provider, 'lockId', lock_id,
+      'providerResult', case v.mode
+        when 'evm-calldata' then jsonb_build_object('status', 'AWAITING_WALLET', 'requestId', '0x' || md5(tx_id || 'r'),
+          'execution', v.mode)
+        when 'deposit-channel' then jsonb_build_object('status', 'AWAITING_DEPOSIT', 'channelId', extra.channel_id,
+          'depositAddress', v.deposit_address, 'execution', v.mode)
+        else jsonb_strip_nulls(jsonb_build_object('status', 'AWAITING_DEPOSIT', 'depositAddress', v.deposit_address,
+          'depositMemo', extra.memo, 'execution', v.mode)) end,
+      'quote', jsonb_build_object(
+        'src', jsonb_build_object('formatted', src_amount::text || ' ' || (src_asset ->> 'symbol'),
+          'currency', src_asset ->> 'symbol', 'usd', round(usd::numeric, 2)::text, 'amount', src_amount::text),
+        'dst', jsonb_build_object('formatted', dst_amount::text || ' ' || (dst_asset ->> 'symbol'),
+          'currency', dst_asset ->> 'symbol', 'usd', round((usd * 0.995)::numeric, 2)::text, 'amount', dst_amount::text),
+        'minimumReceived', round(dst_amount * 0.99, least(dst_decimals, 8))::text,
+        'steps', jsonb_build_array(jsonb_build_object(
+          'type', case when v.mode = 'evm-calldata' then 'swap' else 'deposit' end, 'name', provider, 'image', '')),
+        'fee', v.fee, 'feeBreakdown', jsonb_build_object('total', v.fee - 'details', 'items', v.fee -> 'details'),
+        'estimatedTime', 60 + floor(u3 * 900)::int),
+      'fee', v.fee,
+      'exec', case v.mode
+        when 'evm-calldata' then jsonb_build_object('chainId', v.chain_id, 'providerTarget', v.router,
+          'providerCalldata', '0x' || md5(tx_id || 'c1') || md5(tx_id || 'c2') || md5(tx_id || 'c3') || md5(tx_id || 'c4'),
+          'value', v.value, 'srcToken', v.src_token, 'srcAmount', v.src_base,
+          'meta', jsonb_build_object('providerQuoteId', md5(lock_id), 'executionMode', v.mode, 'walletExecution', true))
+          || case when v.src_token = 'native' then '{}'::jsonb
+                  else jsonb_build_object('approvalTarget', v.router, 'approvalToken', v.src_token,
+                    'approvalAmount', v.src_base) end
+        else jsonb_build_object('chainId', v.chain_id, 'providerTarget', v.deposit_address, 'value', v.value,
+          'srcToken', v.src_token, 'srcAmount', v.src_base,
+          'meta', jsonb_strip_nulls(jsonb_build_object('executionMode', v.mode, 'walletExecution', false,
+            'depositAddress', v.deposit_address, 'depositMemo', extra.memo, 'channelId', extra.channel_id,
+            'expiresAt', to_char(at + interval '1 hour', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')))) end,
+      'transaction', jsonb_build_object('id', tx_id, 'status', 'PENDING')) as answer
+    from (
+      select case when provider = 'CHAINFLIP' then 'deposit-channel'
+                  when src_type = 'EVM' then 'evm-calldata' else 'deposit-address' end as mode,
+             case when src_type = 'EVM' then (${names.srcChainIds})[p] end as chain_id,
+             case when src_type = 'EVM' then '0x' || substr(md5(tx_id || 'd') || md5(tx_id || 'e'), 1, 40)
+                  when src_type = 'UTXO' then 'bc1q' || substr(md5(tx_id || 'd') || md5(tx_id || 'e'), 1, 38)
+                  else substr(md5(tx_id || 'd') || md5(tx_id || 'e'), 1, 44) end as deposit_address,
+             '0x' || substr(md5(provider || 'router') || md5(provider), 1, 40) as router,
+             (floor(src_amount * 10::numeric ^ src_decimals))::numeric(78, 0)::text as src_base,
+             coalesce(src_asset ->> 'contract', 'native') as src_token,
+             case when src_asset ->> 'contract' is null
+                  then (floor(src_amount * 10::numeric ^ src_decimals))::numeric(78, 0)::text else '0' end as value,
+             jsonb_build_object('usd', quoted_fee, 'formatted', '$' || to_char(quoted_fee, 'FM999999990.00'),
+               'currency', 'USD', 'details', jsonb_build_array(jsonb_build_object('label', 'Network fee',
+                 'type', 'network', 'amount', round((quoted_fee / src_price)::numeric, least(src_decimals, 8))::text,
+                 'amountUsd', quoted_fee, 'currency', src_asset ->> 'symbol'))) as fee
+    ) as v
+    cross join lateral (
+      select case when v.mode = 'deposit-channel'
+                  then (1000000 + floor(u5 * 9000000))::bigint || '-' || (${names.srcChainflipNames})[p] || '-' || (i % 5000) end
+               as channel_id,
+             case when provider = 'THORCHAIN' and v.mode = 'deposit-address'
+                  then '=:' || (${names.dstThorchainCodes})[p] || '.' || (dst_asset ->> 'symbol')
+                       || coalesce('-' || upper(dst_asset ->> 'contract'), '') || ':' || recipient end as memo
+    ) as extra`;
 }
 
 /** Four quote calls (one per provider) per lock of the last week, as provider-metrics records them. */
