@@ -426,12 +426,12 @@ function executeAnswer(
       'exec', case v.mode
         when 'evm-calldata' then jsonb_build_object('chainId', v.chain_id, 'providerTarget', v.router,
           'providerCalldata', '0x' || md5(tx_id || 'c1') || md5(tx_id || 'c2') || md5(tx_id || 'c3') || md5(tx_id || 'c4'),
-          'value', v.value, 'srcToken', v.src_token, 'srcAmount', v.src_base,
+          'value', extra.value, 'srcToken', v.src_token, 'srcAmount', v.src_base,
           'meta', jsonb_build_object('providerQuoteId', md5(lock_id), 'executionMode', v.mode, 'walletExecution', true))
           || case when v.src_token = 'native' then '{}'::jsonb
                   else jsonb_build_object('approvalTarget', v.router, 'approvalToken', v.src_token,
                     'approvalAmount', v.src_base) end
-        else jsonb_build_object('chainId', v.chain_id, 'providerTarget', v.deposit_address, 'value', v.value,
+        else jsonb_build_object('chainId', v.chain_id, 'providerTarget', v.deposit_address, 'value', extra.value,
           'srcToken', v.src_token, 'srcAmount', v.src_base,
           'meta', jsonb_strip_nulls(jsonb_build_object('executionMode', v.mode, 'walletExecution', false,
             'depositAddress', v.deposit_address, 'depositMemo', extra.memo, 'channelId', extra.channel_id,
@@ -447,8 +447,6 @@ function executeAnswer(
              '0x' || substr(md5(provider || 'router') || md5(provider), 1, 40) as router,
              (floor(src_amount * 10::numeric ^ src_decimals))::numeric(78, 0)::text as src_base,
              coalesce(src_asset ->> 'contract', 'native') as src_token,
-             case when src_asset ->> 'contract' is null
-                  then (floor(src_amount * 10::numeric ^ src_decimals))::numeric(78, 0)::text else '0' end as value,
              jsonb_build_object('usd', quoted_fee, 'formatted', '$' || to_char(quoted_fee, 'FM999999990.00'),
                'currency', 'USD', 'details', jsonb_build_array(jsonb_build_object('label', 'Network fee',
                  'type', 'network', 'amount', round((quoted_fee / src_price)::numeric, least(src_decimals, 8))::text,
@@ -460,7 +458,9 @@ function executeAnswer(
                as channel_id,
              case when provider = 'THORCHAIN' and v.mode = 'deposit-address'
                   then '=:' || (${names.dstThorchainCodes})[p] || '.' || (dst_asset ->> 'symbol')
-                       || coalesce('-' || upper(dst_asset ->> 'contract'), '') || ':' || recipient end as memo
+                       || coalesce('-' || upper(dst_asset ->> 'contract'), '') || ':' || recipient end as memo,
+             -- Native value sent with the call or deposit: a token's goes as a token transfer.
+             case when v.src_token = 'native' then v.src_base else '0' end as value
     ) as extra`;
 }
 
